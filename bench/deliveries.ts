@@ -1,0 +1,139 @@
+// Outgoing webhooks: sustained deliveries/s from events emitted on the bus to a loopback sink that
+// answers 200 at once, and enqueue-to-first-attempt latency (delivery created → attempt 1 started),
+// against a same-run baseline of plain signed fetch calls to the same sink.
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { startBenchRuntime, machineLine } from './lib/runtime.ts';
+import { bootstrapTenant } from '../src/platform/service.ts';
+import { createWebhook, setWebhookEnabled } from '../src/webhooks/service.ts';
+import { AttemptModel, DeliveryModel } from '../src/webhooks/model.ts';
+import { signBody } from '../src/security/signature.ts';
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 300);
+const HOOKS = Number(process.env.BENCH_HOOKS ?? 10);
+const EMIT_CONCURRENCY = Number(process.env.BENCH_EMIT_CONCURRENCY ?? 8);
+const BASELINE_CONCURRENCY = 64;
+const DEADLINE_MS = 120_000;
+
+let received = 0;
+const sink = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    received++;
+    res.writeHead(200).end('ok');
+  });
+});
+sink.keepAliveTimeout = 60_000;
+await new Promise<void>((r) => sink.listen(0, '127.0.0.1', r));
+const sinkUrl = `http://127.0.0.1:${(sink.address() as { port: number }).port}/hook`;
+
+const progress = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
+progress('starting runtime');
+const bench = await startBenchRuntime({ env: { JOB_PROCESS_EVERY_MS: '1000' } });
+const ctx = bench.runtime.ctx;
+const tenant = await bootstrapTenant({ team: 'bench', bot: 'bench' });
+for (let i = 0; i < HOOKS; i++) {
+  const { webhook } = await createWebhook(ctx, tenant.botId, { type: 'conversation.started', url: sinkUrl });
+  await setWebhookEnabled(tenant.botId, webhook.id, true);
+}
+
+const payload = () => ({
+  event: 'conversation.started',
+  timestamp: new Date().toISOString(),
+  conversation: { id: crypto.randomUUID(), botId: tenant.botId, botName: 'bench', channelType: 'api', createdAt: new Date().toISOString() },
+});
+
+async function emitAll(events: number): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: EMIT_CONCURRENCY }, async () => {
+      while (next < events) {
+        next++;
+        await ctx.events.emit({ type: 'conversation.started', teamId: tenant.teamId, botId: tenant.botId, payload: payload() });
+      }
+    }),
+  );
+}
+
+/** Waits until the sink has seen `total` more requests (no database polling in the measured window), then for the records. */
+async function untilDelivered(from: number, total: number): Promise<void> {
+  const deadline = Date.now() + DEADLINE_MS;
+  const target = from + total;
+  while (received < target) {
+    if (Date.now() > deadline) {
+      const stuck = await DeliveryModel.find({ status: { $ne: 'delivered' } }).lean();
+      const attempts = await AttemptModel.find({ deliveryId: { $in: stuck.map((d) => d.id) } }).lean();
+      throw new Error(`sink saw ${received - target + total} of ${total} in time: ${JSON.stringify({ stuck, attempts })}`);
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+async function untilRecorded(total: number): Promise<void> {
+  const deadline = Date.now() + DEADLINE_MS;
+  while ((await DeliveryModel.countDocuments({ status: 'delivered' })) < total) {
+    if (Date.now() > deadline) throw new Error(`deliveries did not finish in time: ${JSON.stringify(await DeliveryModel.aggregate([{ $group: { _id: '$status', n: { $sum: 1 } } }]))}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+// Warm-up: connections, JIT, indexes.
+progress('warm-up');
+const warmFrom = received;
+await emitAll(10);
+await untilDelivered(warmFrom, 10 * HOOKS);
+await untilRecorded(10 * HOOKS);
+await AttemptModel.deleteMany({});
+await DeliveryModel.deleteMany({});
+
+const total = EVENTS * HOOKS;
+progress(`measuring ${total} deliveries`);
+const from = received;
+const started = performance.now();
+await emitAll(EVENTS);
+await untilDelivered(from, total);
+const elapsedMs = performance.now() - started;
+await untilRecorded(total);
+const relayRate = total / (elapsedMs / 1000);
+
+const deliveries = await DeliveryModel.find({}, { id: 1, createdAt: 1 }).lean<Array<{ id: string; createdAt: Date }>>();
+const firstStarts = new Map(
+  (await AttemptModel.find({ number: 1 }, { deliveryId: 1, startedAt: 1 }).lean<Array<{ deliveryId: string; startedAt: Date }>>()).map((a) => [a.deliveryId, a.startedAt]),
+);
+const latencies = deliveries.map((d) => firstStarts.get(d.id)!.getTime() - d.createdAt.getTime()).sort((a, b) => a - b);
+const attempts = await AttemptModel.countDocuments({});
+
+// Baseline: the same number of signed POSTs with fetch, no database, 64 at a time.
+const body = JSON.stringify({ ...payload(), deliveryId: crypto.randomUUID() });
+let sent = 0;
+const baseStarted = performance.now();
+await Promise.all(
+  Array.from({ length: BASELINE_CONCURRENCY }, async () => {
+    while (sent < total) {
+      sent++;
+      const res = await fetch(sinkUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-signature': signBody(body, 'whsec_bench') },
+        body,
+      });
+      await res.arrayBuffer();
+    }
+  }),
+);
+const baseRate = total / ((performance.now() - baseStarted) / 1000);
+
+const lines = [
+  `machine: ${machineLine()}`,
+  `events: ${EVENTS} x ${HOOKS} enabled hooks = ${total} deliveries (${attempts} attempts), emitted ${EMIT_CONCURRENCY} at a time`,
+  `relay deliveries: ${relayRate.toFixed(0)}/s (first event emitted -> last request received by the sink), ${(elapsedMs / 1000).toFixed(2)} s`,
+  `enqueue-to-first-attempt: p50 ${pct(latencies, 50)} ms, p99 ${pct(latencies, 99)} ms, max ${latencies.at(-1)} ms`,
+  `baseline signed fetch: ${baseRate.toFixed(0)}/s (${BASELINE_CONCURRENCY} concurrent, no database)`,
+  `ratio relay/baseline: ${(relayRate / baseRate).toFixed(2)}`,
+  `sink received: ${received}`,
+];
+process.stdout.write(`${lines.join('\n')}\n`);
+
+await bench.close();
+await new Promise<void>((r) => sink.close(() => r()));

@@ -1,0 +1,56 @@
+// Starts a real Relay runtime for a benchmark: its own FerretDB (or MONGODB_URI), the Koa app
+// listening on a free loopback port, and a teardown that stops everything.
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { startFerretDb, type EmbeddedDb } from '../../src/db/ferretdb.ts';
+import { createLogger } from '../../src/observability/logger.ts';
+import { createRuntime, type Runtime } from '../../src/runtime.ts';
+import { createApp } from '../../src/http/app.ts';
+import type { DomainModule } from '../../src/module.ts';
+import { modules as allModules } from '../../src/modules.ts';
+
+export interface BenchRuntime {
+  runtime: Runtime;
+  config: Config;
+  uri: string;
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+export async function startBenchRuntime(opts: { env?: Record<string, string>; worker?: boolean; extraModules?: DomainModule[] } = {}): Promise<BenchRuntime> {
+  let embedded: EmbeddedDb | undefined;
+  let dir: string | undefined;
+  let uri = process.env.MONGODB_URI;
+  if (!uri) {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-db-'));
+    embedded = await startFerretDb({ dataDir: dir, database: 'relay_bench' });
+    uri = embedded.uri;
+  }
+  const config = loadConfig({ LOG_LEVEL: 'silent', MONGODB_URI: uri, OUTBOUND_ALLOW_PRIVATE: 'true', DATA_DIR: path.join(os.tmpdir(), `relay-bench-${process.pid}`), ...opts.env });
+  const runtime = await createRuntime({ config, logger: createLogger('silent'), uri, modules: [...allModules, ...(opts.extraModules ?? [])] });
+  if (opts.worker !== false) await runtime.startWorker();
+  const server = http.createServer(createApp(runtime.ctx, runtime.modules).callback());
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  return {
+    runtime,
+    config,
+    uri,
+    baseUrl: `http://127.0.0.1:${port}`,
+    async close() {
+      await new Promise<void>((r) => server.close(() => r()));
+      server.closeAllConnections();
+      await runtime.shutdown();
+      await embedded?.stop();
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function machineLine(): string {
+  return `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`;
+}

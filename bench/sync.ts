@@ -1,0 +1,157 @@
+// Data-source sync on FerretDB: a full sync of ROWS rows of ~2 KB markdown against a same-run
+// baseline (raw driver insertMany of the very same chunks), a re-sync after editing 1% of rows,
+// adding 100 rows per request, listing 1,000 rows in pages of 100, and knowledge search p99 over
+// ~100k chunks. Bounded in count and time; loopback only.
+import { MongoClient } from 'mongodb';
+import { startBenchRuntime, machineLine } from './lib/runtime.ts';
+import { percentile } from './lib/load.ts';
+import { bootstrapTenant } from '../src/platform/service.ts';
+import { chunkMarkdown } from '../src/datasources/chunking.ts';
+import { searchKnowledge } from '../src/knowledge/service.ts';
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
+const SEARCH_ROWS = Number(process.env.BENCH_SEARCH_ROWS ?? 10_000);
+const DEADLINE = Date.now() + 15 * 60_000;
+const progress = (line: string) => process.stderr.write(`[sync bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+
+// Words drawn at random from a vocabulary, so the text compresses like prose, not like a repeat.
+const VOCABULARY = (
+  'account address answer battery billing blender cable charge cloth colour connect customer delivery device discount ' +
+  'download email error exchange filter firmware guarantee handle install invoice kettle label light manual model ' +
+  'network order package password payment plug power price product refund register repair replace reset return ' +
+  'screen serial setting shipping size software speaker status subscription support switch system toaster update ' +
+  'upgrade user voltage warranty water wireless the a to of and in is for with on you your can be it'
+).split(' ');
+let seed = 42;
+const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const words = (n: number) => Array.from({ length: n }, () => VOCABULARY[Math.floor(random() * VOCABULARY.length)]).join(' ');
+const sentence = () => `${words(8 + Math.floor(random() * 10))}.`;
+function markdown(i: number, sections = 3, bytes = 2048): string {
+  let text = `# Product ${i}\n\n`;
+  for (let s = 0; s < sections; s++) {
+    text += `## Section ${s} of item ${i}\n\n`;
+    const target = Math.floor(bytes / sections) * (s + 1);
+    while (text.length < target) text += `${sentence()} `;
+    text += '\n\n';
+  }
+  return text;
+}
+
+const bench = await startBenchRuntime({ env: { JOB_PROCESS_EVERY_MS: '50' } });
+const tenant = await bootstrapTenant({ plan: 'enterprise' });
+const base = `${bench.baseUrl}/api/public/channels/${tenant.channelId}/2.0`;
+async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; ms: number }> {
+  const started = performance.now();
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { 'X-API-Secret-Key': tenant.secretKey, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await res.json();
+  return { status: res.status, body: json, ms: performance.now() - started };
+}
+const stats = (ms: number[], seconds: number) => {
+  const sorted = [...ms].sort((a, b) => a - b);
+  return { n: ms.length, rps: ms.length / seconds, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+};
+async function syncAndWait(dataSourceId: string): Promise<number> {
+  const started = performance.now();
+  const res = await call('POST', '/data-sources/sync', { dataSourceId });
+  if (res.status !== 200) throw new Error(`sync start: ${res.status} ${JSON.stringify(res.body)}`);
+  for (;;) {
+    const ds = await call('GET', `/data-sources?dataSourceId=${dataSourceId}`);
+    if (ds.body.dataSource.state === 'synced') return (performance.now() - started) / 1000;
+    if (ds.body.dataSource.state === 'sync_error' || Date.now() > DEADLINE) throw new Error(`sync did not finish: ${ds.body.dataSource.state}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+async function addRows(dataSourceId: string, rows: Array<{ name: string; content: string }>): Promise<number[]> {
+  const latencies: number[] = [];
+  for (let i = 0; i < rows.length && Date.now() < DEADLINE; i += 100) {
+    const res = await call('POST', '/data-sources/row', { dataSourceId, dataSourceRows: rows.slice(i, i + 100) });
+    if (res.status !== 200) throw new Error(`add rows: ${res.status}`);
+    latencies.push(res.ms);
+  }
+  return latencies;
+}
+
+// 1. Add ROWS rows, 100 per request.
+const dataSourceId = (await call('POST', '/data-sources')).body.dataSource.id as string;
+const rows = Array.from({ length: ROWS }, (_, i) => ({ name: `product-${i}.md`, content: markdown(i) }));
+const bytes = rows.reduce((n, r) => n + Buffer.byteLength(r.content), 0);
+let started = performance.now();
+const addLatencies = await addRows(dataSourceId, rows);
+const add = stats(addLatencies, (performance.now() - started) / 1000);
+
+progress('rows added');
+// 2. List 1,000 rows in pages of 100 (three walks).
+const listLatencies: number[] = [];
+started = performance.now();
+for (let walk = 0; walk < 3; walk++) {
+  let cursor: string | null = null;
+  for (let page = 0; page < 10; page++) {
+    const res = await call('POST', '/data-sources/row/list', { dataSourceId, limit: 100, ...(cursor ? { cursor } : {}) });
+    listLatencies.push(res.ms);
+    cursor = res.body.pagination.last;
+  }
+}
+const list = stats(listLatencies, (performance.now() - started) / 1000);
+
+progress('listing done');
+// 3. Full sync, then the baseline: the same chunks inserted with the raw driver.
+const fullSeconds = await syncAndWait(dataSourceId);
+const chunkDocs = rows.flatMap((r, i) => chunkMarkdown(r.content).map((c) => ({ dataSourceId, rowId: `row-${i}`, heading: c.heading, text: c.text, tokens: c.tokens })));
+const client = await MongoClient.connect(bench.uri);
+const baselineCollection = client.db().collection('benchBaselineChunks');
+started = performance.now();
+for (let i = 0; i < chunkDocs.length; i += 1000) await baselineCollection.insertMany(chunkDocs.slice(i, i + 1000), { ordered: false });
+const baselineSeconds = (performance.now() - started) / 1000;
+
+progress('full sync and baseline done');
+// 4. Edit 1% of the rows (one request) and re-sync.
+const listed = await call('POST', '/data-sources/row/list', { dataSourceId, limit: 100 });
+const edits = listed.body.dataSourceRows.slice(0, Math.max(1, Math.floor(ROWS / 100))).map((r: { id: string; name: string }, j: number) => ({ id: r.id, name: r.name, content: markdown(ROWS + j) }));
+progress('editing');
+const editRes = await call('PUT', '/data-sources/row', { dataSourceId, dataSourceRows: edits });
+if (editRes.status !== 200) throw new Error(`edit: ${editRes.status}`);
+const resyncSeconds = await syncAndWait(dataSourceId);
+const ds = await call('GET', `/data-sources?dataSourceId=${dataSourceId}`);
+
+progress('re-sync done');
+// 5. Search over ~100k chunks: a second source whose rows hold ten short sections each.
+const searchSource = (await call('POST', '/data-sources')).body.dataSource.id as string;
+const searchRows = Array.from({ length: SEARCH_ROWS }, (_, i) => ({ name: `faq-${i}.md`, content: markdown(i, 10, 2048) }));
+await addRows(searchSource, searchRows);
+await syncAndWait(searchSource);
+const searchSync = await call('GET', `/data-sources?dataSourceId=${searchSource}`);
+started = performance.now();
+await searchKnowledge(tenant.botId, 'warranty refund');
+const coldSearchMs = performance.now() - started;
+const searchLatencies: number[] = [];
+started = performance.now();
+for (let i = 0; i < 300; i++) {
+  const t = performance.now();
+  await searchKnowledge(tenant.botId, `${words(3)} product ${i}`, { limit: 5 });
+  searchLatencies.push(performance.now() - t);
+}
+const search = stats(searchLatencies, (performance.now() - started) / 1000);
+const { EventModel } = await import('../src/events/model.ts');
+const lastResults = (await EventModel.find({ dataSourceId: searchSource, type: 'sync.success' }).lean()).at(-1)?.payload as { results: { totalDocuments: number } } | undefined;
+
+const f = (n: number, d = 1) => n.toFixed(d);
+const fullRate = ROWS / fullSeconds;
+const baselineRate = ROWS / baselineSeconds;
+console.log(`\n## Data sources (bench/sync.ts)\n\n${machineLine()}; FerretDB ${process.env.MONGODB_URI ? '(MONGODB_URI)' : 'v1.24.2 embedded'}`);
+console.log(`${ROWS} rows, ${f(bytes / 1e6)} MB of markdown, ${chunkDocs.length} chunks; last re-sync results: ${JSON.stringify(ds.body.dataSource.state)}\n`);
+console.log('| measure | value |\n| --- | --- |');
+console.log(`| full sync (start → synced, polled) | ${f(fullSeconds, 2)} s, ${f(fullRate, 0)} rows/s |`);
+console.log(`| baseline: raw insertMany of the same ${chunkDocs.length} chunks | ${f(baselineSeconds, 2)} s, ${f(baselineRate, 0)} rows/s |`);
+console.log(`| ratio sync / baseline throughput | **${f(fullRate / baselineRate, 2)}x** (goal ≥ 0.50; < 10 s: ${fullSeconds < 10 ? 'met' : 'not met'}) |`);
+console.log(`| re-sync after editing ${edits.length} rows (1%) | ${f(resyncSeconds, 2)} s = ${f((100 * resyncSeconds) / fullSeconds)}% of the full sync |`);
+console.log(`| add 100 rows per request (${add.n} requests) | ${f(add.rps)} req/s (${f(add.rps * 100, 0)} rows/s), p50 ${f(add.p50)} ms, p99 ${f(add.p99)} ms |`);
+console.log(`| list 1,000 rows in pages of 100 (${list.n} requests, source of ${ROWS} rows) | ${f(list.rps)} req/s, p50 ${f(list.p50)} ms, p99 ${f(list.p99)} ms |`);
+console.log(`| search over ${lastResults?.results.totalDocuments ?? '?'} + ${chunkDocs.length} chunks (${search.n} queries, warm) | p50 ${f(search.p50, 2)} ms, p99 ${f(search.p99, 2)} ms |`);
+console.log(`| first search in a process (loads the index) | ${f(coldSearchMs, 0)} ms |`);
+console.log(`| second source sync state | ${searchSync.body.dataSource.state} |`);
+await client.close();
+await bench.close();

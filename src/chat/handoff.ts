@@ -1,0 +1,91 @@
+// The human-handoff power-up (spec "Conversation state as reported by webhooks"): a user asking for
+// a human moves the conversation to Escalated, the user's email is asked for or recorded, and
+// conversation.escalated fires once per escalation.
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import { ConversationModel, type Conversation } from './model.ts';
+import { emitEscalated } from './events.ts';
+import { serialized } from './serial.ts';
+import type { PowerUp } from './answerers/types.ts';
+import type { UserData } from './schema.ts';
+
+/** The name in bot.powerUps. */
+export const HANDOFF_POWER_UP = 'human-handoff';
+export const HANDOFF_TOOL = 'human_handoff';
+
+const HUMAN = '(?:(?:a|an|the|real|live|actual|human)\\s+)*(?:human|person|agent|representative|operator|someone|somebody)';
+const INTENT = [
+  new RegExp(`\\b(?:talk|speak|chat|connect|transfer|put)\\s+(?:me\\s+)?(?:to|with|through\\s+to)\\s+${HUMAN}\\b`, 'i'),
+  /\b(?:want|need|get|request)\s+(?:a|an)\s+(?:real\s+|live\s+|actual\s+)?(?:human|person|representative|operator|human\s+agent|live\s+agent)\b/i,
+  /^\s*(?:a\s+)?(?:human|agent|operator|representative|real person)(?:\s+please)?\s*[.!?]*\s*$/i,
+];
+const EMAIL = /[A-Z0-9._%+-]+@[A-Z0-9-]+(?:\.[A-Z0-9-]+)*\.[A-Z]{2,}/i;
+
+/** A clear request for a human, for the answerer that has no model to call the tool. */
+export function asksForHuman(message: string): boolean {
+  return INTENT.some((re) => re.test(message));
+}
+
+export function findEmail(text: string | undefined | null): string | null {
+  return text ? (EMAIL.exec(text)?.[0] ?? null) : null;
+}
+
+interface BotRef {
+  id: string;
+  name: string;
+}
+
+/** Escalates unless already Escalated or claimed; emits the event only for the move it made. */
+export async function escalate(ctx: AppContext, conversationId: string, bot: BotRef, userEmail: string | null): Promise<boolean> {
+  const set: Record<string, unknown> = { state: 'Escalated' };
+  if (userEmail) set.userEmail = userEmail;
+  const updated = await serialized(`conversation:${conversationId}`, () =>
+    ConversationModel.findOneAndUpdate({ _id: conversationId, state: { $in: ['Open', 'Resolved'] } }, { $set: set }, { returnDocument: 'after' }).lean<Conversation>(),
+  );
+  if (!updated) return false;
+  await emitEscalated(ctx, updated, bot, updated.userEmail ?? null);
+  return true;
+}
+
+/** While escalated without an address, an email in the user's message is recorded for the agent. */
+export async function recordAwaitedEmail(conversation: Conversation, message: string): Promise<string | null> {
+  if (conversation.state !== 'Escalated' || conversation.userEmail) return null;
+  const email = findEmail(message);
+  if (!email) return null;
+  const res = await serialized(`conversation:${conversation.id}`, () =>
+    ConversationModel.updateOne({ _id: conversation.id, state: 'Escalated', userEmail: null }, { $set: { userEmail: email } }),
+  );
+  return res.modifiedCount ? email : null;
+}
+
+const HandoffInput = z.object({
+  reason: z.string().optional().describe('why the user wants a human'),
+  email: z.string().optional().describe("the user's email address, if they gave one"),
+});
+type HandoffInput = z.infer<typeof HandoffInput>;
+
+export function handoffPowerUp(ctx: AppContext, conversation: Conversation, bot: BotRef, requestUserData: UserData): PowerUp<HandoffInput> {
+  return {
+    name: HANDOFF_TOOL,
+    description: 'Hand the conversation to a human agent. Call this when the user asks to talk to a person.',
+    inputSchema: HandoffInput,
+    matchIntent(message) {
+      if (!asksForHuman(message)) return null;
+      const email = findEmail(message);
+      return { reason: 'The user asked for a human agent', ...(email ? { email } : {}) };
+    },
+    async execute(input) {
+      const saved = conversation.userData as UserData | undefined;
+      const email = findEmail(input.email) ?? findEmail(saved?.email) ?? findEmail(requestUserData.email) ?? conversation.userEmail ?? null;
+      const escalated = await escalate(ctx, conversation.id, bot, email);
+      const display = { type: 'handoff', state: 'Escalated', userEmail: email };
+      if (!escalated) return { message: 'A human agent has already been asked to join this conversation.', display };
+      return {
+        message: email
+          ? `I have asked a human agent to join this conversation. They will reply here and can reach you at ${email}.`
+          : 'I have asked a human agent to join this conversation. What email address can they reach you at?',
+        display,
+      };
+    },
+  };
+}

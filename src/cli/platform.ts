@@ -1,0 +1,129 @@
+// `relay bootstrap`, `relay teams …`, `relay bots …`, `relay channels …`: tenancy from the shell.
+import type { Command } from 'commander';
+import * as platform from '../platform/service.ts';
+import { presentBot, presentChannel, presentTeam } from '../platform/presenters.ts';
+import { PLANS, type PlanName } from '../platform/plans.ts';
+import { printJson, withRuntime } from './context.ts';
+
+const int = (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`not a non-negative integer: ${v}`);
+  return n;
+};
+
+function plan(value: string): PlanName {
+  if (!PLANS.includes(value as PlanName)) throw new Error(`plan must be one of ${PLANS.join(', ')}`);
+  return value as PlanName;
+}
+
+export function registerPlatformCommands(program: Command): void {
+  program
+    .command('bootstrap')
+    .description('create a team, a bot and an API channel; prints channelId and secretKey as JSON')
+    .option('--team <name>', 'team name', 'My team')
+    .option('--bot <name>', 'bot name', 'My bot')
+    .option('--plan <plan>', `plan (${PLANS.join(', ')})`, plan, 'standard' as PlanName)
+    .action(async (o) => printJson(await withRuntime(() => platform.bootstrapTenant({ team: o.team, bot: o.bot, plan: o.plan }))));
+
+  const teams = program.command('teams').description('manage teams and their plans');
+  teams
+    .command('create')
+    .description('create a team')
+    .requiredOption('--name <name>', 'team name')
+    .option('--plan <plan>', `plan (${PLANS.join(', ')})`, plan)
+    .action(async (o) => printJson(await withRuntime(async (rt) => presentTeam(await platform.createTeam(o), rt.ctx.planLimits))));
+  teams
+    .command('list')
+    .description('list teams')
+    .action(async () => printJson(await withRuntime(async (rt) => (await platform.listTeams()).map((t) => presentTeam(t, rt.ctx.planLimits)))));
+  teams
+    .command('set-plan')
+    .description("set a team's plan and optional limit overrides")
+    .argument('<teamId>')
+    .requiredOption('--plan <plan>', `plan (${PLANS.join(', ')})`, plan)
+    .option('--data-sources-per-bot <n>', 'override', int)
+    .option('--storage-tokens <n>', 'override', int)
+    .option('--chat-tokens <n>', 'override', int)
+    .option('--max-message-length <n>', 'override', int)
+    .action(async (teamId, o) => {
+      const limits = Object.fromEntries(
+        Object.entries({
+          dataSourcesPerBot: o.dataSourcesPerBot,
+          storageTokens: o.storageTokens,
+          chatTokens: o.chatTokens,
+          maxMessageLength: o.maxMessageLength,
+        }).filter(([, v]) => v !== undefined),
+      );
+      printJson(await withRuntime(async (rt) => presentTeam(await platform.setTeamPlan(teamId, o.plan, limits), rt.ctx.planLimits)));
+    });
+
+  const bots = program.command('bots').description('manage bots');
+  bots
+    .command('create')
+    .description('create a bot in a team')
+    .requiredOption('--team <teamId>', 'team id')
+    .requiredOption('--name <name>', 'bot name')
+    .option('--instructions <text>', 'system instructions')
+    .option('--welcome <text>', 'welcome message')
+    .option('--max-message-length <n>', 'maximum user message length', int)
+    .action(async (o) =>
+      printJson(
+        await withRuntime(async () =>
+          presentBot(
+            await platform.createBot(o.team, {
+              name: o.name,
+              instructions: o.instructions,
+              welcomeMessage: o.welcome,
+              maxMessageLength: o.maxMessageLength,
+            }),
+          ),
+        ),
+      ),
+    );
+  bots
+    .command('list')
+    .description('list bots')
+    .option('--team <teamId>', 'only this team')
+    .action(async (o) => printJson(await withRuntime(async () => (await platform.listBots(o.team)).map(presentBot))));
+
+  const channels = program.command('channels').description('manage API channels and their secret keys');
+  channels
+    .command('create')
+    .description('create an API channel for a bot; prints the secret key once')
+    .requiredOption('--bot <botId>', 'bot id')
+    .action(async (o) =>
+      printJson(
+        await withRuntime(async () => {
+          const { channel, secretKey } = await platform.createApiChannel(o.bot);
+          return { ...presentChannel(channel), secretKey };
+        }),
+      ),
+    );
+  channels
+    .command('list')
+    .description('list API channels')
+    .option('--bot <botId>', 'only this bot')
+    .action(async (o) => printJson(await withRuntime(async () => (await platform.listApiChannels(o.bot)).map(presentChannel))));
+  channels
+    .command('rotate')
+    .description("replace a channel's secret key; the old key stops working at once")
+    .argument('<channelId>')
+    .action(async (id) =>
+      printJson(
+        await withRuntime(async () => {
+          const { channel, secretKey } = await platform.rotateChannelSecret(id);
+          return { ...presentChannel(channel), secretKey };
+        }),
+      ),
+    );
+  for (const [name, enabled] of [
+    ['disable', false],
+    ['enable', true],
+  ] as const) {
+    channels
+      .command(name)
+      .description(`turn a channel ${enabled ? 'on' : 'off'}`)
+      .argument('<channelId>')
+      .action(async (id) => printJson(await withRuntime(async () => presentChannel(await platform.setChannelEnabled(id, enabled)))));
+  }
+}

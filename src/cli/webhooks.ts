@@ -1,0 +1,149 @@
+// `relay webhooks …`: outgoing webhooks of a bot from the shell (same rules as the admin API).
+import type { Command } from 'commander';
+import { parseInput } from '../http/validate.ts';
+import type { Runtime } from '../runtime.ts';
+import * as hooks from '../webhooks/service.ts';
+import { getDelivery, listDeliveries, reopenDelivery } from '../webhooks/deliveries.ts';
+import { sendTest } from '../webhooks/testSend.ts';
+import { presentDelivery, presentWebhook } from '../webhooks/presenters.ts';
+import { WEBHOOK_TYPES } from '../webhooks/model.ts';
+import { WebhookCreateSchema, WebhookUpdateSchema } from '../webhooks/schema.ts';
+import type { WebhooksModule } from '../webhooks/index.ts';
+import { printJson, withRuntime } from './context.ts';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+function webhooksState(rt: Runtime) {
+  return (rt.modules.find((m) => m.name === 'webhooks') as WebhooksModule).state();
+}
+
+function jsonObject(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw new Error(`not valid JSON: ${value}`);
+  }
+}
+
+/** Custom payload flags → the API's customPayload object (undefined when no flag is given). */
+function customPayloadOf(o: Record<string, unknown>) {
+  if (o.custom === undefined && o.method === undefined && o.headers === undefined && o.body === undefined) return undefined;
+  return { enabled: o.custom !== false, method: o.method, headers: o.headers, body: o.body };
+}
+
+function payloadOptions(cmd: Command): Command {
+  return cmd
+    .option('--url <url>', 'target URL (https://; http:// only with OUTBOUND_ALLOW_PRIVATE=true)')
+    .option('--data-source <id>', 'limit a sync hook to this data source (repeatable)', collect)
+    .option('--custom', 'use the custom payload (method, headers, body)')
+    .option('--no-custom', 'send the default JSON payload')
+    .option('--method <method>', 'custom payload method: POST, PUT, PATCH, GET, DELETE')
+    .option('--headers <json>', 'custom payload headers as a JSON object', jsonObject)
+    .option('--body <text>', 'custom payload body, sent exactly; {{dot.path}} placeholders allowed');
+}
+
+export function registerWebhooksCommands(program: Command): void {
+  const webhooks = program.command('webhooks').description("manage a bot's outgoing webhooks and their deliveries");
+
+  payloadOptions(webhooks.command('create').description('create a hook (disabled); prints it with its secret'))
+    .requiredOption('--bot <botId>', 'bot id')
+    .requiredOption('--type <type>', `event type (${WEBHOOK_TYPES.join(', ')})`)
+    .action(async (o) => {
+      const input = parseInput(WebhookCreateSchema, { type: o.type, url: o.url, dataSourceIds: o.dataSource, customPayload: customPayloadOf(o) });
+      printJson(
+        await withRuntime(async (rt) => {
+          const { webhook, secret } = await hooks.createWebhook(rt.ctx, o.bot, input);
+          return { ...presentWebhook(webhook), secret };
+        }),
+      );
+    });
+
+  webhooks
+    .command('list')
+    .description("list a bot's hooks")
+    .requiredOption('--bot <botId>', 'bot id')
+    .action(async (o) => printJson(await withRuntime(async () => (await hooks.listWebhooks(o.bot, { limit: 100 })).items.map(presentWebhook))));
+
+  payloadOptions(webhooks.command('update').description('change a hook').argument('<webhookId>'))
+    .requiredOption('--bot <botId>', 'bot id')
+    .option('--type <type>', `event type (${WEBHOOK_TYPES.join(', ')})`)
+    .option('--all-data-sources', 'remove the data source scope')
+    .action(async (id, o) => {
+      const dataSourceIds = o.allDataSources ? [] : o.dataSource;
+      const input = parseInput(WebhookUpdateSchema, { type: o.type, url: o.url, dataSourceIds, customPayload: customPayloadOf(o) });
+      printJson(await withRuntime(async (rt) => presentWebhook(await hooks.updateWebhook(rt.ctx, o.bot, id, input))));
+    });
+
+  for (const [name, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    webhooks
+      .command(name)
+      .description(`turn a hook ${enabled ? 'on' : 'off'}`)
+      .argument('<webhookId>')
+      .requiredOption('--bot <botId>', 'bot id')
+      .action(async (id, o) => printJson(await withRuntime(async () => presentWebhook(await hooks.setWebhookEnabled(o.bot, id, enabled)))));
+  }
+
+  webhooks
+    .command('delete')
+    .description('delete a hook and its delivery log')
+    .argument('<webhookId>')
+    .requiredOption('--bot <botId>', 'bot id')
+    .action(async (id, o) => printJson(await withRuntime(async () => (await hooks.deleteWebhook(o.bot, id), { deleted: id }))));
+
+  webhooks
+    .command('regenerate-secret')
+    .description("replace a hook's secret; queued retries are signed with the new one")
+    .argument('<webhookId>')
+    .requiredOption('--bot <botId>', 'bot id')
+    .action(async (id, o) =>
+      printJson(
+        await withRuntime(async () => {
+          const { webhook, secret } = await hooks.regenerateSecret(o.bot, id);
+          return { ...presentWebhook(webhook), secret };
+        }),
+      ),
+    );
+
+  webhooks
+    .command('test')
+    .description('send a sample event to the saved URL now (also when disabled); prints status, body and unresolved tokens')
+    .argument('<webhookId>')
+    .requiredOption('--bot <botId>', 'bot id')
+    .action(async (id, o) => printJson(await withRuntime(async (rt) => sendTest(rt.ctx, webhooksState(rt).outbound, o.bot, id))));
+
+  webhooks
+    .command('deliveries')
+    .description("list a hook's deliveries with their attempts")
+    .argument('<webhookId>')
+    .requiredOption('--bot <botId>', 'bot id')
+    .option('--limit <n>', 'page size (1-100)', '10')
+    .option('--cursor <deliveryId>', 'continue after this delivery')
+    .action(async (id, o) =>
+      printJson(
+        await withRuntime(async () => {
+          const page = await listDeliveries(o.bot, id, { limit: Number(o.limit), cursor: o.cursor });
+          return { deliveries: page.items.map(presentDelivery), pagination: page.pagination };
+        }),
+      ),
+    );
+
+  webhooks
+    .command('resend')
+    .description('send a finished delivery again (same deliveryId and bytes); runs the first attempt now, retries go to the workers')
+    .argument('<webhookId>')
+    .argument('<deliveryId>')
+    .requiredOption('--bot <botId>', 'bot id')
+    .action(async (id, deliveryId, o) =>
+      printJson(
+        await withRuntime(async (rt) => {
+          const state = webhooksState(rt);
+          await reopenDelivery(rt.ctx, o.bot, id, deliveryId, state.schedule.attempts);
+          await state.dispatcher.runNow(deliveryId);
+          return presentDelivery(await getDelivery(o.bot, id, deliveryId));
+        }),
+      ),
+    );
+}

@@ -1,0 +1,94 @@
+// Every environment variable the service reads, parsed and validated once.
+// Nothing else in src/ reads process.env.
+import path from 'node:path';
+import { z } from 'zod';
+import { resolvePlanLimits } from './platform/plans.ts';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  ROLE: z.enum(['api', 'worker', 'all']).default('all'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().default('./data'),
+
+  MONGODB_URI: z.string().url().optional(),
+  /** Port of the embedded FerretDB started when MONGODB_URI is unset. */
+  EMBEDDED_DB_PORT: z.coerce.number().int().min(1).max(65535).default(27027),
+
+  ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
+  /** Public base URLs used when the service prints its own addresses. */
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  HOOKS_BASE_URL: z.string().url().optional(),
+
+  BODY_LIMIT: z.string().default('1mb'),
+  JSON_MAX_DEPTH: z.coerce.number().int().min(2).max(1000).default(64),
+
+  /** Agenda: how often a worker polls, and how long a job lock lives. */
+  JOB_PROCESS_EVERY_MS: z.coerce.number().int().min(10).default(1000),
+  JOB_LOCK_LIFETIME_MS: z.coerce.number().int().min(1000).default(60_000),
+  JOB_MAX_CONCURRENCY: z.coerce.number().int().min(1).default(50),
+
+  /** Plan limits override, JSON: {"standard":{"dataSourcesPerBot":5,...}}. */
+  PLAN_LIMITS_JSON: z.string().optional(),
+
+  /** Outgoing requests (webhooks, gateway http action). */
+  OUTBOUND_ALLOW_PRIVATE: bool.default(false),
+  OUTBOUND_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  OUTBOUND_RESPONSE_LIMIT_BYTES: z.coerce.number().int().min(0).default(4096),
+
+  /** Optional OpenAI-compatible model for the chat answerer. */
+  OPENAI_BASE_URL: z.string().url().optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_MODEL: z.string().optional(),
+
+  /** Gateway: source configuration file and rules folder. */
+  GATEWAY_CONFIG: z.string().optional(),
+  RULES_DIR: z.string().default('./rules'),
+
+  /** Email: SMTP URL (smtp://user:pass@host:port); unset writes .eml files to DATA_DIR/outbox. */
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Relay <relay@localhost>'),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+/** `gatewaySecretEnv`: every GATEWAY_SECRET_* variable, for `env:NAME` references in GATEWAY_CONFIG. */
+export type Config = Env & { dataDir: string; lockLifetimeFloorMs: number; gatewaySecretEnv: Record<string, string> };
+
+/** Delivery attempts time out at 10 s (spec "Delivery behaviour"); locks must outlive them comfortably. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+const LOCK_LIFETIME_FLOOR_MS = 3 * DELIVERY_TIMEOUT_MS;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const config = parsed.data;
+  if (config.JOB_LOCK_LIFETIME_MS < LOCK_LIFETIME_FLOOR_MS) {
+    throw new ConfigError(
+      `Invalid configuration:\n  JOB_LOCK_LIFETIME_MS: must be at least ${LOCK_LIFETIME_FLOOR_MS} ms ` +
+        `(three times the ${DELIVERY_TIMEOUT_MS} ms delivery timeout) so a running job is never picked up twice`,
+    );
+  }
+  if (config.PLAN_LIMITS_JSON) {
+    try {
+      resolvePlanLimits(config.PLAN_LIMITS_JSON);
+    } catch (err) {
+      throw new ConfigError(`Invalid configuration:\n  PLAN_LIMITS_JSON: ${(err as Error).message.split('\n')[0]}`);
+    }
+  }
+  if (config.OPENAI_BASE_URL && !config.OPENAI_MODEL) {
+    throw new ConfigError('Invalid configuration:\n  OPENAI_MODEL: required when OPENAI_BASE_URL is set');
+  }
+  const gatewaySecretEnv = Object.fromEntries(Object.entries(cleaned).filter(([k]) => k.startsWith('GATEWAY_SECRET_'))) as Record<string, string>;
+  return { ...config, dataDir: path.resolve(config.DATA_DIR), lockLifetimeFloorMs: LOCK_LIFETIME_FLOOR_MS, gatewaySecretEnv };
+}

@@ -1,0 +1,46 @@
+// Serves the web console's built files (console/ at the repo root, built into console/dist) at
+// /console. The files hold no data: every page asks for the admin token and sends it as a Bearer
+// header to /api/admin, which is where the protection lives. The token never enters a URL.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { AppContext } from '../context.ts';
+import { sendStaticFile } from '../http/staticFiles.ts';
+
+/** src/console/routes.ts and dist/console/routes.js both sit two folders below the repo root. */
+export const CONSOLE_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../console/dist');
+
+// Scripts and styles from our own origin only; no framing (the console performs admin actions).
+const CONSOLE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
+
+async function sendConsole(c: Context, file: string | undefined): Promise<void> {
+  c.set('Content-Security-Policy', CONSOLE_CSP);
+  c.set('Referrer-Policy', 'no-referrer');
+  c.set('X-Frame-Options', 'DENY');
+  if (file && file.startsWith('assets/')) {
+    // Hashed names: cache for good; a missing asset is a plain 404 (no HTML fallback for scripts).
+    await sendStaticFile(c, CONSOLE_DIST, file, { immutable: true });
+    return;
+  }
+  if (file && (await sendStaticFile(c, CONSOLE_DIST, file))) return;
+  // Any other path is a page of the single-page app: send index.html and let it route.
+  if (await sendStaticFile(c, CONSOLE_DIST, 'index.html')) return;
+  c.status = 503;
+  c.type = 'text/plain; charset=utf-8';
+  c.body = 'The console is not built. Run `npm run build:console` (npm start and npm test build it when missing).\n';
+}
+
+export function consoleRoutes(router: Router, _ctx: AppContext): void {
+  router.get('/console', (c) => sendConsole(c, undefined));
+  router.get('/console/{*file}', (c) => sendConsole(c, c.params.file));
+}

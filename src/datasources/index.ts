@@ -1,0 +1,66 @@
+// The datasources domain module: the public data-sources API, its admin API (names, sync hooks),
+// the sync-trigger hook URL, and the sync, interval and sweep jobs. See docs/DATA_SOURCES.md.
+import type { AppContext } from '../context.ts';
+import type { DomainModule } from '../module.ts';
+import { AppError } from '../http/errors.ts';
+import { dataSourceAdminRoutes } from './adminRoutes.ts';
+import { HOOK_PATH, triggerSyncHook } from './hooks.ts';
+import { cancelIntervalSync, INTERVAL_JOB, type IntervalJobData } from './interval.ts';
+import { DataSourceModel } from './model.ts';
+import { dataSourceRoutes, type DataSourceRouteOptions } from './routes.ts';
+import { performSync } from './sync.job.ts';
+import { startSync, SYNC_JOB, type SyncJobData } from './sync.ts';
+import { performSyncSweep, SWEEP_JOB } from './sweep.job.ts';
+
+/** A sync by `syncInterval` follows the API's rules; a refused start (already syncing, no tokens) is skipped. */
+export async function performIntervalSync(ctx: AppContext, data: IntervalJobData): Promise<'started' | 'skipped' | 'gone'> {
+  const ds = await DataSourceModel.findById(data.dataSourceId, { botId: 1 }).lean();
+  if (!ds) {
+    await cancelIntervalSync(ctx.jobs, data.dataSourceId);
+    return 'gone';
+  }
+  try {
+    await startSync(ctx, { botId: ds.botId, dataSourceId: data.dataSourceId, trigger: 'interval' });
+    return 'started';
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    ctx.logger.info({ dataSourceId: data.dataSourceId, code: err.code }, 'interval sync skipped');
+    return 'skipped';
+  }
+}
+
+export function createDataSourcesModule(opts: DataSourceRouteOptions = {}): DomainModule {
+  return {
+    name: 'datasources',
+    publicRoutes: (router, ctx) => dataSourceRoutes(router, ctx, opts),
+    adminRoutes: (router, ctx) => dataSourceAdminRoutes(router, ctx),
+    rootRoutes(router, ctx) {
+      router.all(`${HOOK_PATH}/:hookId/:secret`, async (c) => {
+        await triggerSyncHook(ctx, c.params.hookId!, c.params.secret!);
+        c.body = { success: true };
+      });
+    },
+    // Any method, any body: the hook ignores the body, so the JSON parser must not reject it.
+    rawBodyPaths: [/^\/api\/public\/hooks\//],
+    defineJobs(ctx) {
+      ctx.jobs.define<SyncJobData>(
+        SYNC_JOB,
+        async (job) => {
+          await performSync(ctx, job.attrs.data, { touch: () => job.touch() });
+        },
+        { concurrency: 2, lockLifetime: ctx.config.JOB_LOCK_LIFETIME_MS },
+      );
+      ctx.jobs.define<IntervalJobData>(INTERVAL_JOB, async (job) => {
+        await performIntervalSync(ctx, job.attrs.data);
+      });
+      ctx.jobs.define(SWEEP_JOB, async () => {
+        await performSyncSweep(ctx);
+      });
+    },
+    async start(ctx, role) {
+      if (role.worker) await ctx.jobs.every('1 minute', SWEEP_JOB, undefined, { skipImmediate: true });
+    },
+  };
+}
+
+export const dataSourcesModule = createDataSourcesModule();

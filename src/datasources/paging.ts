@@ -1,0 +1,18 @@
+// The spec's list contract ("Common rules") for collections keyed by a time-ordered `_id`: the
+// cursor is the previous page's last id, so a page is one query without an anchor lookup.
+import type { Model } from 'mongoose';
+import type { PageQuery, Page } from '../http/pagination.ts';
+
+export async function pageById<D extends { _id: string }>(
+  model: Model<any>,
+  filter: Record<string, unknown>,
+  page: PageQuery,
+  projection?: Record<string, 0 | 1>,
+): Promise<Page<D>> {
+  const query = page.cursor ? { ...filter, _id: { $gt: page.cursor } } : filter;
+  const [items, total] = await Promise.all([
+    model.find(query, projection).sort({ _id: 1 }).limit(page.limit).lean<D[]>(),
+    model.countDocuments(filter),
+  ]);
+  return { items, pagination: { total, last: items.length ? items[items.length - 1]!._id : null } };
+}

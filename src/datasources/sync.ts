@@ -1,0 +1,130 @@
+// Starting and ending a sync (spec "States and transitions › Data source state"). Start is one
+// winner per data source (claim by unique insert), refuses up front when the team's storage tokens
+// cannot cover the estimate, and returns at once: the work runs in the sync job.
+import type { AppContext } from '../context.ts';
+import { AppError } from '../http/errors.ts';
+import { effectiveLimits } from '../platform/presenters.ts';
+import { getBot, getTeam } from '../platform/service.ts';
+import { TeamModel } from '../platform/model.ts';
+import { serialized } from '../chat/serial.ts';
+import { syncs, tokensUsed } from '../observability/metrics.ts';
+import { discardUncommitted, readCommitted } from '../knowledge/store.ts';
+import { estimateTokens } from './content.ts';
+import { DataSourceModel, DataSourceRowModel, SyncClaimModel, type DataSource } from './model.ts';
+import { getDataSource } from './service.ts';
+
+export const SYNC_JOB = 'datasources.sync';
+export interface SyncJobData {
+  dataSourceId: string;
+  run: number;
+}
+export type SyncTrigger = 'api' | 'hook' | 'interval' | 'sweeper';
+
+export interface SyncResults {
+  totalTokens: number;
+  modifiedRows: number;
+  totalDocuments: number;
+  unmodifiedRows: number;
+  totalDataSourceRows: number;
+}
+
+const isDuplicateKey = (err: unknown) => (err as { code?: number })?.code === 11000;
+
+/** Storage tokens the next sync is expected to use: ~4 bytes per token over rows not yet learned. */
+export async function estimateSyncTokens(ds: Pick<DataSource, '_id'>): Promise<{ tokens: number; modifiedRows: number }> {
+  const [rows, manifest] = await Promise.all([
+    DataSourceRowModel.find({ dataSourceId: ds._id }, { _id: 1, contentHash: 1, bytes: 1 }).lean(),
+    readCommitted(ds._id),
+  ]);
+  let tokens = 0;
+  let modifiedRows = 0;
+  for (const row of rows) {
+    if (manifest.rows[row._id]?.h === row.contentHash) continue;
+    modifiedRows++;
+    tokens += estimateTokens(row.bytes);
+  }
+  return { tokens, modifiedRows };
+}
+
+async function checkStorageBudget(ctx: AppContext, ds: DataSource): Promise<void> {
+  const team = await getTeam(ds.teamId);
+  const remaining = effectiveLimits(team, ctx.planLimits).storageTokens - (team.usage?.storageTokens ?? 0);
+  if (remaining <= 0) throw new AppError('storage_tokens_exhausted', 'The team has no storage tokens left');
+  const { tokens } = await estimateSyncTokens(ds);
+  if (tokens > remaining) {
+    throw new AppError('storage_tokens_exhausted', 'This sync would use more storage tokens than the team has left', { estimatedTokens: tokens, remainingTokens: remaining });
+  }
+}
+
+export async function startSync(ctx: AppContext, input: { botId: string; dataSourceId: string; trigger: SyncTrigger }): Promise<number> {
+  const ds = await getDataSource(input.botId, input.dataSourceId);
+  if (ds.state === 'syncing') throw new AppError('already_syncing', 'The data source is already syncing');
+  await checkStorageBudget(ctx, ds);
+  const now = ctx.clock.now();
+  const run = ds.syncRun + 1;
+  try {
+    await SyncClaimModel.create({ _id: ds._id, run, createdAt: now });
+  } catch (err) {
+    if (isDuplicateKey(err)) throw new AppError('already_syncing', 'The data source is already syncing');
+    throw err;
+  }
+  const res = await DataSourceModel.updateOne(
+    { _id: ds._id, botId: input.botId },
+    { $set: { state: 'syncing', syncRun: run, syncStartedAt: now, syncHeartbeatAt: now, syncRetries: 0, syncTrigger: input.trigger, lastError: null } },
+  );
+  if (!res.matchedCount) {
+    await SyncClaimModel.deleteOne({ _id: ds._id, run });
+    throw new AppError('data_source_not_found', 'Data source not found');
+  }
+  // If this enqueue is lost (crash), the heartbeat goes stale and the sweeper restarts the run.
+  await ctx.jobs.now<SyncJobData>(SYNC_JOB, { dataSourceId: ds._id, run });
+  syncs.inc({ outcome: 'started' });
+  return run;
+}
+
+async function botName(botId: string): Promise<string> {
+  return getBot(botId).then((b) => b.name, () => '');
+}
+
+export async function completeSync(ctx: AppContext, ds: DataSource, run: number, results: SyncResults, now: Date): Promise<boolean> {
+  const updated = await DataSourceModel.findOneAndUpdate(
+    { _id: ds._id, syncRun: run },
+    { $set: { state: 'synced', lastSync: now, lastResults: results, syncHeartbeatAt: null, lastError: null } },
+    { returnDocument: 'after' },
+  ).lean<DataSource>();
+  if (!updated) return false;
+  if (results.totalTokens > 0) {
+    await serialized(`team-usage:${ds.teamId}`, () => TeamModel.updateOne({ id: ds.teamId }, { $inc: { 'usage.storageTokens': results.totalTokens } }));
+    tokensUsed.inc({ kind: 'storage' }, results.totalTokens);
+  }
+  await SyncClaimModel.deleteOne({ _id: ds._id, run });
+  syncs.inc({ outcome: 'success' });
+  await ctx.events.emit({
+    type: 'sync.success',
+    teamId: ds.teamId,
+    botId: ds.botId,
+    dataSourceId: ds._id,
+    payload: { success: true, results, bot: await botName(ds.botId), dataSource: updated.name },
+  });
+  return true;
+}
+
+export async function failSync(ctx: AppContext, ds: DataSource, run: number, reason: string): Promise<boolean> {
+  await discardUncommitted(ds._id);
+  const updated = await DataSourceModel.findOneAndUpdate(
+    { _id: ds._id, syncRun: run },
+    { $set: { state: 'sync_error', lastError: reason, syncHeartbeatAt: null } },
+    { returnDocument: 'after' },
+  ).lean<DataSource>();
+  await SyncClaimModel.deleteOne({ _id: ds._id, run });
+  if (!updated) return false;
+  syncs.inc({ outcome: 'failure' });
+  await ctx.events.emit({
+    type: 'sync.failure',
+    teamId: ds.teamId,
+    botId: ds.botId,
+    dataSourceId: ds._id,
+    payload: { success: false, reason, bot: await botName(ds.botId), dataSource: updated.name },
+  });
+  return true;
+}

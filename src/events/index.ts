@@ -1,0 +1,16 @@
+// The events module: a recurring sweep that re-dispatches events whose fan-out did not finish.
+import type { DomainModule } from '../module.ts';
+
+export const REDISPATCH_JOB = 'events.redispatch';
+
+export const eventsModule: DomainModule = {
+  name: 'events',
+  defineJobs(ctx) {
+    ctx.jobs.define(REDISPATCH_JOB, async () => {
+      await ctx.events.redispatchStale(30_000);
+    });
+  },
+  async start(ctx, role) {
+    if (role.worker) await ctx.jobs.every('1 minute', REDISPATCH_JOB, {}, { skipImmediate: true });
+  },
+};

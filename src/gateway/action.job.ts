@@ -1,0 +1,70 @@
+// gateway.action: runs one planned action. Each attempt is claimed first with a unique insert, so a
+// duplicate job (Agenda on FerretDB can hand one job to two runners, docs/FERRETDB.md) or a retry
+// never repeats an action that succeeded. A retryable failure re-throws for Agenda's backoff.
+import type { AppContext } from '../context.ts';
+import { ruleOutcomes } from '../observability/metrics.ts';
+import { runAction } from './actions/index.ts';
+import type { ActionContext } from './actions/report.ts';
+import type { ActionSpec } from './actions/specs.ts';
+import { ActionClaimModel, ActionOutcomeModel, GatewayDeliveryModel, type ActionOutcome, type GatewayDelivery } from './model.ts';
+import type { ActionType } from './rules/format.ts';
+import type { ActionJobData } from './service.ts';
+
+/** Delays between attempts; attempts = delays + 1. */
+export const DEFAULT_RETRY_DELAYS_MS = [30_000, 60_000, 120_000, 240_000];
+
+export class RetryableActionError extends Error {}
+
+export type ActionServices = Pick<ActionContext, 'mailer' | 'outbound'> & { sourceOf(name: string): ActionContext['source'] };
+
+const isDuplicateKey = (err: unknown) => (err as { code?: number })?.code === 11000;
+
+/**
+ * Takes the next attempt of an outcome that is waiting (pending, retrying) or whose running
+ * attempt outlived its lease. The attempt is owned by whoever inserts its claim document first.
+ */
+async function claim(ctx: AppContext, outcomeId: string): Promise<ActionOutcome | null> {
+  const now = ctx.clock.now();
+  const current = await ActionOutcomeModel.findOne({ id: outcomeId }).lean<ActionOutcome>();
+  if (!current) return null;
+  const abandoned = current.status === 'running' && current.leaseUntil !== null && current.leaseUntil !== undefined && current.leaseUntil < now;
+  if (current.status !== 'pending' && current.status !== 'retrying' && !abandoned) return null;
+  const attempt = current.attempts + 1;
+  try {
+    await ActionClaimModel.create({ _id: `${outcomeId}#${attempt}`, outcome: outcomeId, attempt, claimedAt: now });
+  } catch (err) {
+    if (isDuplicateKey(err)) return null;
+    throw err;
+  }
+  const leaseUntil = new Date(now.getTime() + ctx.config.JOB_LOCK_LIFETIME_MS);
+  await ActionOutcomeModel.updateOne({ id: outcomeId }, { $set: { status: 'running', attempts: attempt, leaseUntil } });
+  return { ...current, status: 'running', attempts: attempt, leaseUntil };
+}
+
+export async function performAction(ctx: AppContext, services: ActionServices, retryDelaysMs: number[], data: ActionJobData): Promise<void> {
+  const outcome = await claim(ctx, data.outcomeId);
+  if (!outcome) return;
+  const delivery = await GatewayDeliveryModel.findOne({ id: outcome.delivery }, { rawBody: 0 }).lean<GatewayDelivery>();
+  const report = await runAction(outcome.type as ActionType, outcome.spec as ActionSpec, {
+    outcomeId: outcome.id,
+    rule: outcome.rule,
+    delivery: { id: outcome.delivery, source: delivery?.source ?? '', deliveryId: delivery?.deliveryId ?? '', event: delivery?.event ?? '' },
+    source: delivery ? services.sourceOf(delivery.source) : null,
+    previous: (outcome.result as Record<string, unknown> | null) ?? null,
+    config: ctx.config,
+    logger: ctx.logger,
+    clock: ctx.clock,
+    mailer: services.mailer,
+    outbound: services.outbound,
+  });
+  const willRetry = !report.ok && report.retry && outcome.attempts <= retryDelaysMs.length;
+  const status = report.ok ? 'succeeded' : willRetry ? 'retrying' : 'failed';
+  const finished = status !== 'retrying';
+  await ActionOutcomeModel.updateOne(
+    { id: outcome.id },
+    { $set: { status, error: report.error, result: report.result, leaseUntil: null, finishedAt: finished ? ctx.clock.now() : null } },
+  );
+  ruleOutcomes.inc({ rule: outcome.rule, action: outcome.type, outcome: status });
+  if (!report.ok) ctx.logger.warn({ rule: outcome.rule, action: outcome.type, outcomeId: outcome.id, attempt: outcome.attempts, status }, `gateway action failed: ${report.error}`);
+  if (willRetry) throw new RetryableActionError(report.error ?? 'action failed');
+}

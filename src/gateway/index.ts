@@ -1,0 +1,63 @@
+// The gateway domain module: signed webhook intake at POST /gateway/:source, de-duplication,
+// rules-as-files (RULES_DIR) and their actions as jobs, plus admin views. See docs/GATEWAY.md.
+import type { AppContext } from '../context.ts';
+import type { DomainModule } from '../module.ts';
+import { DEFAULT_RETRY_DELAYS_MS, performAction } from './action.job.ts';
+import { performProcess } from './process.job.ts';
+import { adminRoutes, INTAKE_PATH, intakeRoutes } from './routes.ts';
+import { ACTION_JOB, PROCESS_JOB, SWEEP_JOB, type ActionJobData, type ProcessJobData } from './service.ts';
+import { createGatewayState, type GatewayState } from './state.ts';
+import { performSweep } from './sweep.job.ts';
+
+export interface GatewayOptions {
+  /** Delays between action attempts (attempts = delays + 1); tests pass short ones. */
+  retryDelaysMs?: number[];
+  /** How long a stored delivery may wait unprocessed before the sweep enqueues it again. */
+  sweepAfterMs?: number;
+  rulesDebounceMs?: number;
+}
+
+export function createGatewayModule(opts: GatewayOptions = {}): DomainModule & { state(): GatewayState } {
+  const retryDelaysMs = opts.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+  let current: GatewayState | null = null;
+  const state = () => {
+    if (!current) throw new Error('gateway module not started');
+    return current;
+  };
+
+  return {
+    name: 'gateway',
+    state,
+    rawBodyPaths: [INTAKE_PATH],
+    rootRoutes: (router, ctx) => intakeRoutes(router, ctx, state),
+    adminRoutes: (router, ctx) => adminRoutes(router, ctx, state),
+    defineJobs(ctx: AppContext) {
+      ctx.jobs.define<ProcessJobData>(PROCESS_JOB, (job) => performProcess(ctx, () => ({ rules: state().rules.rules, vars: state().vars }), job.attrs.data), {
+        concurrency: 10,
+        backoff: (c) => (c.attempt <= 5 ? 1000 * 2 ** c.attempt : null),
+      });
+      ctx.jobs.define<ActionJobData>(
+        ACTION_JOB,
+        (job) => {
+          const s = state();
+          return performAction(ctx, { mailer: s.mailer, outbound: s.outbound, sourceOf: (name) => s.sources.get(name) ?? null }, retryDelaysMs, job.attrs.data);
+        },
+        { concurrency: 10, backoff: (c) => retryDelaysMs[c.attempt - 1] ?? null },
+      );
+      ctx.jobs.define(SWEEP_JOB, async () => {
+        await performSweep(ctx, opts.sweepAfterMs ?? 2 * 60_000);
+      });
+    },
+    async start(ctx, role) {
+      current = createGatewayState(ctx, { rulesDebounceMs: opts.rulesDebounceMs });
+      current.rules.watch();
+      if (role.worker) await ctx.jobs.every('1 minute', SWEEP_JOB, undefined, { skipImmediate: true });
+    },
+    async stop() {
+      await current?.close();
+      current = null;
+    },
+  };
+}
+
+export const gatewayModule = createGatewayModule();

@@ -1,0 +1,110 @@
+// The gateway's own records: deliveries received (one per source + deliveryId), what each rule
+// decided for a run of a delivery, and the outcome of each planned action. Nothing here refers to
+// the API's collections: the gateway only knows what crossed the wire.
+import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+
+const DeliverySchema = new Schema(
+  {
+    /** Our id for the stored delivery (UUID); admin URLs use it. */
+    id: { type: String, required: true, unique: true },
+    source: { type: String, required: true },
+    /** The sender's delivery id (X-Service-Delivery-Id / body deliveryId). */
+    deliveryId: { type: String, required: true },
+    event: { type: String, required: true },
+    test: { type: Boolean, required: true },
+    /** Request headers without secrets (see intake.ts). */
+    headers: { type: Schema.Types.Mixed, required: true },
+    /** The exact bytes that were verified. */
+    rawBody: { type: Buffer, required: true },
+    receivedAt: { type: Date, required: true },
+    /** Bumped by a replay; every run has its own rule and action outcomes. */
+    run: { type: Number, default: 0 },
+    processedRun: { type: Number, default: -1 },
+    processedAt: { type: Date, default: null },
+  },
+  { minimize: false, versionKey: false },
+);
+// The de-duplication guarantee: a second arrival of the same delivery cannot be stored.
+DeliverySchema.index({ source: 1, deliveryId: 1 }, { unique: true });
+DeliverySchema.index({ processedAt: 1, receivedAt: 1 });
+
+export type GatewayDelivery = InferSchemaType<typeof DeliverySchema>;
+export const GatewayDeliveryModel = mongoose.model('GatewayDelivery', DeliverySchema, 'gatewayDeliveries');
+
+export const RULE_RESULTS = ['matched', 'skipped', 'error'] as const;
+
+const RuleOutcomeSchema = new Schema(
+  {
+    delivery: { type: String, required: true },
+    run: { type: Number, required: true },
+    rule: { type: String, required: true },
+    file: { type: String, required: true },
+    result: { type: String, enum: RULE_RESULTS, required: true },
+    error: { type: String, default: null },
+    evaluatedAt: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+RuleOutcomeSchema.index({ delivery: 1, run: 1, rule: 1 }, { unique: true });
+
+export type RuleOutcome = InferSchemaType<typeof RuleOutcomeSchema>;
+export const RuleOutcomeModel = mongoose.model('GatewayRuleOutcome', RuleOutcomeSchema, 'gatewayRuleOutcomes');
+
+export const ACTION_STATUSES = ['pending', 'running', 'retrying', 'succeeded', 'failed'] as const;
+export type ActionStatus = (typeof ACTION_STATUSES)[number];
+
+const ActionOutcomeSchema = new Schema(
+  {
+    id: { type: String, required: true, unique: true },
+    delivery: { type: String, required: true },
+    run: { type: Number, required: true },
+    rule: { type: String, required: true },
+    index: { type: Number, required: true },
+    type: { type: String, required: true },
+    /** The action with every expression already evaluated; the job runs exactly this. */
+    spec: { type: Schema.Types.Mixed, required: true },
+    status: { type: String, enum: ACTION_STATUSES, required: true },
+    attempts: { type: Number, default: 0 },
+    /** A running attempt owns the outcome until then; after it, another worker may take over. */
+    leaseUntil: { type: Date, default: null },
+    result: { type: Schema.Types.Mixed, default: null },
+    error: { type: String, default: null },
+    createdAt: { type: Date, required: true },
+    finishedAt: { type: Date, default: null },
+  },
+  { minimize: false, versionKey: false },
+);
+// One outcome per (delivery, run, rule, action index): a retried job can never add a second one.
+ActionOutcomeSchema.index({ delivery: 1, run: 1, rule: 1, index: 1 }, { unique: true });
+
+export type ActionOutcome = InferSchemaType<typeof ActionOutcomeSchema>;
+export const ActionOutcomeModel = mongoose.model('GatewayActionOutcome', ActionOutcomeSchema, 'gatewayActionOutcomes');
+
+// FerretDB v1 applies conditional updates as read-modify-write (see docs/FERRETDB.md), so the
+// only race-proof primitive is a unique key on insert. Both records below are claims made that way.
+
+/** One document per attempt of an action outcome: `<outcome id>#<attempt>`; the insert that wins runs it. */
+const ActionClaimSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    outcome: { type: String, required: true },
+    attempt: { type: Number, required: true },
+    claimedAt: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+export const ActionClaimModel = mongoose.model('GatewayActionClaim', ActionClaimSchema, 'gatewayActionClaims');
+
+/** One document per re-sync attempt slot: `<target>|<hour>|<n>` for n = 1..cap. */
+const ResyncAttemptSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    /** `<api base URL>|<channelId>|<dataSourceId>`: the cap is per data source. */
+    target: { type: String, required: true },
+    hour: { type: Date, required: true },
+    takenAt: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+
+export const ResyncAttemptModel = mongoose.model('GatewayResyncAttempt', ResyncAttemptSchema, 'gatewayResyncAttempts');

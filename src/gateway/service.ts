@@ -1,0 +1,134 @@
+// The gateway's rules of work: store a verified delivery once (source + deliveryId), hand it to
+// the process job, list what happened, replay a delivery. Routes, jobs and the CLI call these.
+import type { Model } from 'mongoose';
+import type { AppContext } from '../context.ts';
+import { newId } from '../clock.ts';
+import { AppError } from '../http/errors.ts';
+import { paginate, type PageQuery } from '../http/pagination.ts';
+import { gatewayDeliveries } from '../observability/metrics.ts';
+import type { IncomingDelivery } from './intake.ts';
+import { ActionOutcomeModel, GatewayDeliveryModel, RuleOutcomeModel, type ActionOutcome, type GatewayDelivery, type RuleOutcome } from './model.ts';
+import type { RuleInput } from './rules/plan.ts';
+
+export const PROCESS_JOB = 'gateway.process';
+export const ACTION_JOB = 'gateway.action';
+export const SWEEP_JOB = 'gateway.sweep';
+
+export interface ProcessItem {
+  id: string;
+  run: number;
+}
+
+/** One or more deliveries (intake batches them under load, see queue.ts). */
+export interface ProcessJobData {
+  deliveries: ProcessItem[];
+}
+
+export interface ActionJobData {
+  outcomeId: string;
+}
+
+const isDuplicateKey = (err: unknown) => (err as { code?: number })?.code === 11000;
+
+/**
+ * Stores the first arrival and queues its processing; a later arrival of the same id hits the
+ * unique index and is reported as a duplicate (never processed again, however many race).
+ */
+export async function acceptDelivery(
+  ctx: AppContext,
+  queue: { add(item: ProcessItem): void },
+  source: string,
+  incoming: IncomingDelivery,
+  rawBody: Buffer,
+): Promise<{ id: string; duplicate: boolean }> {
+  const id = newId();
+  try {
+    await GatewayDeliveryModel.collection.insertOne({
+      id,
+      source,
+      deliveryId: incoming.deliveryId,
+      event: incoming.event,
+      test: incoming.test,
+      headers: incoming.headers,
+      rawBody,
+      receivedAt: ctx.clock.now(),
+      run: 0,
+      processedRun: -1,
+      processedAt: null,
+    });
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    gatewayDeliveries.inc({ source, result: 'duplicate' });
+    return { id, duplicate: true };
+  }
+  gatewayDeliveries.inc({ source, result: 'accepted' });
+  // Enqueued in the next batch (queue.ts); after a crash before that, the sweep enqueues it.
+  queue.add({ id, run: 0 });
+  return { id, duplicate: false };
+}
+
+/** The stored bytes: a Buffer from mongoose documents, a BSON Binary from lean reads. */
+export function rawBodyOf(delivery: Pick<GatewayDelivery, 'rawBody'>): Buffer {
+  const value = delivery.rawBody as unknown;
+  if (Buffer.isBuffer(value)) return value;
+  const binary = value as { buffer: Uint8Array; length(): number };
+  return Buffer.from(binary.buffer.subarray(0, binary.length()));
+}
+
+/** What rule expressions see for a stored delivery. */
+export function ruleInputOf(
+  delivery: Pick<GatewayDelivery, 'rawBody' | 'headers' | 'source' | 'event' | 'test' | 'deliveryId' | 'receivedAt'>,
+  vars: Record<string, string>,
+): RuleInput {
+  return {
+    payload: JSON.parse(rawBodyOf(delivery).toString('utf8')),
+    headers: delivery.headers as Record<string, string>,
+    source: delivery.source,
+    event: delivery.event,
+    test: delivery.test,
+    deliveryId: delivery.deliveryId,
+    receivedAt: delivery.receivedAt.toISOString(),
+    vars,
+  };
+}
+
+export interface DeliveryRecord {
+  delivery: GatewayDelivery;
+  rules: RuleOutcome[];
+  actions: ActionOutcome[];
+}
+
+async function withOutcomes(deliveries: GatewayDelivery[]): Promise<DeliveryRecord[]> {
+  const ids = deliveries.map((d) => d.id);
+  const [rules, actions] = await Promise.all([
+    RuleOutcomeModel.find({ delivery: { $in: ids } }).sort({ run: 1, rule: 1 }).lean<RuleOutcome[]>(),
+    ActionOutcomeModel.find({ delivery: { $in: ids } }).sort({ run: 1, rule: 1, index: 1 }).lean<ActionOutcome[]>(),
+  ]);
+  return deliveries.map((delivery) => ({
+    delivery,
+    rules: rules.filter((r) => r.delivery === delivery.id),
+    actions: actions.filter((a) => a.delivery === delivery.id),
+  }));
+}
+
+export async function listDeliveries(filter: { source?: string; event?: string }, page: PageQuery) {
+  const query: Record<string, string> = {};
+  if (filter.source) query.source = filter.source;
+  if (filter.event) query.event = filter.event;
+  const result = await paginate(GatewayDeliveryModel as unknown as Model<GatewayDelivery>, query, page, '-rawBody');
+  return { items: await withOutcomes(result.items as GatewayDelivery[]), pagination: result.pagination };
+}
+
+export async function getDelivery(id: string): Promise<DeliveryRecord> {
+  const delivery = await GatewayDeliveryModel.findOne({ id }).lean<GatewayDelivery>();
+  if (!delivery) throw new AppError('delivery_not_found', 'Delivery not found');
+  return (await withOutcomes([delivery]))[0]!;
+}
+
+/** Runs the current rules over a stored delivery again, as a new run with its own outcomes. */
+export async function replayDelivery(ctx: AppContext, id: string): Promise<{ run: number }> {
+  const updated = await GatewayDeliveryModel.findOneAndUpdate({ id }, { $inc: { run: 1 } }, { new: true }).lean<GatewayDelivery>();
+  if (!updated) throw new AppError('delivery_not_found', 'Delivery not found');
+  await ctx.jobs.now<ProcessJobData>(PROCESS_JOB, { deliveries: [{ id, run: updated.run }] });
+  return { run: updated.run };
+}

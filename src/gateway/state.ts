@@ -1,0 +1,52 @@
+// What a running gateway holds: its sources, its rule book, and the senders actions use.
+// Built at module start; the admin reload swaps sources and rules without a restart.
+import type { AppContext } from '../context.ts';
+import { createOutboundClient } from '../outbound/client.ts';
+import { createMailer, type Mailer } from './actions/email.ts';
+import type { OutboundSender } from './actions/http.ts';
+import { RuleBook } from './rules/watch.ts';
+import { ProcessQueue } from './queue.ts';
+import { loadGatewayConfig, type Source } from './sources.ts';
+
+export interface GatewayState {
+  sources: Map<string, Source>;
+  vars: Record<string, string>;
+  rules: RuleBook;
+  queue: ProcessQueue;
+  mailer: Mailer;
+  outbound: OutboundSender;
+  /** Re-reads GATEWAY_CONFIG; throws GatewayConfigError and keeps the old sources when it is invalid. */
+  reloadSources(): void;
+  close(): Promise<void>;
+}
+
+export function createGatewayState(ctx: AppContext, opts: { rulesDebounceMs?: number } = {}): GatewayState {
+  const config = ctx.config;
+  const read = () => loadGatewayConfig(config.GATEWAY_CONFIG, config.gatewaySecretEnv);
+  const rules = new RuleBook(config.RULES_DIR, ctx.logger, opts.rulesDebounceMs);
+  const mailer = createMailer(config);
+  const initial = read();
+  const state: GatewayState = {
+    sources: initial.sources,
+    vars: initial.vars,
+    rules,
+    queue: new ProcessQueue(ctx.jobs, ctx.logger),
+    mailer,
+    outbound: createOutboundClient({
+      allowPrivate: config.OUTBOUND_ALLOW_PRIVATE,
+      timeoutMs: config.OUTBOUND_TIMEOUT_MS,
+      responseLimitBytes: config.OUTBOUND_RESPONSE_LIMIT_BYTES,
+    }),
+    reloadSources() {
+      const next = read();
+      state.sources = next.sources;
+      state.vars = next.vars;
+    },
+    async close() {
+      rules.close();
+      await state.queue.flush();
+      mailer.close();
+    },
+  };
+  return state;
+}

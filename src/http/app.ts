@@ -1,0 +1,46 @@
+// The Koa app factory. It never listens: main.ts does, and tests use app.callback().
+import Koa from 'koa';
+import Router from '@koa/router';
+import type { AppContext } from '../context.ts';
+import type { DomainModule } from '../module.ts';
+import { errorMiddleware } from './errorMiddleware.ts';
+import { jsonBody } from './body.ts';
+import { authenticatePublic, createPublicRouter } from './publicApi.ts';
+import { adminAuth } from './adminAuth.ts';
+import { httpMetrics } from '../observability/metrics.ts';
+import { healthRoutes } from '../observability/health.ts';
+import { docsRoutes } from './docs.ts';
+import { consoleRoutes } from '../console/routes.ts';
+import { rememberRouters } from './routers.ts';
+
+export function createApp(ctx: AppContext, modules: DomainModule[]): Koa {
+  const app = new Koa({ proxy: false });
+  app.silent = true; // errors are logged by errorMiddleware, with secrets redacted
+  const rawBodyPaths = modules.flatMap((m) => m.rawBodyPaths ?? []);
+
+  app.use(httpMetrics);
+  app.use(errorMiddleware(ctx.logger));
+  app.use(jsonBody({ limit: ctx.config.BODY_LIMIT, maxDepth: ctx.config.JSON_MAX_DEPTH, skip: (c) => rawBodyPaths.some((re) => re.test(c.path)) }));
+
+  app.use(authenticatePublic);
+
+  const root = new Router();
+  healthRoutes(root, ctx);
+  docsRoutes(root);
+  consoleRoutes(root, ctx);
+  for (const m of modules) m.rootRoutes?.(root, ctx);
+
+  const publicRouter = createPublicRouter();
+  for (const m of modules) m.publicRoutes?.(publicRouter, ctx);
+
+  const admin = new Router({ prefix: '/api/admin' });
+  admin.use(adminAuth(ctx.config.ADMIN_TOKEN));
+  for (const m of modules) m.adminRoutes?.(admin, ctx);
+
+  rememberRouters(app, { root, public: publicRouter, admin }); // for the OpenAPI document
+  for (const router of [root, publicRouter, admin] as Router<any>[]) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+  return app;
+}

@@ -1,0 +1,65 @@
+// The single error path: typed errors, body-parser errors and database errors become
+// `{ success: false, code, message }` with the right status. Stack traces are logged, never sent.
+import { randomUUID } from 'node:crypto';
+import type { Context, Next } from 'koa';
+import mongoose from 'mongoose';
+import { AppError, ERROR_STATUS, type ErrorCode } from './errors.ts';
+import type { Logger } from '../observability/logger.ts';
+
+function isDatabaseOutage(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const name = err.name;
+  return (
+    name === 'MongooseServerSelectionError' ||
+    name === 'MongoServerSelectionError' ||
+    name === 'MongoNetworkError' ||
+    name === 'MongoNetworkTimeoutError' ||
+    name === 'MongoNotConnectedError' ||
+    name === 'MongoTopologyClosedError' ||
+    (name === 'MongooseError' && /buffering timed out/.test(err.message))
+  );
+}
+
+/** Maps anything thrown below the edge to an AppError; unknown errors become 500. */
+export function toAppError(err: unknown): AppError | undefined {
+  if (err instanceof AppError) return err;
+  if (isDatabaseOutage(err)) return new AppError('database_unavailable', 'The database is unavailable; retry shortly');
+  if (err instanceof mongoose.Error.ValidationError) return new AppError('validation_failed', err.message);
+  if (err instanceof mongoose.Error.CastError) return new AppError('bad_request', `Invalid value for ${err.path}`);
+  const e = err as { status?: number; type?: string; code?: number };
+  if (e?.code === 11000) return new AppError('conflict', 'Already exists');
+  // Errors raised by koa-body / co-body / raw-body carry an HTTP status and a type.
+  if (e?.status === 413 || e?.type === 'entity.too.large') return new AppError('payload_too_large', 'Request body is too large');
+  if (e?.status === 415) return new AppError('unsupported_media_type', 'Content-Type must be application/json');
+  if (e?.status === 400 && (e?.type === 'entity.parse.failed' || err instanceof SyntaxError)) {
+    return new AppError('invalid_json', 'Request body is not valid JSON');
+  }
+  if (e?.status && e.status >= 400 && e.status < 500) {
+    const code = (Object.keys(ERROR_STATUS) as ErrorCode[]).find((c) => ERROR_STATUS[c] === e.status) ?? 'bad_request';
+    return new AppError(code, (err as Error).message || 'Bad request');
+  }
+  return undefined;
+}
+
+export function errorMiddleware(logger: Logger) {
+  return async function handleErrors(ctx: Context, next: Next) {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw new AppError('not_found', 'Not found');
+      }
+    } catch (err) {
+      const appError = toAppError(err);
+      if (appError) {
+        ctx.status = appError.status;
+        ctx.body = { success: false, code: appError.code, message: appError.message, ...appError.extra };
+        if (appError.status >= 500) logger.error({ err, path: ctx.path }, appError.message);
+        return;
+      }
+      const requestId = randomUUID();
+      logger.error({ err, requestId, method: ctx.method, path: ctx.path }, 'unhandled error');
+      ctx.status = 500;
+      ctx.body = { success: false, code: 'internal_error', message: 'Internal error', requestId };
+    }
+  };
+}

@@ -1,0 +1,203 @@
+// The OpenAPI 3.1 document, generated from the routers createApp registered and the zod schemas
+// their validate() middleware carries, so the document cannot drift from what the code checks.
+import type Router from '@koa/router';
+import { z } from 'zod';
+import { validationOf } from './validate.ts';
+import { API_VERSIONS } from './publicApi.ts';
+import { ERROR_STATUS } from './errors.ts';
+import type { AppRouters } from './routers.ts';
+
+export type ApiArea = 'public' | 'admin' | 'root';
+
+/** One registered route, as the generator sees it. */
+export interface RouteEntry {
+  area: ApiArea;
+  method: string; // lower case: get, post, ...
+  /** OpenAPI path template: /api/admin/bots/{botId}. */
+  path: string;
+  paramNames: string[];
+  /** Registered with router.all(): every HTTP method answers; the usual five are documented. */
+  anyMethod?: boolean;
+  /** The route's name, when registered as router.get('name', path, ...); the operation's summary. */
+  name?: string;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  params?: z.ZodType;
+}
+
+type JsonSchema = Record<string, unknown>;
+
+/** Koa path syntax (`:id`, `{*rest}`, `*rest`) to an OpenAPI template (`{id}`). */
+export function toOpenApiPath(koaPath: string): string {
+  return koaPath
+    .replace(/\{\/?\*(\w+)\}/g, '/{$1}')
+    .replace(/\*(\w+)/g, '{$1}')
+    .replace(/:(\w+)/g, '{$1}')
+    .replace(/\/\//g, '/');
+}
+
+/** OpenAPI 3.1 can describe these; router.all() also registers WebDAV and other verbs it cannot. */
+const OPENAPI_METHODS = ['get', 'put', 'post', 'delete', 'options', 'patch', 'trace'];
+const ANY_METHOD_SHOWN = ['get', 'post', 'put', 'patch', 'delete'];
+
+/** The methods a layer is documented with (HEAD is implied by GET in koa-router and omitted). */
+export function documentedMethods(layerMethods: string[]): { methods: string[]; anyMethod: boolean } {
+  const lower = layerMethods.map((m) => m.toLowerCase());
+  // router.all() registers every verb Node knows; document it once, as "any method".
+  if (lower.length > OPENAPI_METHODS.length + 1) return { methods: ANY_METHOD_SHOWN, anyMethod: true };
+  return { methods: lower.filter((m) => OPENAPI_METHODS.includes(m)), anyMethod: false };
+}
+
+/** Every route (method + path) of the three routers, with the schemas validate() attached. */
+export function listRoutes(routers: AppRouters): RouteEntry[] {
+  const entries: RouteEntry[] = [];
+  const areas: [ApiArea, Router<any>][] = [
+    ['root', routers.root],
+    ['public', routers.public],
+    ['admin', routers.admin],
+  ];
+  for (const [area, router] of areas) {
+    for (const layer of router.stack) {
+      // Layers without methods are router.use() middleware (auth), not routes.
+      if (layer.methods.length === 0 || typeof layer.path !== 'string') continue;
+      const schemas: Partial<Record<'body' | 'query' | 'params', z.ZodType>> = {};
+      for (const middleware of layer.stack) {
+        const validation = validationOf(middleware);
+        if (validation) schemas[validation.source] = validation.schema;
+      }
+      const paramNames = [...new Set(layer.paramNames.map((key) => String(key.name)))];
+      const { methods, anyMethod } = documentedMethods(layer.methods);
+      for (const method of methods) {
+        entries.push({ area, method, path: toOpenApiPath(layer.path), paramNames, ...(anyMethod ? { anyMethod } : {}), ...(layer.name ? { name: layer.name } : {}), ...schemas });
+      }
+    }
+  }
+  return entries;
+}
+
+function jsonSchemaOf(schema: z.ZodType): JsonSchema {
+  // 'input': what a client sends (defaults make fields optional); unrepresentable types become {}.
+  const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  delete out.$schema;
+  return out;
+}
+
+/** The zod schema accepts a missing body (validate() parses `{}` then). */
+function acceptsEmpty(schema: z.ZodType): boolean {
+  return schema.safeParse({}).success;
+}
+
+function pathParameter(name: string, area: ApiArea, params?: JsonSchema) {
+  const declared = (params?.properties as Record<string, JsonSchema> | undefined)?.[name];
+  let schema: JsonSchema = declared ?? { type: 'string' };
+  if (area === 'public' && name === 'version') schema = { type: 'string', enum: [...API_VERSIONS] };
+  else if (area === 'public' && name === 'channelId') schema = { type: 'string', format: 'uuid' };
+  else if (!declared && /Id$/.test(name)) schema = { type: 'string', format: 'uuid' };
+  return { name, in: 'path', required: true, schema };
+}
+
+function queryParameters(query: z.ZodType) {
+  const schema = jsonSchemaOf(query);
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((schema.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => ({ name, in: 'query', required: required.has(name), schema: property }));
+}
+
+const AREA_SECURITY: Record<ApiArea, Record<string, string[]>[] | undefined> = {
+  public: [{ ApiSecretKey: [] }],
+  admin: [{ AdminToken: [] }],
+  root: undefined, // health, docs and hooks carry their own authentication, if any
+};
+
+function tagOf(entry: RouteEntry): string {
+  if (entry.area !== 'root') return entry.area === 'public' ? 'Public API' : 'Admin API';
+  const first = entry.path.split('/')[1] ?? '';
+  if (['healthz', 'readyz', 'metrics'].includes(first)) return 'Operations';
+  if (['docs', 'openapi.json', 'console'].includes(first)) return 'Documentation and console';
+  return first ? `Root: /${first}` : 'Root';
+}
+
+function operationId(entry: RouteEntry): string {
+  const words = entry.path
+    .replace('/api/public/channels/{channelId}/{version}', '/public')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1));
+  return entry.method + words.join('');
+}
+
+function errorResponses(entry: RouteEntry) {
+  const ref = { $ref: '#/components/responses/Error' };
+  const responses: Record<string, unknown> = { '400': ref, '404': ref };
+  if (entry.area === 'public') responses['403'] = ref;
+  if (entry.area === 'admin') responses['401'] = ref;
+  responses.default = ref;
+  return responses;
+}
+
+function operationOf(entry: RouteEntry) {
+  const params = entry.params ? jsonSchemaOf(entry.params) : undefined;
+  const parameters = [...entry.paramNames.map((n) => pathParameter(n, entry.area, params)), ...(entry.query ? queryParameters(entry.query) : [])];
+  const operation: Record<string, unknown> = {
+    operationId: operationId(entry),
+    tags: [tagOf(entry)],
+    ...(entry.name ? { summary: entry.name } : {}),
+    ...(entry.anyMethod ? { description: 'Answers any HTTP method; the usual ones are listed.', 'x-relay-any-method': true } : {}),
+    parameters,
+    responses: { '2XX': { description: 'Success: `{ "success": true, ... }` as the spec gives for this endpoint' }, ...errorResponses(entry) },
+  };
+  if (entry.body) {
+    operation.requestBody = { required: !acceptsEmpty(entry.body), content: { 'application/json': { schema: jsonSchemaOf(entry.body) } } };
+  }
+  const security = AREA_SECURITY[entry.area];
+  if (security) operation.security = security;
+  return operation;
+}
+
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description?: string };
+  paths: Record<string, Record<string, any>>;
+  components: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export function buildOpenApi(routers: AppRouters, info: { version: string; serverUrl?: string }): OpenApiDocument {
+  const paths: OpenApiDocument['paths'] = {};
+  for (const entry of listRoutes(routers)) {
+    paths[entry.path] ??= {};
+    paths[entry.path]![entry.method] = operationOf(entry);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Relay',
+      version: info.version,
+      description:
+        'The Bot Service API (public, versions 1.0 and 2.0), the admin API and the root routes (health, hooks, gateway). ' +
+        'Generated from the routes the server registers and the zod schemas it validates requests with.',
+    },
+    ...(info.serverUrl ? { servers: [{ url: info.serverUrl }] } : {}),
+    tags: [
+      { name: 'Public API', description: 'Authenticated with a channel key in X-API-Secret-Key.' },
+      { name: 'Admin API', description: 'Authenticated with Authorization: Bearer $ADMIN_TOKEN.' },
+    ],
+    paths,
+    components: {
+      securitySchemes: {
+        ApiSecretKey: { type: 'apiKey', in: 'header', name: 'X-API-Secret-Key' },
+        AdminToken: { type: 'http', scheme: 'bearer' },
+      },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['success', 'code', 'message'],
+          properties: { success: { const: false }, code: { type: 'string', enum: Object.keys(ERROR_STATUS) }, message: { type: 'string' } },
+        },
+      },
+      responses: {
+        Error: { description: 'An error: `{ "success": false, "code", "message" }`', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      },
+    },
+  };
+}

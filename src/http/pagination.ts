@@ -1,0 +1,41 @@
+// The list contract of the spec ("Common rules"): `limit` 1..100 (default 10), `cursor` = previous
+// page's `pagination.last`, oldest first, `pagination.total` and `pagination.last`.
+// Documents carry a public `id` (UUID); order is by `_id`, which grows with insertion.
+import type { Model, QueryFilter } from 'mongoose';
+import { z } from 'zod';
+import { AppError } from './errors.ts';
+
+export const PageQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: 'limit must be an integer from 1 to 100' })
+    .int({ error: 'limit must be an integer from 1 to 100' })
+    .min(1, { error: 'limit must be an integer from 1 to 100' })
+    .max(100, { error: 'limit must be an integer from 1 to 100' })
+    .default(10),
+  cursor: z.string({ error: 'cursor must be a string' }).max(200).nullish(),
+});
+export type PageQuery = z.infer<typeof PageQuerySchema>;
+
+export interface Page<T> {
+  items: T[];
+  pagination: { total: number; last: string | null };
+}
+
+export async function paginate<D extends { id: string }>(
+  model: Model<D>,
+  filter: QueryFilter<D>,
+  page: PageQuery,
+  projection?: string,
+): Promise<Page<D>> {
+  let query: QueryFilter<D> = filter;
+  if (page.cursor) {
+    const anchor = await model.findOne({ ...filter, id: page.cursor } as QueryFilter<D>, { _id: 1 }).lean<{ _id: unknown }>();
+    if (!anchor) throw new AppError('invalid_cursor', 'cursor does not name an item of this list');
+    query = { ...filter, _id: { $gt: anchor._id } } as QueryFilter<D>;
+  }
+  const [items, total] = await Promise.all([
+    model.find(query, projection).sort({ _id: 1 }).limit(page.limit).lean<D[]>(),
+    model.countDocuments(filter),
+  ]);
+  return { items, pagination: { total, last: items.length ? items[items.length - 1]!.id : null } };
+}

@@ -1,0 +1,25 @@
+// The routers an app serves, remembered per app so the OpenAPI generator lists exactly what
+// createApp registered (createApp keeps returning the bare Koa app for its callers).
+import type Koa from 'koa';
+import type Router from '@koa/router';
+
+export interface AppRouters {
+  /** Health, metrics, docs, console and the domains' root routes (hooks, gateway intake). */
+  root: Router;
+  /** Mounted under /api/public/channels/:channelId/:version. */
+  public: Router<any>;
+  /** Mounted under /api/admin. */
+  admin: Router;
+}
+
+const routersByApp = new WeakMap<Koa, AppRouters>();
+
+export function rememberRouters(app: Koa, routers: AppRouters): void {
+  routersByApp.set(app, routers);
+}
+
+export function routersOf(app: Koa): AppRouters {
+  const routers = routersByApp.get(app);
+  if (!routers) throw new Error('routersOf: this app was not built by createApp');
+  return routers;
+}

@@ -1,0 +1,34 @@
+// Stored knowledge of a data source. A sync writes immutable packs (deflated groups of chunks) and a
+// manifest naming, per row, the content hash it learned and the pack holding its chunks; switching
+// the segment document to the new manifest is the single write that makes a sync visible.
+// Every key is `_id`: FerretDB v1 serves only `_id` equality without a scan (docs/FERRETDB.md).
+import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+
+const SegmentSchema = new Schema(
+  {
+    /** The data source id. */
+    _id: { type: String, required: true },
+    botId: { type: String, required: true },
+    /** The sync run whose manifest is live. */
+    run: { type: Number, required: true },
+    manifestId: { type: String, required: true },
+    totalDocuments: { type: Number, required: true },
+  },
+  { versionKey: false },
+);
+
+const BlobSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    dataSourceId: { type: String, required: true },
+    run: { type: Number, required: true },
+    /** Deflated JSON (see store.ts for the shapes). */
+    data: { type: Buffer, required: true },
+  },
+  { versionKey: false },
+);
+
+export type KnowledgeSegment = InferSchemaType<typeof SegmentSchema>;
+export const KnowledgeSegmentModel = mongoose.model('KnowledgeSegment', SegmentSchema, 'knowledgesegments');
+export const KnowledgeManifestModel = mongoose.model('KnowledgeManifest', BlobSchema, 'knowledgemanifests');
+export const KnowledgePackModel = mongoose.model('KnowledgePack', BlobSchema, 'knowledgepacks');

@@ -1,0 +1,88 @@
+// The bot's knowledge: synced chunks of data-source rows and the retrieval query over them.
+// Contract used by chat: searchKnowledge returns the best chunks of the bot's *synced* content.
+// Each process keeps one BM25 segment per data source in memory, keyed by the live sync run; a
+// query reads the bot's segment list (one small collection), reloads any segment whose run moved
+// on and drops those that disappeared, so a deleted data source stops answering at once.
+import { Bm25Segment, searchSegments } from './bm25.ts';
+import { KnowledgeSegmentModel } from './model.ts';
+import { readCommitted, readPack } from './store.ts';
+
+export interface KnowledgeHit {
+  chunkId: string;
+  /** The chunk's markdown text. */
+  text: string;
+  /** The heading path of the chunk inside its row ("Setup > Install"), or null. */
+  heading: string | null;
+  /** Relevance score; higher is better. Only hits with score > 0 are returned. */
+  score: number;
+  rowId: string;
+  dataSourceId: string;
+}
+
+export interface SearchOptions {
+  /** Maximum hits (default 5). */
+  limit?: number;
+}
+
+const loaded = new Map<string, Bm25Segment>();
+/** Data sources this process holds segments for, per bot, so vanished ones are evicted. */
+const heldByBot = new Map<string, Set<string>>();
+const loading = new Map<string, Promise<Bm25Segment>>();
+
+async function buildSegment(dataSourceId: string): Promise<Bm25Segment> {
+  const manifest = await readCommitted(dataSourceId);
+  const segment = new Bm25Segment(dataSourceId, manifest.run);
+  const packIds = [...new Set(Object.values(manifest.rows).map((r) => r.p))].sort();
+  for (const packId of packIds) {
+    for (const group of await readPack(packId)) {
+      const entry = manifest.rows[group.rowId];
+      // A pack may still hold chunks of an older version of a row; only the manifest's hash counts.
+      if (!entry || entry.p !== packId || entry.h !== group.hash) continue;
+      group.chunks.forEach((c, i) =>
+        segment.add({ chunkId: `${group.rowId}:${group.hash.slice(0, 8)}:${i}`, rowId: group.rowId, heading: c.heading, text: c.text }),
+      );
+    }
+  }
+  return segment;
+}
+
+async function segmentFor(dataSourceId: string, run: number): Promise<Bm25Segment> {
+  const current = loaded.get(dataSourceId);
+  if (current && current.run === run) return current;
+  const key = `${dataSourceId}:${run}`;
+  let pending = loading.get(key);
+  if (!pending) {
+    pending = buildSegment(dataSourceId).finally(() => loading.delete(key));
+    loading.set(key, pending);
+  }
+  const segment = await pending;
+  const latest = loaded.get(dataSourceId);
+  if (!latest || latest.run < segment.run) loaded.set(dataSourceId, segment);
+  return segment;
+}
+
+/** The bot's live segments, loading what changed since this process last looked. */
+export async function liveSegments(botId: string): Promise<Bm25Segment[]> {
+  const listed = await KnowledgeSegmentModel.find({ botId }, { _id: 1, run: 1 }).lean();
+  const ids = new Set(listed.map((s) => s._id));
+  for (const held of heldByBot.get(botId) ?? []) if (!ids.has(held)) loaded.delete(held);
+  heldByBot.set(botId, ids);
+  return Promise.all(listed.map((s) => segmentFor(s._id, s.run)));
+}
+
+export async function searchKnowledge(botId: string, query: string, opts: SearchOptions = {}): Promise<KnowledgeHit[]> {
+  const segments = await liveSegments(botId);
+  return searchSegments(segments, query, opts.limit ?? 5).map((h) => ({
+    chunkId: h.chunkId,
+    text: h.text,
+    heading: h.heading,
+    score: h.score,
+    rowId: h.rowId,
+    dataSourceId: h.dataSourceId,
+  }));
+}
+
+/** Forgets a data source's in-memory segment (its stored knowledge is removed by the caller). */
+export function forgetSegment(dataSourceId: string): void {
+  loaded.delete(dataSourceId);
+}

@@ -1,0 +1,148 @@
+// Writing and reading a data source's stored knowledge (see model.ts for the layout).
+// Commit order: new packs, new manifest, then the segment switch (the commit point), then old
+// packs nobody references any more are deleted. A crash before the switch leaves only unreferenced
+// documents of an uncommitted run, which discardUncommitted removes.
+import { deflateRawSync, inflateRawSync, constants } from 'node:zlib';
+import { KnowledgeManifestModel, KnowledgePackModel, KnowledgeSegmentModel } from './model.ts';
+
+export interface StoredChunk {
+  heading: string | null;
+  text: string;
+  tokens: number;
+}
+/** One row's chunks inside a pack, for one content hash. */
+export interface RowChunks {
+  rowId: string;
+  hash: string;
+  chunks: StoredChunk[];
+}
+export interface ManifestRow {
+  /** content hash learned */
+  h: string;
+  /** synced at (epoch ms) */
+  t: number;
+  /** pack id */
+  p: string;
+  /** chunk count */
+  n: number;
+}
+export interface Manifest {
+  run: number;
+  rows: Record<string, ManifestRow>;
+  /** pack id → chunks it holds (live or not), for compaction */
+  packs: Record<string, number>;
+}
+
+/** Chunks per pack: a pack is one `_id` read when a process loads the index. */
+const PACK_CHUNKS = 500;
+/** A pack whose live share falls below this is rewritten by the next sync. */
+const COMPACT_BELOW = 0.5;
+
+const encode = (value: unknown) => deflateRawSync(Buffer.from(JSON.stringify(value)), { level: constants.Z_BEST_SPEED });
+const decode = <T>(data: Buffer | { buffer: Uint8Array }): T =>
+  JSON.parse(inflateRawSync(Buffer.isBuffer(data) ? data : Buffer.from(data.buffer)).toString('utf8')) as T;
+
+export const emptyManifest = (): Manifest => ({ run: 0, rows: {}, packs: {} });
+
+export async function readCommitted(dataSourceId: string): Promise<Manifest> {
+  const segment = await KnowledgeSegmentModel.findById(dataSourceId).lean();
+  if (!segment) return emptyManifest();
+  const doc = await KnowledgeManifestModel.findById(segment.manifestId).lean();
+  return doc ? decode<Manifest>(doc.data) : emptyManifest();
+}
+
+export async function readPack(packId: string): Promise<RowChunks[]> {
+  const doc = await KnowledgePackModel.findById(packId).lean();
+  return doc ? decode<RowChunks[]>(doc.data) : [];
+}
+
+export interface CommitInput {
+  botId: string;
+  dataSourceId: string;
+  run: number;
+  previous: Manifest;
+  /** Rows re-processed by this run. */
+  processed: RowChunks[];
+  /** Every row of the data source now; rows missing here leave the knowledge. */
+  liveRowIds: Iterable<string>;
+  now: Date;
+}
+
+export async function commitKnowledge(input: CommitInput): Promise<{ manifest: Manifest; totalDocuments: number }> {
+  const { previous, dataSourceId, run } = input;
+  const now = input.now.getTime();
+  const fresh = new Map(input.processed.map((r) => [r.rowId, r]));
+  const kept: Record<string, ManifestRow> = {};
+  for (const rowId of input.liveRowIds) if (!fresh.has(rowId) && previous.rows[rowId]) kept[rowId] = previous.rows[rowId]!;
+
+  const relocated = await relocateFromSparsePacks(previous, kept);
+  const groups: Array<RowChunks & { t: number }> = [...input.processed.map((r) => ({ ...r, t: now })), ...relocated];
+  const rows: Record<string, ManifestRow> = { ...kept };
+  const packs: Record<string, number> = {};
+  for (const entry of Object.values(kept)) packs[entry.p] = previous.packs[entry.p] ?? entry.n;
+
+  const docs: Array<{ _id: string; dataSourceId: string; run: number; data: Buffer }> = [];
+  let batch: RowChunks[] = [];
+  let size = 0;
+  const flush = () => {
+    if (!batch.length) return;
+    const id = `${dataSourceId}:${run}:${docs.length}`;
+    for (const g of batch) rows[g.rowId] = { h: g.hash, t: (g as RowChunks & { t: number }).t, p: id, n: g.chunks.length };
+    packs[id] = size;
+    docs.push({ _id: id, dataSourceId, run, data: encode(batch.map(({ rowId, hash, chunks }) => ({ rowId, hash, chunks }))) });
+    batch = [];
+    size = 0;
+  };
+  for (const group of groups) {
+    if (size && size + group.chunks.length > PACK_CHUNKS) flush();
+    batch.push(group);
+    size += group.chunks.length;
+  }
+  flush();
+  for (let i = 0; i < docs.length; i += 8) await KnowledgePackModel.collection.insertMany(docs.slice(i, i + 8) as never[], { ordered: true });
+
+  const manifest: Manifest = { run, rows, packs };
+  const manifestId = `${dataSourceId}:${run}`;
+  await KnowledgeManifestModel.collection.insertOne({ _id: manifestId, dataSourceId, run, data: encode(manifest) } as never);
+  const totalDocuments = Object.values(rows).reduce((n, r) => n + r.n, 0);
+  await KnowledgeSegmentModel.replaceOne({ _id: dataSourceId }, { botId: input.botId, run, manifestId, totalDocuments }, { upsert: true });
+
+  // Garbage: the previous manifest and packs the new manifest no longer references.
+  if (previous.run) await KnowledgeManifestModel.deleteOne({ _id: `${dataSourceId}:${previous.run}` });
+  for (const packId of Object.keys(previous.packs)) if (!(packId in packs)) await KnowledgePackModel.deleteOne({ _id: packId });
+  return { manifest, totalDocuments };
+}
+
+/** Moves the kept rows of mostly-dead packs into the new run's packs, so dead chunks never pile up. */
+async function relocateFromSparsePacks(previous: Manifest, kept: Record<string, ManifestRow>): Promise<Array<RowChunks & { t: number }>> {
+  const live = new Map<string, number>();
+  for (const entry of Object.values(kept)) live.set(entry.p, (live.get(entry.p) ?? 0) + entry.n);
+  const moved: Array<RowChunks & { t: number }> = [];
+  for (const [packId, liveChunks] of live) {
+    const total = previous.packs[packId] ?? liveChunks;
+    if (liveChunks >= total * COMPACT_BELOW) continue;
+    for (const group of await readPack(packId)) {
+      const entry = kept[group.rowId];
+      if (entry && entry.p === packId && entry.h === group.hash) {
+        moved.push({ ...group, t: entry.t });
+        delete kept[group.rowId];
+      }
+    }
+  }
+  return moved;
+}
+
+/** Removes documents of runs after the committed one (a failed or interrupted sync). */
+export async function discardUncommitted(dataSourceId: string): Promise<void> {
+  const segment = await KnowledgeSegmentModel.findById(dataSourceId).lean();
+  const committed = segment?.run ?? 0;
+  await KnowledgePackModel.deleteMany({ dataSourceId, run: { $gt: committed } });
+  await KnowledgeManifestModel.deleteMany({ dataSourceId, run: { $gt: committed } });
+}
+
+/** Deleting a data source: the segment goes first, so searches stop using it at once. */
+export async function removeKnowledge(dataSourceId: string): Promise<void> {
+  await KnowledgeSegmentModel.deleteOne({ _id: dataSourceId });
+  await KnowledgePackModel.deleteMany({ dataSourceId });
+  await KnowledgeManifestModel.deleteMany({ dataSourceId });
+}

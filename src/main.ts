@@ -1,0 +1,60 @@
+// Process entry: read config, connect (or start the embedded database), then serve HTTP and/or
+// process jobs according to ROLE. SIGTERM/SIGINT drain jobs and close everything in order.
+import http from 'node:http';
+import { loadConfig, ConfigError } from './config.ts';
+import { createLogger } from './observability/logger.ts';
+import { resolveDatabase } from './db/resolve.ts';
+import { EmbeddedDbUnavailable } from './db/ferretdb.ts';
+import { createRuntime } from './runtime.ts';
+import { createApp } from './http/app.ts';
+
+async function main() {
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL);
+  const role = { api: config.ROLE !== 'worker', worker: config.ROLE !== 'api' };
+  // Signal handlers come first so a SIGTERM during start-up still shuts down in order.
+  let stopping = false;
+  let server: http.Server | undefined;
+  let runtime: Awaited<ReturnType<typeof createRuntime>> | undefined;
+  let db: Awaited<ReturnType<typeof resolveDatabase>> | undefined;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'relay: shutting down');
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    server?.closeAllConnections();
+    await runtime?.shutdown();
+    await db?.embedded?.stop();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  db = await resolveDatabase(config, (line) => logger.info(line));
+  runtime = await createRuntime({ config, logger, uri: db.uri, role }).catch(async (err) => {
+    await db?.embedded?.stop();
+    throw err;
+  });
+
+  if (role.api) {
+    const app = createApp(runtime.ctx, runtime.modules);
+    server = http.createServer(app.callback());
+    await new Promise<void>((resolve) => server!.listen(config.PORT, config.HOST, resolve));
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    logger.info({ role: config.ROLE, port }, `relay: listening on http://${config.HOST}:${port}`);
+  }
+  if (role.worker) {
+    await runtime.startWorker();
+    logger.info({ role: config.ROLE }, 'relay: worker processing jobs');
+  }
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError || err instanceof EmbeddedDbUnavailable) {
+    process.stderr.write(`${err.message}\n`);
+  } else {
+    process.stderr.write(`relay: failed to start: ${err?.stack ?? err}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,135 @@
+// Teams, bots and API channels: the operations behind the admin API, the CLI and the public edge's auth.
+import { AppError } from '../http/errors.ts';
+import { newId } from '../clock.ts';
+import { generateSecret, hashSecret, secretMatchesHash } from '../security/secrets.ts';
+import { ApiChannelModel, BotModel, TeamModel, type ApiChannel, type Bot, type Team } from './model.ts';
+import { type PlanLimits, type PlanName } from './plans.ts';
+
+export interface TeamInput {
+  name: string;
+  plan?: PlanName;
+}
+export interface BotInput {
+  name: string;
+  instructions?: string;
+  welcomeMessage?: string;
+  maxMessageLength?: number | null;
+  powerUps?: string[];
+}
+
+export async function createTeam(input: TeamInput): Promise<Team> {
+  const team = await TeamModel.create({ id: newId(), name: input.name, plan: input.plan ?? 'standard' });
+  return team.toObject();
+}
+
+export async function listTeams(): Promise<Team[]> {
+  return TeamModel.find().sort({ _id: 1 }).lean();
+}
+
+export async function getTeam(teamId: string): Promise<Team> {
+  const team = await TeamModel.findOne({ id: teamId }).lean();
+  if (!team) throw new AppError('team_not_found', 'Team not found');
+  return team;
+}
+
+export async function setTeamPlan(teamId: string, plan: PlanName, limits?: Partial<PlanLimits>): Promise<Team> {
+  const update: Record<string, unknown> = { plan };
+  for (const [key, value] of Object.entries(limits ?? {})) update[`limits.${key}`] = value;
+  const team = await TeamModel.findOneAndUpdate({ id: teamId }, { $set: update }, { returnDocument: 'after' }).lean();
+  if (!team) throw new AppError('team_not_found', 'Team not found');
+  return team;
+}
+
+export async function createBot(teamId: string, input: BotInput): Promise<Bot> {
+  await getTeam(teamId);
+  const bot = await BotModel.create({ id: newId(), teamId, ...input });
+  return bot.toObject();
+}
+
+export async function listBots(teamId?: string): Promise<Bot[]> {
+  return BotModel.find(teamId ? { teamId } : {}).sort({ _id: 1 }).lean();
+}
+
+export async function getBot(botId: string): Promise<Bot> {
+  const bot = await BotModel.findOne({ id: botId }).lean();
+  if (!bot) throw new AppError('bot_not_found', 'Bot not found');
+  return bot;
+}
+
+export async function updateBot(botId: string, input: Partial<BotInput>): Promise<Bot> {
+  const bot = await BotModel.findOneAndUpdate({ id: botId }, { $set: input }, { returnDocument: 'after' }).lean();
+  if (!bot) throw new AppError('bot_not_found', 'Bot not found');
+  return bot;
+}
+
+export interface IssuedChannel {
+  channel: ApiChannel;
+  /** Shown once; only its hash is stored. */
+  secretKey: string;
+}
+
+export async function createApiChannel(botId: string, name = 'API'): Promise<IssuedChannel> {
+  const bot = await getBot(botId);
+  const secretKey = generateSecret('sk_');
+  const channel = await ApiChannelModel.create({
+    id: newId(),
+    botId,
+    teamId: bot.teamId,
+    name,
+    secretHash: hashSecret(secretKey),
+  });
+  return { channel: channel.toObject(), secretKey };
+}
+
+export async function listApiChannels(botId?: string): Promise<ApiChannel[]> {
+  return ApiChannelModel.find(botId ? { botId } : {}).sort({ _id: 1 }).lean();
+}
+
+export async function rotateChannelSecret(channelId: string): Promise<IssuedChannel> {
+  const secretKey = generateSecret('sk_');
+  const channel = await ApiChannelModel.findOneAndUpdate(
+    { id: channelId },
+    { $set: { secretHash: hashSecret(secretKey) } },
+    { returnDocument: 'after' },
+  ).lean();
+  if (!channel) throw new AppError('channel_not_found', 'Channel not found');
+  return { channel, secretKey };
+}
+
+export async function setChannelEnabled(channelId: string, enabled: boolean): Promise<ApiChannel> {
+  const channel = await ApiChannelModel.findOneAndUpdate({ id: channelId }, { $set: { enabled } }, { returnDocument: 'after' }).lean();
+  if (!channel) throw new AppError('channel_not_found', 'Channel not found');
+  return channel;
+}
+
+export interface ChannelAccess {
+  channel: ApiChannel;
+  bot: Bot;
+  team: Team;
+}
+
+/**
+ * Authenticates a public API call (spec "Authentication" 1): an unknown or turned-off channel is 404,
+ * a key that does not match this channel is 403.
+ */
+export async function authenticateChannel(channelId: string, secretKey: string | undefined): Promise<ChannelAccess> {
+  const channel = await ApiChannelModel.findOne({ id: channelId }).lean();
+  if (!channel || !channel.enabled) throw new AppError('channel_not_found', 'Channel not found');
+  if (!secretMatchesHash(secretKey, channel.secretHash)) {
+    throw new AppError('forbidden', 'The secret key does not match this channel');
+  }
+  const [bot, team] = await Promise.all([
+    BotModel.findOne({ id: channel.botId }).lean(),
+    TeamModel.findOne({ id: channel.teamId }).lean(),
+  ]);
+  if (!bot || !team) throw new AppError('channel_not_found', 'Channel not found');
+  return { channel, bot, team };
+}
+
+/** One call that gives a working tenant: used by `relay bootstrap`, tests and benchmarks. */
+export async function bootstrapTenant(input: { team?: string; bot?: string; plan?: PlanName } = {}) {
+  const team = await createTeam({ name: input.team ?? 'My team', plan: input.plan });
+  const bot = await createBot(team.id, { name: input.bot ?? 'My bot' });
+  const { channel, secretKey } = await createApiChannel(bot.id);
+  return { teamId: team.id, botId: bot.id, channelId: channel.id, secretKey };
+}

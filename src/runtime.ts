@@ -1,0 +1,69 @@
+// Builds the running service from a config and a database URI: connection, indexes, scheduler,
+// event bus and domain modules. main.ts, the CLI and the tests all start from here.
+import type { Config } from './config.ts';
+import { connectDatabase, disconnectDatabase, ensureIndexes } from './db/connection.ts';
+import { createScheduler } from './jobs/scheduler.ts';
+import { instrumentScheduler } from './jobs/metrics.ts';
+import { EventBus } from './events/service.ts';
+import { systemClock, type Clock } from './clock.ts';
+import type { Logger } from './observability/logger.ts';
+import type { AppContext } from './context.ts';
+import type { DomainModule } from './module.ts';
+import { resolvePlanLimits } from './platform/plans.ts';
+import { modules as allModules } from './modules.ts';
+
+export interface Runtime {
+  ctx: AppContext;
+  modules: DomainModule[];
+  /** Starts job processing (worker role). */
+  startWorker(): Promise<void>;
+  /** Drains running jobs, stops modules and closes the database. */
+  shutdown(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  config: Config;
+  logger: Logger;
+  uri: string;
+  role?: { api: boolean; worker: boolean };
+  clock?: Clock;
+  modules?: DomainModule[];
+}
+
+export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
+  const role = opts.role ?? { api: true, worker: true };
+  const clock = opts.clock ?? systemClock;
+  const modules = opts.modules ?? allModules;
+  const mongoose = await connectDatabase(opts.uri);
+  await ensureIndexes();
+  const jobs = createScheduler(mongoose.connection.db!, opts.config);
+  jobs.on('error', (err) => opts.logger.error({ err }, 'scheduler error'));
+  instrumentScheduler(mongoose.connection.db!);
+  const ctx: AppContext = {
+    config: opts.config,
+    logger: opts.logger,
+    jobs,
+    events: new EventBus(clock, opts.logger),
+    clock,
+    planLimits: resolvePlanLimits(opts.config.PLAN_LIMITS_JSON),
+  };
+  for (const m of modules) m.defineJobs?.(ctx);
+  await jobs.ready;
+  for (const m of modules) await m.start?.(ctx, role);
+
+  let workerStarted = false;
+  return {
+    ctx,
+    modules,
+    async startWorker() {
+      await jobs.start();
+      workerStarted = true;
+    },
+    async shutdown() {
+      // drain(), not stop(): running jobs finish instead of being unlocked mid-attempt.
+      if (workerStarted) await jobs.drain(25_000);
+      for (const m of [...modules].reverse()) await m.stop?.();
+      await disconnectDatabase();
+    },
+  };
+}

@@ -1,0 +1,64 @@
+// The delivery log of a hook (newest last, paged) and resends: a resend keeps the deliveryId and
+// the exact request, and grants one more full schedule of attempts.
+import type { AppContext } from '../context.ts';
+import { AppError } from '../http/errors.ts';
+import { paginate, type Page, type PageQuery } from '../http/pagination.ts';
+import { AttemptModel, DeliveryModel, type Delivery, type DeliveryAttempt } from './model.ts';
+import { getWebhook } from './service.ts';
+
+export type DeliveryWithAttempts = Delivery & { attempts: DeliveryAttempt[] };
+
+async function withAttempts(deliveries: Delivery[]): Promise<DeliveryWithAttempts[]> {
+  const attempts = await AttemptModel.find({ deliveryId: { $in: deliveries.map((d) => d.id) } })
+    .sort({ number: 1 })
+    .lean<DeliveryAttempt[]>();
+  return deliveries.map((d) => ({ ...d, attempts: attempts.filter((a) => a.deliveryId === d.id) }));
+}
+
+export async function listDeliveries(botId: string, webhookId: string, page: PageQuery): Promise<Page<DeliveryWithAttempts>> {
+  await getWebhook(botId, webhookId);
+  const found = await paginate(DeliveryModel, { webhookId }, page);
+  return { items: await withAttempts(found.items), pagination: found.pagination };
+}
+
+export async function getDelivery(botId: string, webhookId: string, deliveryId: string): Promise<DeliveryWithAttempts> {
+  await getWebhook(botId, webhookId);
+  const delivery = await DeliveryModel.findOne({ _id: deliveryId, webhookId }).lean<Delivery>();
+  if (!delivery) throw new AppError('delivery_not_found', 'Delivery not found');
+  return (await withAttempts([delivery]))[0]!;
+}
+
+/**
+ * Reopens a finished delivery for `attempts` more attempts starting now. Refused with 409 while the
+ * delivery is still pending (its retries are running) or when the hook is disabled (it would
+ * only be cancelled: disabled hooks send no live events).
+ */
+export async function reopenDelivery(
+  ctx: Pick<AppContext, 'clock'>,
+  botId: string,
+  webhookId: string,
+  deliveryId: string,
+  attempts: number,
+): Promise<DeliveryWithAttempts> {
+  const hook = await getWebhook(botId, webhookId);
+  const current = await getDelivery(botId, webhookId, deliveryId);
+  if (!hook.enabled) throw new AppError('conflict', 'The webhook is disabled; enable it before resending');
+  if (current.status === 'pending') throw new AppError('conflict', 'The delivery is still being attempted');
+  const lastNumber = current.attempts.at(-1)?.number ?? 0;
+  const reopened = await DeliveryModel.findOneAndUpdate(
+    { _id: deliveryId, webhookId, status: current.status },
+    {
+      $set: {
+        status: 'pending',
+        attemptLimit: lastNumber + attempts,
+        runAfter: lastNumber,
+        nextAttemptAt: ctx.clock.now(),
+        finishedAt: null,
+        cancelReason: null,
+      },
+    },
+    { returnDocument: 'after' },
+  ).lean<Delivery>();
+  if (!reopened) throw new AppError('conflict', 'The delivery changed meanwhile; try again');
+  return { ...reopened, attempts: current.attempts };
+}

@@ -1,0 +1,132 @@
+// Outgoing webhooks (spec "Webhook", "Events"): a Webhook is one bot's hook configuration; a
+// Delivery is one event sent to one hook, with its final request fixed at creation and one
+// attempt row per try, written before the request leaves.
+import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import { EVENT_TYPES } from '../events/model.ts';
+
+export const WEBHOOK_TYPES = EVENT_TYPES;
+export type WebhookType = (typeof WEBHOOK_TYPES)[number];
+/** Only the sync hooks can be narrowed to some data sources (spec "Webhook"). */
+export const SCOPED_TYPES: readonly WebhookType[] = ['sync.success', 'sync.failure'];
+export const CUSTOM_METHODS = ['POST', 'PUT', 'PATCH', 'GET', 'DELETE'] as const;
+export type CustomMethod = (typeof CUSTOM_METHODS)[number];
+
+const CustomPayloadSchema = new Schema(
+  {
+    enabled: { type: Boolean, default: false },
+    method: { type: String, enum: CUSTOM_METHODS, default: 'POST' },
+    headers: { type: Schema.Types.Mixed, default: {} },
+    body: { type: String, default: '' },
+  },
+  { _id: false, minimize: false },
+);
+
+// Ids are UUIDv7 and double as `_id`: FerretDB v1 answers only `_id` lookups without scanning the
+// collection (docs/FERRETDB.md), and `_id` order stays creation order for paging.
+const WebhookSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    id: { type: String, required: true, unique: true },
+    botId: { type: String, required: true, index: true },
+    teamId: { type: String, required: true },
+    type: { type: String, enum: WEBHOOK_TYPES, required: true },
+    enabled: { type: Boolean, default: false },
+    url: { type: String, required: true },
+    /**
+     * Stored in the clear on purpose: it is sent as X-Secret-Key and keys the signature of every
+     * delivery, so it must be readable at send time (a hash would not do). See docs/WEBHOOKS.md.
+     */
+    secret: { type: String, required: true },
+    /** Empty = every data source of the bot (sync types only). */
+    dataSourceIds: { type: [String], default: [] },
+    customPayload: { type: CustomPayloadSchema, default: () => ({}) },
+  },
+  { timestamps: true, minimize: false },
+);
+WebhookSchema.index({ botId: 1, type: 1, enabled: 1 });
+
+export const ATTEMPT_STATUSES = ['pending', 'succeeded', 'failed', 'interrupted'] as const;
+export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
+
+// Attempts live in their own collection: inserting the row under the unique (deliveryId, number)
+// index is how a worker claims an attempt. FerretDB v1 does not make conditional updates atomic
+// (two concurrent findOneAndUpdate calls can both match), but it does enforce unique indexes.
+const AttemptSchema = new Schema(
+  {
+    /** attemptKey(deliveryId, number): the claim is an `_id` insert. */
+    _id: { type: String, required: true },
+    deliveryId: { type: String, required: true },
+    number: { type: Number, required: true },
+    status: { type: String, enum: ATTEMPT_STATUSES, required: true },
+    startedAt: { type: Date, required: true },
+    /** Until when the attempt may still be in flight; after it, a pending attempt counts as interrupted. */
+    leaseUntil: { type: Date, required: true },
+    finishedAt: { type: Date, default: null },
+    httpStatus: { type: Number, default: null },
+    durationMs: { type: Number, default: null },
+    error: { type: new Schema({ code: String, message: String }, { _id: false }), default: null },
+    responseBody: { type: String, default: null },
+    responseTruncated: { type: Boolean, default: false },
+    /** When a failed attempt's successor is due (null after the last one); read by every runner. */
+    retryAt: { type: Date, default: null },
+  },
+  { minimize: false },
+);
+AttemptSchema.index({ deliveryId: 1, number: 1 }, { unique: true });
+
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+const DeliverySchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    /** The deliveryId (= `_id`): body field and X-Service-Delivery-Id header, stable across retries. */
+    id: { type: String, required: true, unique: true },
+    eventId: { type: String, required: true },
+    webhookId: { type: String, required: true },
+    botId: { type: String, required: true },
+    event: { type: String, enum: WEBHOOK_TYPES, required: true },
+    /** The exact request every attempt sends; only the signature headers are added at send time. */
+    request: {
+      method: { type: String, required: true },
+      url: { type: String, required: true },
+      headers: { type: Schema.Types.Mixed, default: {} },
+      body: { type: String, default: '' },
+    },
+    /** Template tokens left unresolved when the custom payload was rendered (sent literally). */
+    unresolved: { type: [String], default: [] },
+    status: { type: String, enum: DELIVERY_STATUSES, required: true, default: 'pending' },
+    /** Number of the latest attempt (the attempt rows are the truth; this is for listing). */
+    attemptCount: { type: Number, default: 0 },
+    /** Attempt number after which the delivery fails; a resend raises it by one full schedule. */
+    attemptLimit: { type: Number, required: true },
+    /** Attempts made before the current run (0, or the last attempt number when resent). */
+    runAfter: { type: Number, default: 0 },
+    nextAttemptAt: { type: Date, default: null },
+    createdAt: { type: Date, required: true },
+    finishedAt: { type: Date, default: null },
+    cancelReason: { type: String, default: null },
+  },
+  { minimize: false },
+);
+// One delivery per event and hook: the event sweeper's re-dispatch never duplicates one.
+DeliverySchema.index({ eventId: 1, webhookId: 1 }, { unique: true });
+DeliverySchema.index({ webhookId: 1, _id: 1 });
+DeliverySchema.index({ status: 1, nextAttemptAt: 1 });
+
+export type Webhook = InferSchemaType<typeof WebhookSchema>;
+export type Delivery = InferSchemaType<typeof DeliverySchema>;
+export type DeliveryAttempt = InferSchemaType<typeof AttemptSchema>;
+export interface DeliveryRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Zero-padded so `_id` order is attempt order. */
+export const attemptKey = (deliveryId: string, number: number) => `${deliveryId}#${String(number).padStart(4, '0')}`;
+
+export const WebhookModel = mongoose.model('Webhook', WebhookSchema);
+export const DeliveryModel = mongoose.model('WebhookDelivery', DeliverySchema);
+export const AttemptModel = mongoose.model('WebhookDeliveryAttempt', AttemptSchema);

@@ -1,0 +1,50 @@
+// Admin-facing shapes of hooks and deliveries. The hook secret is only ever returned by create and
+// regenerate (routes add it explicitly), never by these.
+import type { DeliveryAttempt, Webhook } from './model.ts';
+import type { DeliveryWithAttempts } from './deliveries.ts';
+
+export const presentWebhook = (h: Webhook) => ({
+  id: h.id,
+  botId: h.botId,
+  type: h.type,
+  enabled: h.enabled,
+  url: h.url,
+  dataSourceIds: h.dataSourceIds,
+  customPayload: {
+    enabled: h.customPayload?.enabled ?? false,
+    method: h.customPayload?.method ?? 'POST',
+    headers: h.customPayload?.headers ?? {},
+    body: h.customPayload?.body ?? '',
+  },
+  createdAt: h.createdAt,
+  updatedAt: h.updatedAt,
+});
+
+export const presentAttempt = (a: DeliveryAttempt) => ({
+  number: a.number,
+  status: a.status,
+  startedAt: a.startedAt,
+  finishedAt: a.finishedAt ?? null,
+  httpStatus: a.httpStatus ?? null,
+  durationMs: a.durationMs ?? null,
+  error: a.error ?? null,
+  responseBody: a.responseBody ?? null,
+  responseTruncated: a.responseTruncated ?? false,
+});
+
+export const presentDelivery = (d: DeliveryWithAttempts) => ({
+  /** The deliveryId (body field and X-Service-Delivery-Id). */
+  id: d.id,
+  webhookId: d.webhookId,
+  eventId: d.eventId,
+  event: d.event,
+  status: d.status,
+  request: { method: d.request?.method, url: d.request?.url, headers: d.request?.headers ?? {}, body: d.request?.body ?? '' },
+  unresolved: d.unresolved ?? [],
+  attemptCount: d.attemptCount,
+  nextAttemptAt: d.nextAttemptAt ?? null,
+  cancelReason: d.cancelReason ?? null,
+  attempts: d.attempts.map(presentAttempt),
+  createdAt: d.createdAt,
+  finishedAt: d.finishedAt ?? null,
+});

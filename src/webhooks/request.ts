@@ -1,0 +1,63 @@
+// The request a delivery sends: built once at creation (default JSON payload or the hook's custom
+// payload, templated against the event), then signed at send time with the hook's current secret.
+import { signBody } from '../security/signature.ts';
+import type { OutboundMethod, OutboundRequest } from '../outbound/client.ts';
+import { renderCustomRequest } from './templates.ts';
+import type { DeliveryRequest, Webhook } from './model.ts';
+
+/** Spec "Events": every body carries a top-level deliveryId equal to the delivery id header. */
+export function withDeliveryId(payload: Record<string, unknown>, deliveryId: string): Record<string, unknown> {
+  return { ...payload, deliveryId };
+}
+
+export interface BuiltRequest {
+  request: DeliveryRequest;
+  unresolved: string[];
+}
+
+/**
+ * Custom payload on: its method, headers and exact body string, placeholders resolved (spec
+ * "Delivery behaviour" 5). Off: POST of the default JSON payload. The target URL is templated
+ * either way. A GET never carries a body (many servers refuse one); its signature covers "".
+ */
+export function buildDeliveryRequest(hook: Pick<Webhook, 'url' | 'customPayload'>, payload: Record<string, unknown>): BuiltRequest {
+  const custom = hook.customPayload;
+  if (custom?.enabled) {
+    const method = (custom.method ?? 'POST') as OutboundMethod;
+    const rendered = renderCustomRequest({ url: hook.url, headers: (custom.headers ?? {}) as Record<string, string>, body: custom.body ?? '' }, payload);
+    return {
+      request: { method, url: rendered.url, headers: rendered.headers, body: method === 'GET' ? '' : (rendered.body ?? '') },
+      unresolved: rendered.unresolved,
+    };
+  }
+  const rendered = renderCustomRequest({ url: hook.url, headers: {}, body: '' }, payload);
+  return {
+    request: { method: 'POST', url: rendered.url, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payload) },
+    unresolved: rendered.unresolved,
+  };
+}
+
+const SERVICE_HEADERS = new Set(['x-secret-key', 'x-service-signature', 'x-service-delivery-id', 'x-service-event', 'x-service-test']);
+
+export interface SigningInput {
+  secret: string;
+  deliveryId: string;
+  event: string;
+  /** X-Service-Test: true on test sends only (spec "Delivery headers"). */
+  test?: boolean;
+}
+
+/** The outbound request with the spec's delivery headers; they replace any custom header of the same name. */
+export function signedRequest(request: DeliveryRequest, signing: SigningInput): OutboundRequest {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers ?? {})) {
+    if (!SERVICE_HEADERS.has(name.toLowerCase())) headers[name] = String(value);
+  }
+  headers['X-Secret-Key'] = signing.secret;
+  headers['X-Service-Signature'] = signBody(request.body, signing.secret);
+  headers['X-Service-Delivery-Id'] = signing.deliveryId;
+  headers['X-Service-Event'] = signing.event;
+  if (signing.test) headers['X-Service-Test'] = 'true';
+  const method = request.method as OutboundMethod;
+  return { method, url: request.url, headers, ...(method === 'GET' ? {} : { body: request.body }) };
+}

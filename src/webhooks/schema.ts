@@ -1,0 +1,50 @@
+// Admin API request schemas for outgoing webhooks and their delivery log.
+import { z } from 'zod';
+import { uuid } from '../http/validate.ts';
+import { PageQuerySchema } from '../http/pagination.ts';
+import { CUSTOM_METHODS, WEBHOOK_TYPES } from './model.ts';
+
+const HeaderName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { error: 'header names must be HTTP tokens' });
+// Header values may not carry line breaks (header injection); templates are checked again at send time.
+const HeaderValue = z.string().max(8_192).regex(/^[^\r\n\0]*$/, { error: 'header values may not contain line breaks' });
+
+export const CustomPayloadSchema = z.object({
+  enabled: z.boolean(),
+  method: z.enum(CUSTOM_METHODS).default('POST'),
+  headers: z
+    .record(HeaderName, HeaderValue)
+    .refine((h) => Object.keys(h).length <= 50, { error: 'at most 50 headers' })
+    .default({}),
+  /** The exact body string; placeholders are resolved per event. */
+  body: z.string().max(256 * 1024).default(''),
+});
+
+const Url = z.string({ error: 'url is required and must be a string' }).min(1).max(2_048);
+const DataSourceIds = z.array(uuid('dataSourceIds[]')).max(100);
+
+export const WebhookCreateSchema = z.object({
+  type: z.enum(WEBHOOK_TYPES),
+  url: Url,
+  dataSourceIds: DataSourceIds.optional(),
+  customPayload: CustomPayloadSchema.optional(),
+});
+export type WebhookCreateReq = z.infer<typeof WebhookCreateSchema>;
+
+export const WebhookUpdateSchema = z
+  .object({
+    type: z.enum(WEBHOOK_TYPES),
+    url: Url,
+    enabled: z.boolean(),
+    dataSourceIds: DataSourceIds,
+    customPayload: CustomPayloadSchema,
+  })
+  .partial();
+export type WebhookUpdateReq = z.infer<typeof WebhookUpdateSchema>;
+
+export const WebhookEnabledSchema = z.object({ enabled: z.boolean({ error: 'enabled must be a boolean' }) });
+
+export const BotParams = z.object({ botId: uuid('botId') });
+export const WebhookParams = BotParams.extend({ webhookId: uuid('webhookId') });
+export const DeliveryParams = WebhookParams.extend({ deliveryId: uuid('deliveryId') });
+
+export const DeliveryListQuerySchema = PageQuerySchema;

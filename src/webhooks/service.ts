@@ -1,0 +1,117 @@
+// Hook configuration: create, read, update, enable, regenerate the secret, delete; and the lookup
+// the fan-out uses to find the enabled hooks an event goes to.
+import type { AppContext } from '../context.ts';
+import { timeOrderedId } from '../chat/ids.ts';
+import { AppError } from '../http/errors.ts';
+import { paginate, type Page, type PageQuery } from '../http/pagination.ts';
+import { generateSecret } from '../security/secrets.ts';
+import { getBot } from '../platform/service.ts';
+import type { StoredEvent } from '../events/model.ts';
+import { AttemptModel, DeliveryModel, SCOPED_TYPES, WebhookModel, type Webhook, type WebhookType } from './model.ts';
+import type { WebhookCreateReq, WebhookUpdateReq } from './schema.ts';
+
+const PLACEHOLDER = /\{\{[^}]*\}\}/g;
+
+/**
+ * Spec "Delivery behaviour" 6: a full URL with https://. OUTBOUND_ALLOW_PRIVATE (development and
+ * tests) also admits http://. Placeholders are allowed anywhere except the scheme.
+ */
+export function checkTargetUrl(url: string, allowHttp: boolean): void {
+  const scheme = /^(https?):\/\//i.exec(url)?.[1]?.toLowerCase();
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(url.replace(PLACEHOLDER, 'placeholder'));
+  } catch {
+    parsed = null;
+  }
+  if (!parsed || !scheme || !parsed.hostname) throw new AppError('validation_failed', 'url: must be a full URL including https://');
+  if (scheme === 'http' && !allowHttp) {
+    throw new AppError('validation_failed', 'url: must start with https:// (http:// only when OUTBOUND_ALLOW_PRIVATE is on)');
+  }
+}
+
+function checkScope(type: WebhookType, dataSourceIds: string[]): void {
+  if (dataSourceIds.length && !SCOPED_TYPES.includes(type)) {
+    throw new AppError('validation_failed', 'dataSourceIds: a data source scope applies to sync.success and sync.failure hooks only');
+  }
+}
+
+export async function createWebhook(ctx: AppContext, botId: string, input: WebhookCreateReq): Promise<{ webhook: Webhook; secret: string }> {
+  const bot = await getBot(botId);
+  checkTargetUrl(input.url, ctx.config.OUTBOUND_ALLOW_PRIVATE);
+  const dataSourceIds = [...new Set(input.dataSourceIds ?? [])];
+  checkScope(input.type, dataSourceIds);
+  const secret = generateSecret('whsec_');
+  const id = timeOrderedId();
+  const doc = await WebhookModel.create({
+    _id: id,
+    id,
+    botId,
+    teamId: bot.teamId,
+    type: input.type,
+    enabled: false, // spec "Webhook": a new hook is created disabled
+    url: input.url,
+    secret,
+    dataSourceIds,
+    customPayload: input.customPayload ?? { enabled: false, method: 'POST', headers: {}, body: '' },
+  });
+  return { webhook: doc.toObject(), secret };
+}
+
+export async function listWebhooks(botId: string, page: PageQuery): Promise<Page<Webhook>> {
+  await getBot(botId);
+  return paginate(WebhookModel, { botId }, page);
+}
+
+export async function getWebhook(botId: string, webhookId: string): Promise<Webhook> {
+  const hook = await WebhookModel.findOne({ _id: webhookId, botId }).lean<Webhook>();
+  if (!hook) throw new AppError('webhook_not_found', 'Webhook not found');
+  return hook;
+}
+
+export async function updateWebhook(ctx: AppContext, botId: string, webhookId: string, input: WebhookUpdateReq): Promise<Webhook> {
+  const current = await getWebhook(botId, webhookId);
+  const type = (input.type ?? current.type) as WebhookType;
+  if (input.url !== undefined) checkTargetUrl(input.url, ctx.config.OUTBOUND_ALLOW_PRIVATE);
+  // Moving a hook to a conversation type drops a scope that no longer applies, unless one is given.
+  const dataSourceIds =
+    input.dataSourceIds !== undefined ? [...new Set(input.dataSourceIds)] : SCOPED_TYPES.includes(type) ? current.dataSourceIds : [];
+  checkScope(type, dataSourceIds);
+  const set: Record<string, unknown> = { type, dataSourceIds };
+  for (const key of ['url', 'enabled', 'customPayload'] as const) if (input[key] !== undefined) set[key] = input[key];
+  const hook = await WebhookModel.findOneAndUpdate({ _id: webhookId, botId }, { $set: set }, { returnDocument: 'after' }).lean<Webhook>();
+  if (!hook) throw new AppError('webhook_not_found', 'Webhook not found');
+  return hook;
+}
+
+export async function setWebhookEnabled(botId: string, webhookId: string, enabled: boolean): Promise<Webhook> {
+  const hook = await WebhookModel.findOneAndUpdate({ _id: webhookId, botId }, { $set: { enabled } }, { returnDocument: 'after' }).lean<Webhook>();
+  if (!hook) throw new AppError('webhook_not_found', 'Webhook not found');
+  return hook;
+}
+
+/**
+ * Spec "Authentication" 3: the new secret applies at once, also to deliveries already queued or
+ * being retried, because attempts are signed at send time with the hook's current secret.
+ */
+export async function regenerateSecret(botId: string, webhookId: string): Promise<{ webhook: Webhook; secret: string }> {
+  const secret = generateSecret('whsec_');
+  const hook = await WebhookModel.findOneAndUpdate({ _id: webhookId, botId }, { $set: { secret } }, { returnDocument: 'after' }).lean<Webhook>();
+  if (!hook) throw new AppError('webhook_not_found', 'Webhook not found');
+  return { webhook: hook, secret };
+}
+
+/** Deleting a hook also deletes its delivery log; pending retries find no delivery and stop. */
+export async function deleteWebhook(botId: string, webhookId: string): Promise<void> {
+  const res = await WebhookModel.deleteOne({ _id: webhookId, botId });
+  if (res.deletedCount === 0) throw new AppError('webhook_not_found', 'Webhook not found');
+  const deliveries = await DeliveryModel.find({ webhookId }, { id: 1 }).lean<Array<{ id: string }>>();
+  await AttemptModel.deleteMany({ deliveryId: { $in: deliveries.map((d) => d.id) } });
+  await DeliveryModel.deleteMany({ webhookId });
+}
+
+/** The enabled hooks of the event's bot that this event goes to (type and data-source scope). */
+export async function hooksForEvent(event: Pick<StoredEvent, 'type' | 'botId' | 'dataSourceId'>): Promise<Webhook[]> {
+  const hooks = await WebhookModel.find({ botId: event.botId, type: event.type, enabled: true }).sort({ _id: 1 }).lean<Webhook[]>();
+  return hooks.filter((h) => !h.dataSourceIds.length || (event.dataSourceId != null && h.dataSourceIds.includes(event.dataSourceId)));
+}

@@ -1,0 +1,44 @@
+// What the webhooks module holds while it runs: the outbound client, the retry schedule and the
+// dispatcher of first attempts. Built once per runtime from its config and the module options.
+import type { AppContext } from '../context.ts';
+import { createOutboundClient, type OutboundClient } from '../outbound/client.ts';
+import type { DeliveryDeps } from './delivery.job.ts';
+import { DeliveryDispatcher } from './dispatcher.ts';
+import { DEFAULT_JITTER_RATIO, DEFAULT_RETRY_DELAYS_MS, retrySchedule, type RetrySchedule } from './retry.ts';
+
+export interface WebhooksOptions {
+  /** Waits between attempts (attempts = waits + 1); tests pass a few milliseconds. */
+  retryDelaysMs?: number[];
+  jitterRatio?: number;
+  /** How long past due a pending delivery may sit before the sweep re-enqueues it. */
+  sweepAfterMs?: number;
+  /** First attempts run at once in the emitting process, this many at a time. */
+  dispatchConcurrency?: number;
+}
+
+export interface WebhooksState {
+  outbound: OutboundClient & { close(): Promise<void> };
+  schedule: RetrySchedule;
+  deps: DeliveryDeps;
+  dispatcher: DeliveryDispatcher;
+  sweepAfterMs: number;
+}
+
+export function createWebhooksState(ctx: AppContext, opts: WebhooksOptions): WebhooksState {
+  const { config } = ctx;
+  const outbound = createOutboundClient({
+    allowPrivate: config.OUTBOUND_ALLOW_PRIVATE,
+    timeoutMs: config.OUTBOUND_TIMEOUT_MS,
+    responseLimitBytes: config.OUTBOUND_RESPONSE_LIMIT_BYTES,
+  });
+  const schedule = retrySchedule(opts.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS, opts.jitterRatio ?? DEFAULT_JITTER_RATIO);
+  // The lease outlives the total timeout, so a slow attempt is never taken for a dead one.
+  const deps: DeliveryDeps = { ctx, outbound, schedule, leaseMs: config.OUTBOUND_TIMEOUT_MS + 5_000 };
+  return {
+    outbound,
+    schedule,
+    deps,
+    dispatcher: new DeliveryDispatcher(deps, opts.dispatchConcurrency ?? 16),
+    sweepAfterMs: opts.sweepAfterMs ?? Math.max(2 * config.JOB_LOCK_LIFETIME_MS, 2 * deps.leaseMs),
+  };
+}

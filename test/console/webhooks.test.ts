@@ -1,0 +1,70 @@
+// Console, webhooks page: create a hook to a real local receiver, enable it, send a test, then see
+// a real event's delivery in the hook's delivery log and in /metrics.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestRuntime, waitFor } from '../helpers/harness.ts';
+import { createTenant, type Tenant } from '../helpers/factories.ts';
+import { browserPath, noBrowserReason, useConsoleBrowser } from './browser.ts';
+import { startSink } from './sink.ts';
+
+describe.skipIf(!browserPath)(`console: webhooks${browserPath ? '' : ` (${noBrowserReason})`}`, () => {
+  const rt = useTestRuntime();
+  const ui = useConsoleBrowser(rt);
+  let tenant: Tenant;
+  let sink: Awaited<ReturnType<typeof startSink>>;
+  beforeAll(async () => {
+    tenant = await createTenant({ bot: 'Hook bot' });
+    sink = await startSink();
+  });
+  afterAll(() => sink?.close());
+
+  it('creates and enables a hook, sends a test, and shows a real delivery in its log and resends it', async () => {
+    const { page } = ui;
+    await ui.signIn();
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('heading', { name: 'Webhooks of Hook bot' }).waitFor();
+
+    await page.getByLabel('Event').selectOption('sync.success');
+    await page.getByLabel('Target URL').fill(sink.url);
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    const secret = (await page.getByTestId('secret-value').textContent())!;
+    expect(secret.length).toBeGreaterThan(10);
+    const row = page.locator('tr', { hasText: sink.url });
+    await row.getByRole('button', { name: 'Enable' }).click();
+    await row.getByRole('button', { name: 'Disable' }).waitFor();
+
+    await row.getByRole('button', { name: 'Send test' }).click();
+    await page.getByTestId('test-result').getByText('HTTP 200').waitFor();
+    expect(sink.received.at(-1)?.headers['x-service-test']).toBe('true');
+    await ui.screenshot('webhooks-test-sent');
+
+    await rt.runtime.ctx.events.emit({
+      type: 'sync.success',
+      teamId: tenant.teamId,
+      botId: tenant.botId,
+      dataSourceId: '00000000-0000-4000-8000-00000000d5d5',
+      payload: { bot: { id: tenant.botId, name: 'Hook bot' }, dataSource: { id: '00000000-0000-4000-8000-00000000d5d5', name: 'Docs' } },
+    });
+    const live = await waitFor(() => sink.received.find((r) => r.headers['x-service-test'] === undefined));
+    const deliveryId = String(live.headers['x-service-delivery-id']);
+
+    const log = page.locator('section', { hasText: 'Deliveries of sync.success' });
+    await waitFor(async () => {
+      await log.getByRole('button', { name: 'Refresh' }).click();
+      const status = log.locator(`tr[data-delivery="${deliveryId}"]`).getByTestId('delivery-status');
+      return (await status.count()) > 0 && (await status.textContent()) === 'delivered';
+    });
+    await expect(log.locator(`tr[data-delivery="${deliveryId}"]`).textContent()).resolves.toContain('HTTP 200');
+    await ui.screenshot('webhooks-delivery-log');
+
+    // A resend sends the same delivery again (same id) as attempt #2.
+    await log.locator(`tr[data-delivery="${deliveryId}"]`).getByRole('button', { name: 'Resend' }).click();
+    await waitFor(() => sink.received.filter((r) => r.headers['x-service-delivery-id'] === deliveryId).length === 2);
+    await waitFor(async () => {
+      await log.getByRole('button', { name: 'Refresh' }).click();
+      return ((await log.locator(`tr[data-delivery="${deliveryId}"]`).textContent()) ?? '').includes('#2 succeeded');
+    });
+
+    const metrics = await rt.http().get('/metrics');
+    expect(metrics.text).toMatch(/relay_webhook_deliveries_total\{[^}]*\} [1-9]/);
+  });
+});

@@ -1,0 +1,45 @@
+// `relay gateway check | dry-run | send` as real processes.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gatewayFiles } from './support/gatewayFiles.ts';
+import { startSink, type Sink } from './support/servers.ts';
+import { hmacHeader } from './support/signing.ts';
+
+const run = promisify(execFile);
+const relay = (args: string[], env: Record<string, string> = {}) =>
+  run('node', ['--import', 'tsx', 'src/cli/main.ts', 'gateway', ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env } }).catch((err) => err);
+
+describe('relay gateway CLI', () => {
+  let sink: Sink;
+  beforeAll(async () => {
+    sink = await startSink(() => ({ status: 202, body: { success: true, duplicate: false } }));
+  });
+  afterAll(() => sink?.close());
+
+  it('checks the shipped rules, and exits 1 naming a broken file', async () => {
+    const ok = await relay(['check', '--dir', 'rules']);
+    expect(JSON.parse(ok.stdout).rules).toHaveLength(3);
+    const files = gatewayFiles({ sources: {} }, { 'bad.json': { name: 'bad', when: '(', actions: [{ type: 'log', message: "'x'" }] } });
+    const bad = await relay(['check', '--dir', files.rulesDir]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/bad\.json \(rule bad\): when:/);
+  });
+
+  it('dry-runs a sample event and prints the actions without running them', async () => {
+    const res = await relay(['dry-run', '--event', 'test/fixtures/gateway/sync.failure.json', '--dir', 'rules', '--source', 'relay']);
+    const out = JSON.parse(res.stdout);
+    expect(out.event).toBe('sync.failure');
+    expect(out.rules[0].actions.map((a: { type: string }) => a.type)).toEqual(['resync', 'log']);
+    expect(out.rules[0].actions[0].spec).toEqual({ dataSource: 'Product catalog', dataSourceId: null, via: 'state' });
+  });
+
+  it('signs the exact bytes it sends', async () => {
+    const res = await relay(['send', '--url', `${sink.url}/gateway/relay`, '--secret', 's3cret', '--event', 'test/fixtures/gateway/conversation.started.json']);
+    expect(JSON.parse(res.stdout)).toMatchObject({ status: 202, deliveryId: '1d2c3b4a-5f6e-4d7c-8b9a-0f1e2d3c4b5a' });
+    const req = sink.requests.at(-1)!;
+    expect(req.headers['x-service-signature']).toBe(hmacHeader(req.body, 's3cret'));
+    expect(req.headers['x-service-event']).toBe('conversation.started');
+    expect(req.headers['x-service-delivery-id']).toBe(JSON.parse(req.body).deliveryId);
+  });
+});

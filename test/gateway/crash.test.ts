@@ -1,0 +1,94 @@
+// A crash between storing a delivery and acting on it loses nothing: the stored delivery and its
+// queued job outlive the process that accepted it, and another worker runs the actions once.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import request from 'supertest';
+import mongoose from 'mongoose';
+import { createRuntime, type Runtime } from '../../src/runtime.ts';
+import { createApp } from '../../src/http/app.ts';
+import { createLogger } from '../../src/observability/logger.ts';
+import { GatewayDeliveryModel } from '../../src/gateway/model.ts';
+import { getDelivery } from '../../src/gateway/service.ts';
+import { performSweep } from '../../src/gateway/sweep.job.ts';
+import { databaseUri, testConfig, uniqueDatabaseName, waitFor } from '../helpers/harness.ts';
+import { gatewayFiles } from './support/gatewayFiles.ts';
+import { modulesWithGateway } from './support/runtime.ts';
+import { startSink, type Sink } from './support/servers.ts';
+import { eventBody, hmacHeader } from './support/signing.ts';
+
+const SECRET = 'crash-secret-0123456789';
+
+describe('gateway crash recovery', () => {
+  let sink: Sink;
+  let files: ReturnType<typeof gatewayFiles>;
+  const uri = databaseUri(uniqueDatabaseName());
+  const runtimes: Runtime[] = [];
+  const start = async (role: { api: boolean; worker: boolean }) => {
+    const config = testConfig(files.env, uri);
+    const rt = await createRuntime({ config, logger: createLogger('silent'), uri, role, ...modulesWithGateway() });
+    runtimes.push(rt);
+    if (role.worker) await rt.startWorker();
+    return rt;
+  };
+
+  beforeAll(async () => {
+    sink = await startSink();
+    files = gatewayFiles(
+      { sources: { relay: { secrets: [SECRET] } }, vars: { sink: sink.url } },
+      { 'notify.json': { name: 'notify', actions: [{ type: 'http', url: "vars.sink & '/hook/' & deliveryId", body: 'payload' }] } },
+    );
+  });
+  afterAll(async () => {
+    await mongoose.connection.db?.dropDatabase().catch(() => undefined);
+    for (const rt of runtimes.reverse()) await rt.shutdown().catch(() => undefined);
+    await sink?.close();
+  });
+
+  it('runs the actions once on a second worker after the accepting process went away before acting', async () => {
+    const api = await start({ api: true, worker: false });
+    const { body, deliveryId } = eventBody({ event: 'conversation.started', conversation: { id: 'c-1' } });
+    const res = await request(createApp(api.ctx, api.modules).callback())
+      .post('/gateway/relay')
+      .set('Content-Type', 'application/json')
+      .set('X-Service-Signature', hmacHeader(body, SECRET))
+      .send(body.toString('utf8'));
+    expect(res.status).toBe(202);
+    expect((await GatewayDeliveryModel.findOne({ id: res.body.id }).lean())?.processedAt).toBeNull();
+    await api.shutdown();
+    runtimes.pop();
+    expect(sink.requests).toHaveLength(0);
+
+    await start({ api: false, worker: true });
+    const record = await waitFor(async () => {
+      const r = await getDelivery(res.body.id);
+      return r.actions[0]?.status === 'succeeded' && r;
+    });
+    expect(record.actions).toHaveLength(1);
+    expect(record.actions[0]!.attempts).toBe(1);
+    expect(sink.requests.map((r) => r.url)).toEqual([`/hook/${deliveryId}`]);
+  });
+
+  it('enqueues a delivery that was stored but never queued when the sweep runs', async () => {
+    const worker = runtimes.at(-1)!;
+    const { body, deliveryId } = eventBody({ event: 'conversation.started' });
+    // What a crash right after the insert leaves behind: the document, and no job.
+    await GatewayDeliveryModel.create({
+      id: '11111111-1111-4111-8111-111111111111',
+      source: 'relay',
+      deliveryId,
+      event: 'conversation.started',
+      test: false,
+      headers: {},
+      rawBody: body,
+      receivedAt: new Date(Date.now() - 60_000),
+    });
+    expect(await performSweep(worker.ctx, 30_000)).toMatchObject({ deliveries: 1 });
+    await waitFor(() => sink.requests.some((r) => r.url === `/hook/${deliveryId}`));
+    const record = await waitFor(async () => {
+      const r = await getDelivery('11111111-1111-4111-8111-111111111111');
+      return r.actions[0]?.status === 'succeeded' && r;
+    });
+    expect(record.delivery.processedRun).toBe(0);
+    // A second sweep finds nothing left to do.
+    expect(await performSweep(worker.ctx, 30_000)).toEqual({ deliveries: 0, actions: 0 });
+  });
+});

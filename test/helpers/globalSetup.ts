@@ -1,0 +1,31 @@
+// One database server per test run: MONGODB_URI when set (a real MongoDB), else a FerretDB
+// started here in a temporary directory on a free port. Each test file uses its own database.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { startFerretDb, type EmbeddedDb } from '../../src/db/ferretdb.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    mongoBaseUri: string;
+  }
+}
+
+let embedded: EmbeddedDb | undefined;
+let dir: string | undefined;
+
+export async function setup(project: TestProject) {
+  if (process.env.MONGODB_URI) {
+    project.provide('mongoBaseUri', process.env.MONGODB_URI);
+    return;
+  }
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-test-db-'));
+  embedded = await startFerretDb({ dataDir: dir });
+  project.provide('mongoBaseUri', embedded.uri);
+}
+
+export async function teardown() {
+  await embedded?.stop();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+}

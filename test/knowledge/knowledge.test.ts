@@ -1,0 +1,133 @@
+// The knowledge index: heading-aware chunks with cl100k_base token counts, BM25 ranking over the
+// bot's synced content only, incremental re-syncs, and deletion that takes effect at once.
+import { beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { getEncoding } from 'js-tiktoken';
+import { useTestRuntime } from '../helpers/harness.ts';
+import { createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
+import { chunkMarkdown } from '../../src/datasources/chunking.ts';
+import { searchKnowledge } from '../../src/knowledge/service.ts';
+import { KnowledgePackModel } from '../../src/knowledge/model.ts';
+import { terms } from '../../src/knowledge/terms.ts';
+import { createDataSource, rowIds, syncAndWait } from '../datasources/support.ts';
+
+describe('chunking', () => {
+  it('follows headings and carries the heading path', () => {
+    const chunks = chunkMarkdown('Intro text.\n\n# Setup\n\nRead this.\n\n## Install\n\nRun npm.\n\n# Usage\n\nCall it.');
+    expect(chunks.map((c) => [c.heading, c.text])).toEqual([
+      [null, 'Intro text.'],
+      ['Setup', '# Setup\n\nRead this.'],
+      ['Setup > Install', '## Install\n\nRun npm.'],
+      ['Usage', '# Usage\n\nCall it.'],
+    ]);
+  });
+
+  it('does not take a # line inside a code fence for a heading', () => {
+    const chunks = chunkMarkdown('# Shell\n\n```sh\n# a comment\necho hi\n```\n');
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]!.heading).toBe('Shell');
+  });
+
+  it('cuts long sections at paragraph boundaries within the size limit, losing no text', () => {
+    const paragraphs = Array.from({ length: 12 }, (_, i) => `Paragraph ${i} ${'word '.repeat(40)}`.trim());
+    const chunks = chunkMarkdown(`# Long\n\n${paragraphs.join('\n\n')}`, 600);
+    expect(chunks.length).toBeGreaterThan(2);
+    for (const c of chunks) expect(c.text.length).toBeLessThanOrEqual(600);
+    expect(chunks.every((c) => c.heading === 'Long')).toBe(true);
+    expect(chunks.map((c) => c.text).join(' ').replace(/\s+/g, ' ')).toContain(paragraphs[11]);
+  });
+
+  it('counts tokens exactly as js-tiktoken cl100k_base does', () => {
+    const encoding = getEncoding('cl100k_base');
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 400 }), (text) => {
+        for (const c of chunkMarkdown(text)) expect(c.tokens).toBe(encoding.encode(c.text).length);
+      }),
+      { numRuns: 200 },
+    );
+    const sample = '# Café\n\nNaïve façade — 東京 🚀 `code()` [link](https://example.com).';
+    expect(chunkMarkdown(sample).reduce((n, c) => n + c.tokens, 0)).toBe(
+      chunkMarkdown(sample).reduce((n, c) => n + encoding.encode(c.text).length, 0),
+    );
+  });
+
+  it('stems plural and past forms together and drops stop words', () => {
+    expect(terms('The blenders were returned')).toEqual(['blender', 'return']);
+    expect(terms('Zucchini blender return')).toEqual(['zucchini', 'blender', 'return']);
+  });
+});
+
+describe('knowledge search', () => {
+  const rt = useTestRuntime();
+  let tenant: Tenant;
+  let api: ReturnType<typeof publicApi>;
+  beforeAll(async () => {
+    tenant = await createTenant({ plan: 'pro' });
+    api = publicApi(rt, tenant);
+  });
+
+  it('ranks the chunk that matches best first and reports its row and data source', async () => {
+    const id = await createDataSource(api);
+    await api('post', '/data-sources/row', {
+      dataSourceId: id,
+      dataSourceRows: [
+        { name: 'kettle.md', content: '# Kettles\n\nOur kettles boil water.\n\n## Warranty\n\nQuasar kettles carry a warranty of seven years.' },
+        { name: 'toaster.md', content: '# Toasters\n\nToasters brown bread. The warranty on toasters is one year.' },
+      ],
+    }).expect(200);
+    expect(await searchKnowledge(tenant.botId, 'quasar kettle warranty')).toEqual([]);
+    await syncAndWait(api, id);
+    const hits = await searchKnowledge(tenant.botId, 'quasar kettle warranty', { limit: 3 });
+    const kettle = (await rowIds(api, id)).find((r) => r.name === 'kettle.md')!;
+    expect(hits[0]).toMatchObject({ rowId: kettle.id, dataSourceId: id, heading: 'Kettles > Warranty' });
+    expect(hits[0]!.text).toContain('seven years');
+    expect(hits.every((h) => h.score > 0)).toBe(true);
+    expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
+    expect(await searchKnowledge(tenant.botId, 'the and of')).toEqual([]);
+    const other = await createTenant();
+    expect(await searchKnowledge(other.botId, 'quasar kettle warranty')).toEqual([]);
+  });
+
+  it('shows edits and row deletions only after the next sync, and drops packs nobody uses', async () => {
+    const id = await createDataSource(api);
+    await api('post', '/data-sources/row', { dataSourceId: id, dataSourceRows: [{ name: 'a', content: 'Gizmos are purple.' }, { name: 'b', content: 'Doohickeys are orange.' }] }).expect(200);
+    await syncAndWait(api, id);
+    const [a, b] = await rowIds(api, id);
+    await api('put', '/data-sources/row', { dataSourceId: id, dataSourceRows: [{ id: a!.id, name: 'a', content: 'Gizmos are green.' }] }).expect(200);
+    await api('delete', '/data-sources/row', { dataSourceId: id, dataSourceRows: [{ id: b!.id }] }).expect(200);
+    expect((await searchKnowledge(tenant.botId, 'gizmos'))[0]!.text).toBe('Gizmos are purple.');
+    expect(await searchKnowledge(tenant.botId, 'doohickeys')).toHaveLength(1);
+    await syncAndWait(api, id);
+    expect((await searchKnowledge(tenant.botId, 'gizmos'))[0]!.text).toBe('Gizmos are green.');
+    expect(await searchKnowledge(tenant.botId, 'doohickeys')).toEqual([]);
+    expect(await KnowledgePackModel.countDocuments({ dataSourceId: id })).toBe(1);
+  });
+
+  it('stops answering from a deleted data source at once', async () => {
+    const id = await createDataSource(api);
+    await api('post', '/data-sources/row', { dataSourceId: id, dataSourceRows: [{ name: 'x', content: 'Flibbertigibbets live in the attic.' }] }).expect(200);
+    await syncAndWait(api, id);
+    expect(await searchKnowledge(tenant.botId, 'flibbertigibbet')).toHaveLength(1);
+    await api('delete', '/data-sources', { dataSourceId: id }).expect(200);
+    expect(await searchKnowledge(tenant.botId, 'flibbertigibbet')).toEqual([]);
+    expect(await KnowledgePackModel.countDocuments({ dataSourceId: id })).toBe(0);
+  });
+
+  it('keeps every live chunk findable across many small re-syncs (pack compaction)', async () => {
+    const id = await createDataSource(api);
+    const rows = Array.from({ length: 30 }, (_, i) => ({ name: `r${i}`, content: `Item token${i} is here.` }));
+    await api('post', '/data-sources/row', { dataSourceId: id, dataSourceRows: rows }).expect(200);
+    await syncAndWait(api, id);
+    const ids = await rowIds(api, id);
+    for (let round = 0; round < 4; round++) {
+      const changed = ids.slice(round * 5, round * 5 + 5).map((r, j) => ({ id: r.id, name: r.name, content: `Item token${round * 5 + j} changed in round${round}.` }));
+      await api('put', '/data-sources/row', { dataSourceId: id, dataSourceRows: changed }).expect(200);
+      await syncAndWait(api, id);
+    }
+    for (let i = 0; i < 30; i++) {
+      const hits = await searchKnowledge(tenant.botId, `token${i}`);
+      expect(hits, `token${i}`).toHaveLength(1);
+    }
+    expect((await searchKnowledge(tenant.botId, 'round3')).length).toBe(5);
+  });
+});

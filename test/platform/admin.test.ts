@@ -1,0 +1,73 @@
+// The admin API for tenancy: token auth, teams and plans, bots, channels and secret rotation.
+import { describe, expect, it } from 'vitest';
+import { useTestRuntime } from '../helpers/harness.ts';
+import { adminApi } from '../helpers/factories.ts';
+import { ApiChannelModel } from '../../src/platform/model.ts';
+
+describe('admin API', () => {
+  const rt = useTestRuntime({ worker: false });
+
+  it('refuses requests without the admin token or with a wrong one', async () => {
+    expect((await rt.http().get('/api/admin/teams')).status).toBe(401);
+    const wrong = await rt.http().get('/api/admin/teams').set('Authorization', 'Bearer nope-nope-nope-nope');
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toMatchObject({ success: false, code: 'unauthorized' });
+  });
+
+  it('bootstraps a tenant whose credentials open the public API edge', async () => {
+    const res = await adminApi(rt)('post', '/bootstrap', { team: 'Acme', bot: 'Helper' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ success: true, teamId: expect.any(String), botId: expect.any(String), channelId: expect.any(String) });
+    expect(res.body.secretKey).toMatch(/^sk_/);
+    const stored = await ApiChannelModel.findOne({ id: res.body.channelId }).lean();
+    // Only the hash is stored.
+    expect(JSON.stringify(stored)).not.toContain(res.body.secretKey);
+  });
+
+  it('creates teams and bots and lists them', async () => {
+    const team = await adminApi(rt)('post', '/teams', { name: 'Beta', plan: 'pro' });
+    expect(team.status).toBe(201);
+    expect(team.body.team).toMatchObject({ name: 'Beta', plan: 'pro', limits: { dataSourcesPerBot: 25 } });
+    const bot = await adminApi(rt)('post', '/bots', { teamId: team.body.team.id, name: 'B1', welcomeMessage: 'Hi!' });
+    expect(bot.status).toBe(201);
+    expect(bot.body.bot).toMatchObject({ name: 'B1', welcomeMessage: 'Hi!', teamId: team.body.team.id });
+    const bots = await adminApi(rt)('get', `/bots?teamId=${team.body.team.id}`);
+    expect(bots.body.bots.map((b: { id: string }) => b.id)).toEqual([bot.body.bot.id]);
+    const teams = await adminApi(rt)('get', '/teams');
+    expect(teams.body.teams.some((t: { id: string }) => t.id === team.body.team.id)).toBe(true);
+  });
+
+  it('sets a plan with limit overrides', async () => {
+    const team = await adminApi(rt)('post', '/teams', { name: 'Gamma' });
+    const res = await adminApi(rt)('put', `/teams/${team.body.team.id}/plan`, { plan: 'enterprise', limits: { dataSourcesPerBot: 3 } });
+    expect(res.status).toBe(200);
+    expect(res.body.team).toMatchObject({ plan: 'enterprise', limits: { dataSourcesPerBot: 3, storageTokens: 100_000_000 } });
+  });
+
+  it('gives 404 for an unknown team and 400 for a bad plan', async () => {
+    expect((await adminApi(rt)('post', '/bots', { teamId: '00000000-0000-4000-8000-000000000000', name: 'x' })).status).toBe(404);
+    const team = await adminApi(rt)('post', '/teams', { name: 'Delta' });
+    const bad = await adminApi(rt)('put', `/teams/${team.body.team.id}/plan`, { plan: 'gold' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.success).toBe(false);
+  });
+
+  it('rotates a channel secret: the old key stops working and the new one works', async () => {
+    const boot = (await adminApi(rt)('post', '/bootstrap', {})).body;
+    const rotated = await adminApi(rt)('post', `/channels/${boot.channelId}/rotate`);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.secretKey).not.toBe(boot.secretKey);
+    const path = `/api/public/channels/${boot.channelId}/2.0/nothing-here`;
+    expect((await rt.http().post(path).set('X-API-Secret-Key', boot.secretKey)).status).toBe(403);
+    expect((await rt.http().post(path).set('X-API-Secret-Key', rotated.body.secretKey)).status).toBe(404);
+  });
+
+  it('turns a channel off and on', async () => {
+    const boot = (await adminApi(rt)('post', '/bootstrap', {})).body;
+    const off = await adminApi(rt)('put', `/channels/${boot.channelId}/enabled`, { enabled: false });
+    expect(off.body.channel).toMatchObject({ channelId: boot.channelId, enabled: false });
+    const listed = await adminApi(rt)('get', `/channels?botId=${boot.botId}`);
+    expect(listed.body.channels).toEqual([expect.objectContaining({ channelId: boot.channelId, enabled: false })]);
+    expect(JSON.stringify(listed.body)).not.toMatch(/secretHash|sk_/);
+  });
+});

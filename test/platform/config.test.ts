@@ -1,0 +1,35 @@
+// Configuration is validated once at start, with errors that name the variable.
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+import { resolvePlanLimits, DEFAULT_PLAN_LIMITS } from '../../src/platform/plans.ts';
+
+describe('configuration', () => {
+  it('applies documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ ROLE: 'all', PORT: 3000, BODY_LIMIT: '1mb', OUTBOUND_ALLOW_PRIVATE: false, OUTBOUND_TIMEOUT_MS: 10_000 });
+  });
+
+  it('names the variable that is wrong', () => {
+    expect(() => loadConfig({ ROLE: 'boss' })).toThrow(/ROLE/);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ MONGODB_URI: 'not a url' })).toThrow(/MONGODB_URI/);
+  });
+
+  it('refuses a job lock lifetime that is not well above the 10 s delivery timeout', () => {
+    expect(() => loadConfig({ JOB_LOCK_LIFETIME_MS: '10000' })).toThrow(ConfigError);
+    expect(() => loadConfig({ JOB_LOCK_LIFETIME_MS: '10000' })).toThrow(/JOB_LOCK_LIFETIME_MS/);
+    expect(loadConfig({ JOB_LOCK_LIFETIME_MS: '30000' }).JOB_LOCK_LIFETIME_MS).toBe(30_000);
+  });
+
+  it('requires a model name when a model server is configured', () => {
+    expect(() => loadConfig({ OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' })).toThrow(/OPENAI_MODEL/);
+  });
+
+  it('overrides plan limits from PLAN_LIMITS_JSON and keeps the other defaults', () => {
+    const limits = resolvePlanLimits('{"pro":{"dataSourcesPerBot":99}}');
+    expect(limits.pro).toEqual({ ...DEFAULT_PLAN_LIMITS.pro, dataSourcesPerBot: 99 });
+    expect(limits.standard).toEqual(DEFAULT_PLAN_LIMITS.standard);
+    expect(() => resolvePlanLimits('{"gold":{}}')).toThrow();
+    expect(() => loadConfig({ PLAN_LIMITS_JSON: '{"pro":{"chatTokens":-1}}' })).toThrow(/PLAN_LIMITS_JSON/);
+  });
+});

@@ -1,0 +1,42 @@
+// Job locks: two workers on one database never run the same job at the same time, even when its
+// handler runs for a while, because the lock lifetime is well above any step's duration.
+import { MongoClient } from 'mongodb';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createScheduler, type Scheduler } from '../../src/jobs/scheduler.ts';
+import { useTestRuntime, waitFor } from '../helpers/harness.ts';
+
+describe('job locks across workers', () => {
+  const rt = useTestRuntime();
+  let other: { client: MongoClient; jobs: Scheduler } | undefined;
+  afterAll(async () => {
+    await other?.jobs.drain();
+    await other?.client.close();
+  });
+
+  it('runs a long job once, on one worker, while a second worker polls the same queue', async () => {
+    let running = 0;
+    let maxRunning = 0;
+    const runs: string[] = [];
+    const handler = (worker: string) => async () => {
+      running++;
+      maxRunning = Math.max(maxRunning, running);
+      runs.push(worker);
+      // Longer than several poll intervals of both workers (100 ms in tests).
+      await new Promise((r) => setTimeout(r, 1200));
+      running--;
+    };
+    const client = await MongoClient.connect(rt.uri);
+    const jobs = createScheduler(client.db(), rt.config, 'second-worker');
+    other = { client, jobs };
+    rt.runtime.ctx.jobs.define('locks.long', handler('first'));
+    jobs.define('locks.long', handler('second'));
+    await jobs.start();
+
+    await rt.runtime.ctx.jobs.now('locks.long', { id: 1 });
+    await waitFor(() => runs.length === 1 && running === 0);
+    // Both workers poll several more times after the run; none picks the finished job again.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(runs).toHaveLength(1);
+    expect(maxRunning).toBe(1);
+  });
+});
