@@ -8,8 +8,10 @@ import type { Config } from '../config.ts';
 export type Scheduler = Agenda;
 
 export function createScheduler(db: Db, config: Config, name = `relay-${process.pid}`): Scheduler {
+  const backend = new MongoBackend({ mongo: db as never, collection: 'agendaJobs' });
+  serialiseJobLocking(backend);
   return new Agenda({
-    backend: new MongoBackend({ mongo: db as never, collection: 'agendaJobs' }),
+    backend,
     name,
     processEvery: config.JOB_PROCESS_EVERY_MS,
     maxConcurrency: config.JOB_MAX_CONCURRENCY,
@@ -19,4 +21,28 @@ export function createScheduler(db: Db, config: Config, name = `relay-${process.
     // other processes still find them by polling every JOB_PROCESS_EVERY_MS.
     notificationChannel: new InMemoryNotificationChannel(),
   });
+}
+
+type LockNext = (jobName: string, ...rest: unknown[]) => Promise<unknown>;
+
+/**
+ * Agenda locks a job with one conditional `findOneAndUpdate`, which FerretDB v1 does not run
+ * atomically (docs/FERRETDB.md). The notification-triggered fill and the interval scan of one
+ * process then lock the same job together: 81 of 100 `now()` jobs ran twice in the reproduction.
+ * Lock attempts for one job name therefore run one at a time inside the process. Across processes
+ * the race remains on FerretDB, which is why every job also claims its work by a unique insert.
+ */
+function serialiseJobLocking(backend: MongoBackend): void {
+  const repository = backend.repository as unknown as { getNextJobToRun: LockNext };
+  const lockNext = repository.getNextJobToRun.bind(repository);
+  const tails = new Map<string, Promise<unknown>>();
+  repository.getNextJobToRun = (jobName, ...rest) => {
+    const attempt = (tails.get(jobName) ?? Promise.resolve()).then(() => lockNext(jobName, ...rest));
+    const tail = attempt.catch(() => undefined);
+    tails.set(jobName, tail);
+    void tail.then(() => {
+      if (tails.get(jobName) === tail) tails.delete(jobName);
+    });
+    return attempt;
+  };
 }
