@@ -7,8 +7,6 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    /** True when no route answered (the server's 404 fallback): the endpoint does not exist yet. */
-    readonly missingRoute = false,
   ) {
     super(message);
   }
@@ -34,8 +32,7 @@ async function send(url: string, method: Method, headers: Record<string, string>
   const res = await fetch(url, init);
   const json = await readJson(res);
   if (!res.ok || json.success === false) {
-    const missingRoute = res.status === 404 && json.code === 'not_found' && json.message === 'Not found';
-    throw new ApiError(res.status, json.code ?? String(res.status), json.message ?? res.statusText, missingRoute);
+    throw new ApiError(res.status, json.code ?? String(res.status), json.message ?? res.statusText);
   }
   return json;
 }

@@ -38,15 +38,8 @@ export function useSessionVersion(): number {
   return version;
 }
 
-export function ErrorNote({ error, waitingFor }: { error: unknown; waitingFor?: string }) {
+export function ErrorNote({ error }: { error: unknown }) {
   if (!error) return null;
-  if (error instanceof ApiError && error.missingRoute) {
-    return (
-      <p className="note waiting" role="status">
-        This server does not provide this yet{waitingFor ? `: waiting for ${waitingFor}` : ''}.
-      </p>
-    );
-  }
   const text = error instanceof ApiError ? `${error.status} ${error.code}: ${error.message}` : String((error as Error)?.message ?? error);
   return (
     <p className="note error" role="alert">

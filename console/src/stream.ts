@@ -41,8 +41,7 @@ export async function streamMessage(
   if (!res.ok || !res.headers.get('content-type')?.includes('text/event-stream')) {
     // Limits and bad input answer with a normal JSON error, not a stream.
     const json = await res.json().catch(() => ({}));
-    const missingRoute = res.status === 404 && json.code === 'not_found' && json.message === 'Not found';
-    throw new ApiError(res.status, json.code ?? String(res.status), json.message ?? json.statusMessage ?? res.statusText, missingRoute);
+    throw new ApiError(res.status, json.code ?? String(res.status), json.message ?? json.statusMessage ?? res.statusText);
   }
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';

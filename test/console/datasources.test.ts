@@ -6,12 +6,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestRuntime, waitFor } from '../helpers/harness.ts';
 import { createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
-import { dataSourcesModule } from '../../src/datasources/index.ts';
 import { browserPath, noBrowserReason, useConsoleBrowser } from './browser.ts';
-
-// The data sources domain (issue 3) serves the public routes this page uses; until it does, the
-// page must say what it waits for instead of failing.
-const routesLanded = Boolean(dataSourcesModule.publicRoutes);
 
 describe.skipIf(!browserPath)(`console: data sources${browserPath ? '' : ` (${noBrowserReason})`}`, () => {
   const rt = useTestRuntime();
@@ -24,16 +19,7 @@ describe.skipIf(!browserPath)(`console: data sources${browserPath ? '' : ` (${no
     fs.writeFileSync(markdownFile, '# Returns\n\nYou can return any item within 30 days for a full refund.\n');
   });
 
-  it.skipIf(routesLanded)('says it waits for the data sources API while that API is missing', async () => {
-    const { page } = ui;
-    await ui.signIn();
-    await page.getByRole('link', { name: 'Data sources' }).click();
-    await page.getByRole('button', { name: 'Create a console channel' }).click();
-    await page.getByText('waiting for the data sources API (issue 3)').waitFor();
-    await ui.screenshot('datasources-waiting');
-  });
-
-  it.skipIf(!routesLanded)('creates a data source, uploads a markdown row, syncs it, reads the row back and gets an answer from it', async () => {
+  it('creates a data source, uploads a markdown row, syncs it, reads the row back and gets an answer from it', async () => {
     const { page } = ui;
     await ui.signIn();
     await page.getByRole('link', { name: 'Data sources' }).click();

@@ -193,7 +193,7 @@ function SourceTable({ access, botId }: { access: ChannelAccess; botId: string }
           </button>
         }
       >
-        <ErrorNote error={sources.error ?? action.error} waitingFor="the data sources API (issue 3)" />
+        <ErrorNote error={sources.error ?? action.error} />
         <table>
           <thead>
             <tr>

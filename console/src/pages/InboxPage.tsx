@@ -150,7 +150,7 @@ export function InboxPage({ bot }: { bot: BotRow }) {
             </select>
           </label>
         </div>
-        <ErrorNote error={list.error} waitingFor="the agent handoff admin API (issue 5)" />
+        <ErrorNote error={list.error} />
         <table aria-label="Conversations">
           <thead>
             <tr>

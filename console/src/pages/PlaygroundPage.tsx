@@ -96,7 +96,7 @@ function Chat({ access }: { access: ChannelAccess }) {
           </li>
         ))}
       </ol>
-      <ErrorNote error={action.error} waitingFor="the chat API (issue 5)" />
+      <ErrorNote error={action.error} />
       <form onSubmit={send} className="inline chat-input" aria-label="Send a message">
         <input name="message" value={message} onChange={(e) => setMessage(e.target.value)} placeholder="Ask the bot…" autoComplete="off" />
         <button type="submit" disabled={action.busy || !message.trim()}>

@@ -71,7 +71,7 @@ function Deliveries({ bot, hook }: { bot: BotRow; hook: Webhook }) {
         </button>
       }
     >
-      <ErrorNote error={log.error ?? action.error} waitingFor="the delivery log admin API (issue 4)" />
+      <ErrorNote error={log.error ?? action.error} />
       <table aria-label="Deliveries">
         <thead>
           <tr>
@@ -174,7 +174,7 @@ export function WebhooksPage({ bot }: { bot: BotRow }) {
     <>
       <Section title={`Webhooks of ${bot.name}`}>
         {secret && <SecretOnce label={secret.label} value={secret.value} onDismiss={() => setSecret(undefined)} />}
-        <ErrorNote error={hooks.error ?? action.error} waitingFor="the webhooks admin API (issue 4)" />
+        <ErrorNote error={hooks.error ?? action.error} />
         {tested && (
           <div className={`note ${tested.status !== null && tested.status < 300 ? '' : 'error'}`} role="status" data-testid="test-result">
             Test send {tested.request.method} {tested.request.url}: {tested.status !== null ? `HTTP ${tested.status}` : (tested.error?.code ?? 'no response')} in{' '}
