@@ -7,10 +7,15 @@ import { resolveDatabase } from './db/resolve.ts';
 import { EmbeddedDbUnavailable } from './db/ferretdb.ts';
 import { createRuntime } from './runtime.ts';
 import { createApp } from './http/app.ts';
+import { ensureLocalAdminToken, localAdminTokenFile } from './http/localAdminToken.ts';
 
 async function main() {
-  const config = loadConfig();
+  let config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
+  if (!config.ADMIN_TOKEN && !config.MONGODB_URI) {
+    config = { ...config, ADMIN_TOKEN: ensureLocalAdminToken(config.dataDir) };
+    logger.info(`relay: admin token for the console and admin API is in ${localAdminTokenFile(config.dataDir)} (set ADMIN_TOKEN to choose one)`);
+  }
   const role = { api: config.ROLE !== 'worker', worker: config.ROLE !== 'api' };
   // Signal handlers come first so a SIGTERM during start-up still shuts down in order.
   let stopping = false;
