@@ -46,7 +46,7 @@ export async function getDataSource(botId: string, dataSourceId: string): Promis
 export async function setSyncInterval(ctx: AppContext, botId: string, dataSourceId: string, interval: SyncInterval | null): Promise<DataSource> {
   const before = await getDataSource(botId, dataSourceId);
   await DataSourceModel.updateOne({ _id: dataSourceId, botId }, { $set: { syncInterval: interval } });
-  await scheduleIntervalSync(ctx.jobs, dataSourceId, interval);
+  await scheduleIntervalSync(ctx.jobs, dataSourceId, interval, ctx.clock.now());
   return before;
 }
 

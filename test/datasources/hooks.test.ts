@@ -1,17 +1,23 @@
 // Sync-trigger hooks: created disabled through the admin API, a secret URL on any method, 404 for
-// an unknown hook or a wrong, old or deleted secret, 403 when disabled, 429 when already syncing.
+// an unknown hook or a wrong, old or deleted secret, 403 when disabled, 429 when already syncing
+// or when the team is out of storage tokens. Sync jobs can be held (heldSync.ts) so a source stays
+// `syncing` while a test calls the hook again.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestRuntime } from '../helpers/harness.ts';
 import { adminApi, createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
-import { SyncHookModel } from '../../src/datasources/model.ts';
+import { setTeamPlan } from '../../src/platform/service.ts';
+import { SyncClaimModel, SyncHookModel } from '../../src/datasources/model.ts';
+import { SYNC_JOB } from '../../src/datasources/sync.ts';
 import { createDataSource, getDataSource, waitForSyncEnd } from './support.ts';
+import { heldSyncs } from './heldSync.ts';
 
 const run = promisify(execFile);
 
 describe('sync-trigger hooks', () => {
-  const rt = useTestRuntime({ env: { HOOKS_BASE_URL: 'https://hooks.example.com/' } });
+  const held = heldSyncs();
+  const rt = useTestRuntime({ env: { HOOKS_BASE_URL: 'https://hooks.example.com/' }, modules: held.modules });
   let tenant: Tenant;
   let api: ReturnType<typeof publicApi>;
   let admin: ReturnType<typeof adminApi>;
@@ -22,11 +28,14 @@ describe('sync-trigger hooks', () => {
   });
   const call = (url: string, method: 'get' | 'post' | 'put' | 'delete' | 'patch' = 'post') => rt.http()[method](new URL(url).pathname);
 
-  async function enabledHook() {
-    const dataSourceId = await createDataSource(api);
-    await api('post', '/data-sources/row', { dataSourceId, dataSourceRows: [{ name: 'a', content: 'Alpha' }] }).expect(200);
-    const created = await admin('post', `/bots/${tenant.botId}/data-sources/${dataSourceId}/sync-hooks`).expect(201);
-    await admin('put', `/bots/${tenant.botId}/sync-hooks/${created.body.hook.id}/enabled`, { enabled: true }).expect(200);
+  const syncJobsOf = async (dataSourceId: string) => (await rt.runtime.ctx.jobs.queryJobs({ name: SYNC_JOB, data: { dataSourceId } })).jobs;
+
+  async function enabledHook(owner = tenant) {
+    const own = publicApi(rt, owner);
+    const dataSourceId = await createDataSource(own);
+    await own('post', '/data-sources/row', { dataSourceId, dataSourceRows: [{ name: 'a', content: 'Alpha' }] }).expect(200);
+    const created = await admin('post', `/bots/${owner.botId}/data-sources/${dataSourceId}/sync-hooks`).expect(201);
+    await admin('put', `/bots/${owner.botId}/sync-hooks/${created.body.hook.id}/enabled`, { enabled: true }).expect(200);
     return { dataSourceId, hookId: created.body.hook.id as string, url: created.body.url as string };
   }
 
@@ -47,13 +56,18 @@ describe('sync-trigger hooks', () => {
 
   it('queues a sync on any HTTP method once enabled, with any body, and 429s while it runs', async () => {
     const { dataSourceId, url } = await enabledHook();
-    const first = await call(url, 'put').set('Content-Type', 'application/json').send('not json at all');
-    expect(first.status).toBe(200);
-    expect(first.body).toEqual({ success: true });
-    const again = await call(url, 'get');
-    if ((await getDataSource(api, dataSourceId)).state === 'syncing') {
+    held.hold();
+    try {
+      const first = await call(url, 'put').set('Content-Type', 'application/json').send('not json at all');
+      expect(first.status).toBe(200);
+      expect(first.body).toEqual({ success: true });
+      expect((await getDataSource(api, dataSourceId)).state).toBe('syncing');
+      const again = await call(url, 'get');
       expect(again.status).toBe(429);
       expect(again.body).toMatchObject({ success: false, code: 'already_syncing' });
+      expect(await syncJobsOf(dataSourceId)).toHaveLength(1);
+    } finally {
+      held.release();
     }
     expect((await waitForSyncEnd(api, dataSourceId)).state).toBe('synced');
     expect((await call(url, 'delete')).status).toBe(200);
@@ -67,6 +81,22 @@ describe('sync-trigger hooks', () => {
     const res = await call(url);
     expect(res.status).toBe(429);
     expect(res.body.success).toBe(false);
+  });
+
+  it('answers 429 with success false and queues nothing when the team is out of storage tokens', async () => {
+    const broke = await createTenant();
+    const { dataSourceId, url } = await enabledHook(broke);
+    await setTeamPlan(broke.teamId, 'standard', { storageTokens: 0 });
+    const res = await call(url);
+    expect(res.status).toBe(429);
+    expect(res.body).toMatchObject({ success: false, code: 'storage_tokens_exhausted' });
+    expect((await getDataSource(publicApi(rt, broke), dataSourceId)).state).toBe('not_synced');
+    expect(await syncJobsOf(dataSourceId)).toHaveLength(0);
+    expect(await SyncClaimModel.findById(dataSourceId).lean()).toBeNull();
+    // The same hook syncs once the team has tokens again: only the budget refused it.
+    await setTeamPlan(broke.teamId, 'standard', { storageTokens: 1_000 });
+    expect((await call(url)).status).toBe(200);
+    expect((await waitForSyncEnd(publicApi(rt, broke), dataSourceId)).state).toBe('synced');
   });
 
   it('gives the same 404 for a wrong secret, an unknown hook and a malformed id', async () => {
