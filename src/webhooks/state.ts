@@ -1,7 +1,7 @@
 // What the webhooks module holds while it runs: the outbound client, the retry schedule and the
 // dispatcher of first attempts. Built once per runtime from its config and the module options.
 import type { AppContext } from '../context.ts';
-import { createOutboundClient, type OutboundClient } from '../outbound/client.ts';
+import { createOutboundClient, type OutboundClient, type OutboundClientOptions } from '../outbound/client.ts';
 import type { DeliveryDeps } from './delivery.job.ts';
 import { DeliveryDispatcher } from './dispatcher.ts';
 import { DEFAULT_JITTER_RATIO, DEFAULT_RETRY_DELAYS_MS, retrySchedule, type RetrySchedule } from './retry.ts';
@@ -10,6 +10,10 @@ export interface WebhooksOptions {
   /** Waits between attempts (attempts = waits + 1); tests pass a few milliseconds. */
   retryDelaysMs?: number[];
   jitterRatio?: number;
+  /** Source of the jitter, in [0, 1); Math.random unless a test pins it. */
+  random?: () => number;
+  /** Builds the HTTP client for attempts and test sends from the config's outbound settings. */
+  createOutbound?: (options: OutboundClientOptions) => OutboundClient & { close(): Promise<void> };
   /** How long past due a pending delivery may sit before the sweep re-enqueues it. */
   sweepAfterMs?: number;
   /** First attempts run at once in the emitting process, this many at a time. */
@@ -26,12 +30,12 @@ export interface WebhooksState {
 
 export function createWebhooksState(ctx: AppContext, opts: WebhooksOptions): WebhooksState {
   const { config } = ctx;
-  const outbound = createOutboundClient({
+  const outbound = (opts.createOutbound ?? createOutboundClient)({
     allowPrivate: config.OUTBOUND_ALLOW_PRIVATE,
     timeoutMs: config.OUTBOUND_TIMEOUT_MS,
     responseLimitBytes: config.OUTBOUND_RESPONSE_LIMIT_BYTES,
   });
-  const schedule = retrySchedule(opts.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS, opts.jitterRatio ?? DEFAULT_JITTER_RATIO);
+  const schedule = retrySchedule(opts.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS, opts.jitterRatio ?? DEFAULT_JITTER_RATIO, opts.random);
   // The lease outlives the total timeout, so a slow attempt is never taken for a dead one.
   const deps: DeliveryDeps = { ctx, outbound, schedule, leaseMs: config.OUTBOUND_TIMEOUT_MS + 5_000 };
   return {

@@ -1,0 +1,118 @@
+// `relay webhooks …` as a process against the test database and a real local sink: create, update,
+// enable, test-send, list deliveries, resend, regenerate the secret, disable, and clear errors.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { verify } from '@octokit/webhooks-methods';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestRuntime, waitFor } from '../helpers/harness.ts';
+import { createTenant, type Tenant } from '../helpers/factories.ts';
+import { getDelivery } from '../../src/webhooks/deliveries.ts';
+import { startSink, type ReceivedRequest, type Sink } from './sink.ts';
+
+const run = promisify(execFile);
+const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+const CLI_TIMEOUT = { timeout: 90_000 };
+
+describe('relay webhooks CLI', () => {
+  const rt = useTestRuntime({ worker: false });
+  let sink: Sink;
+  let tenant: Tenant;
+  const relay = (...args: string[]) =>
+    run('node', ['bin/relay.js', 'webhooks', ...args], { env: { ...process.env, MONGODB_URI: rt.uri, LOG_LEVEL: 'silent', OUTBOUND_ALLOW_PRIVATE: 'true' } });
+  const relayJson = async (...args: string[]) => JSON.parse((await relay(...args)).stdout);
+  const at = (path: string) => sink.requests.filter((r) => r.path === path);
+  const signedWith = (secret: string, req: ReceivedRequest) => verify(secret, req.raw.toString('utf8'), String(req.headers['x-service-signature']));
+
+  // Filled in by each step for the next: the tests of this file run in order.
+  let webhookId: string;
+  let secret: string;
+  let deliveryId: string;
+
+  beforeAll(async () => {
+    sink = await startSink(() => ({ status: 200, body: 'ok' }));
+    tenant = await createTenant({ bot: 'CLI bot' });
+  });
+  afterAll(() => sink?.close());
+
+  it('creates a disabled hook and prints it with its secret', CLI_TIMEOUT, async () => {
+    const created = await relayJson('create', '--bot', tenant.botId, '--type', 'conversation.started', '--url', `${sink.url}/cli`);
+    expect(created).toMatchObject({ botId: tenant.botId, type: 'conversation.started', enabled: false, url: `${sink.url}/cli`, customPayload: { enabled: false } });
+    expect(created.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(created.secret).toMatch(/^whsec_/);
+    ({ id: webhookId, secret } = created);
+  });
+
+  it('updates the URL and the custom payload from flags, with headers given as JSON', CLI_TIMEOUT, async () => {
+    const updated = await relayJson(
+      'update', webhookId, '--bot', tenant.botId, '--url', `${sink.url}/cli/updated`,
+      '--custom', '--headers', '{"X-Tag":"cli"}', '--body', 'delivery={{deliveryId}}',
+    );
+    expect(updated).toMatchObject({ id: webhookId, enabled: false, url: `${sink.url}/cli/updated`, customPayload: { enabled: true, method: 'POST', headers: { 'X-Tag': 'cli' }, body: 'delivery={{deliveryId}}' } });
+    expect(updated.secret).toBeUndefined();
+  });
+
+  it('enables the hook', CLI_TIMEOUT, async () => {
+    expect(await relayJson('enable', webhookId, '--bot', tenant.botId)).toMatchObject({ id: webhookId, enabled: true });
+  });
+
+  it('test-sends to the sink with X-Service-Test and prints the status, body and delivery id', CLI_TIMEOUT, async () => {
+    const result = await relayJson('test', webhookId, '--bot', tenant.botId);
+    expect(result).toMatchObject({ status: 200, body: 'ok', error: null, unresolved: [], request: { method: 'POST', url: `${sink.url}/cli/updated` } });
+    const [req] = at('/cli/updated');
+    expect(req!.headers['x-service-test']).toBe('true');
+    expect(req!.headers['x-service-delivery-id']).toBe(result.deliveryId);
+    expect(req!.headers['x-tag']).toBe('cli');
+    expect(req!.raw.toString()).toBe(`delivery=${result.deliveryId}`);
+    expect(await signedWith(secret, req!)).toBe(true);
+  });
+
+  it('lists the deliveries of a real event with their attempts', CLI_TIMEOUT, async () => {
+    await rt.runtime.ctx.events.emit({ type: 'conversation.started', teamId: tenant.teamId, botId: tenant.botId, payload: { event: 'conversation.started' } });
+    const [live] = await waitFor(() => at('/cli/updated').length === 2 && at('/cli/updated').slice(1));
+    expect(live!.headers['x-service-test']).toBeUndefined();
+    deliveryId = String(live!.headers['x-service-delivery-id']);
+    await waitFor(async () => (await getDelivery(tenant.botId, webhookId, deliveryId)).status === 'delivered');
+
+    const listed = await relayJson('deliveries', webhookId, '--bot', tenant.botId);
+    expect(listed.pagination).toMatchObject({ total: 1 });
+    expect(listed.deliveries).toHaveLength(1);
+    expect(listed.deliveries[0]).toMatchObject({ id: deliveryId, webhookId, event: 'conversation.started', status: 'delivered', attemptCount: 1 });
+    expect(listed.deliveries[0].attempts).toEqual([expect.objectContaining({ number: 1, status: 'succeeded', httpStatus: 200, responseBody: 'ok' })]);
+  });
+
+  it('resends a delivery with the same deliveryId and bytes', CLI_TIMEOUT, async () => {
+    const resent = await relayJson('resend', webhookId, deliveryId, '--bot', tenant.botId);
+    expect(resent).toMatchObject({ id: deliveryId, status: 'delivered', attemptCount: 2 });
+    expect(resent.attempts.map((a: { number: number; status: string }) => [a.number, a.status])).toEqual([
+      [1, 'succeeded'],
+      [2, 'succeeded'],
+    ]);
+    const sent = at('/cli/updated').filter((r) => r.headers['x-service-delivery-id'] === deliveryId);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]!.raw.equals(sent[0]!.raw)).toBe(true);
+    expect(sent[1]!.headers['x-service-test']).toBeUndefined();
+  });
+
+  it('regenerates the secret, and the next send is signed with the new one only', CLI_TIMEOUT, async () => {
+    const rotated = await relayJson('regenerate-secret', webhookId, '--bot', tenant.botId);
+    expect(rotated).toMatchObject({ id: webhookId, enabled: true });
+    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.secret).not.toBe(secret);
+    const result = await relayJson('test', webhookId, '--bot', tenant.botId);
+    const req = at('/cli/updated').find((r) => r.headers['x-service-delivery-id'] === result.deliveryId)!;
+    expect(req.headers['x-secret-key']).toBe(rotated.secret);
+    expect(await signedWith(rotated.secret, req)).toBe(true);
+    expect(await signedWith(secret, req)).toBe(false);
+  });
+
+  it('disables the hook', CLI_TIMEOUT, async () => {
+    expect(await relayJson('disable', webhookId, '--bot', tenant.botId)).toMatchObject({ id: webhookId, enabled: false });
+  });
+
+  it('exits 1 with one line naming webhook_not_found for an unknown hook id', CLI_TIMEOUT, async () => {
+    const notFound = { code: 1, stdout: '', stderr: 'relay: webhook_not_found: Webhook not found\n' };
+    await expect(relay('enable', UNKNOWN_ID, '--bot', tenant.botId)).rejects.toMatchObject(notFound);
+    await expect(relay('test', UNKNOWN_ID, '--bot', tenant.botId)).rejects.toMatchObject(notFound);
+    await expect(relay('resend', UNKNOWN_ID, deliveryId, '--bot', tenant.botId)).rejects.toMatchObject(notFound);
+  });
+});
