@@ -7,6 +7,7 @@ import { registerDatasourcesCommands } from './datasources.ts';
 import { registerWebhooksCommands } from './webhooks.ts';
 import { registerChatCommands } from './chat.ts';
 import { registerGatewayCommands } from './gateway.ts';
+import { registerPublicCommands } from './public.ts';
 
 export function buildProgram(): Command {
   const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -36,5 +37,6 @@ embedded FerretDB under DATA_DIR when it is unset. Run "relay <command> --help" 
   registerWebhooksCommands(program);
   registerChatCommands(program);
   registerGatewayCommands(program);
+  registerPublicCommands(program);
   return program;
 }
