@@ -75,7 +75,7 @@ export function useTestRuntime(opts: TestRuntimeOptions = {}): TestRuntime {
 }
 
 /** Polls `check` until it returns a truthy value; no fixed sleeps in tests. */
-export async function waitFor<T>(check: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 10_000): Promise<T> {
+export async function waitFor<T>(check: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
