@@ -8,6 +8,7 @@ import { bootstrapTenant } from '../src/platform/service.ts';
 import { createWebhook, setWebhookEnabled } from '../src/webhooks/service.ts';
 import { AttemptModel, DeliveryModel } from '../src/webhooks/model.ts';
 import { signBody } from '../src/security/signature.ts';
+import { trusted } from '../src/db/connection.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 300);
 const HOOKS = Number(process.env.BENCH_HOOKS ?? 10);
@@ -61,8 +62,8 @@ async function untilDelivered(from: number, total: number): Promise<void> {
   const target = from + total;
   while (received < target) {
     if (Date.now() > deadline) {
-      const stuck = await DeliveryModel.find({ status: { $ne: 'delivered' } }).lean();
-      const attempts = await AttemptModel.find({ deliveryId: { $in: stuck.map((d) => d.id) } }).lean();
+      const stuck = await DeliveryModel.find({ status: trusted({ $ne: 'delivered' }) }).lean();
+      const attempts = await AttemptModel.find({ deliveryId: trusted({ $in: stuck.map((d) => d.id) }) }).lean();
       throw new Error(`sink saw ${received - target + total} of ${total} in time: ${JSON.stringify({ stuck, attempts })}`);
     }
     await new Promise((r) => setTimeout(r, 5));

@@ -11,6 +11,7 @@ import { emitClaimed, emitReleased } from './events.ts';
 import { ConversationModel, type Agent, type Conversation, type ConversationState, type Message } from './model.ts';
 import { pageOfMessages, recordMessages, transcriptOf } from './service.ts';
 import { serialized } from './serial.ts';
+import { trusted } from '../db/connection.ts';
 
 async function getConversation(conversationId: string): Promise<Conversation> {
   const conversation = await ConversationModel.findOne({ _id: conversationId }).lean<Conversation>();
@@ -26,7 +27,7 @@ export async function listForAgents(botId: string, state: ConversationState, pag
 export async function claimConversation(ctx: AppContext, conversationId: string, agent: Agent): Promise<Conversation> {
   const claimed = await serialized(`conversation:${conversationId}`, () =>
     ConversationModel.findOneAndUpdate(
-      { _id: conversationId, state: { $ne: 'Active' } },
+      { _id: conversationId, state: trusted({ $ne: 'Active' }) },
       { $set: { state: 'Active', agent: { name: agent.name, email: agent.email } } },
       { returnDocument: 'after' },
     ).lean<Conversation>(),

@@ -8,6 +8,7 @@ import { emitEscalated } from './events.ts';
 import { serialized } from './serial.ts';
 import type { PowerUp } from './answerers/types.ts';
 import type { UserData } from './schema.ts';
+import { trusted } from '../db/connection.ts';
 
 /** The name in bot.powerUps. */
 export const HANDOFF_POWER_UP = 'human-handoff';
@@ -40,7 +41,7 @@ export async function escalate(ctx: AppContext, conversationId: string, bot: Bot
   const set: Record<string, unknown> = { state: 'Escalated' };
   if (userEmail) set.userEmail = userEmail;
   const updated = await serialized(`conversation:${conversationId}`, () =>
-    ConversationModel.findOneAndUpdate({ _id: conversationId, state: { $in: ['Open', 'Resolved'] } }, { $set: set }, { returnDocument: 'after' }).lean<Conversation>(),
+    ConversationModel.findOneAndUpdate({ _id: conversationId, state: trusted({ $in: ['Open', 'Resolved'] }) }, { $set: set }, { returnDocument: 'after' }).lean<Conversation>(),
   );
   if (!updated) return false;
   await emitEscalated(ctx, updated, bot, updated.userEmail ?? null);

@@ -2,6 +2,7 @@
 // cursor is the previous page's last id, so a page is one query without an anchor lookup.
 import type { Model } from 'mongoose';
 import type { PageQuery, Page } from '../http/pagination.ts';
+import { trusted } from '../db/connection.ts';
 
 export async function pageById<D extends { _id: string }>(
   model: Model<any>,
@@ -9,7 +10,7 @@ export async function pageById<D extends { _id: string }>(
   page: PageQuery,
   projection?: Record<string, 0 | 1>,
 ): Promise<Page<D>> {
-  const query = page.cursor ? { ...filter, _id: { $gt: page.cursor } } : filter;
+  const query = page.cursor ? { ...filter, _id: trusted({ $gt: page.cursor }) } : filter;
   const [items, total] = await Promise.all([
     model.find(query, projection).sort({ _id: 1 }).limit(page.limit).lean<D[]>(),
     model.countDocuments(filter),

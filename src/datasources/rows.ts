@@ -10,6 +10,7 @@ import { newSortableId } from './ids.ts';
 import { DataSourceRowModel, RowContentModel, type DataSource, type DataSourceRow, type SyncState } from './model.ts';
 import { pageById } from './paging.ts';
 import type { RowView } from './presenters.ts';
+import { trusted } from '../db/connection.ts';
 
 export interface RowOptions {
   now: Date;
@@ -50,8 +51,8 @@ export async function addRows(ds: DataSource, rows: Array<{ name: string; conten
   } catch (err) {
     // An ordered insert stops at the first failure; remove whatever of this batch got in.
     const ids = metas.map((m) => m._id);
-    await DataSourceRowModel.deleteMany({ _id: { $in: ids }, dataSourceId: ds._id }).catch(() => undefined);
-    await RowContentModel.deleteMany({ _id: { $in: ids }, dataSourceId: ds._id }).catch(() => undefined);
+    await DataSourceRowModel.deleteMany({ _id: trusted({ $in: ids }), dataSourceId: ds._id }).catch(() => undefined);
+    await RowContentModel.deleteMany({ _id: trusted({ $in: ids }), dataSourceId: ds._id }).catch(() => undefined);
     throw Object.assign(saveFailed(), { cause: err });
   }
   return metas.length;

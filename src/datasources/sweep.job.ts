@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { discardUncommitted } from '../knowledge/store.ts';
 import { DataSourceModel, SyncClaimModel, type DataSource } from './model.ts';
 import { failSync, SYNC_JOB, type SyncJobData } from './sync.ts';
+import { trusted } from '../db/connection.ts';
 
 export const SWEEP_JOB = 'datasources.sweep';
 export const MAX_SYNC_RETRIES = 2;
@@ -23,7 +24,7 @@ export async function performSyncSweep(ctx: AppContext, opts: { staleAfterMs?: n
   const cutoff = new Date(now.getTime() - (opts.staleAfterMs ?? staleAfterMs(ctx)));
   const maxRetries = opts.maxRetries ?? MAX_SYNC_RETRIES;
   const report: SweepReport = { retried: [], failed: [], releasedClaims: [] };
-  const stuck = await DataSourceModel.find({ state: 'syncing', $or: [{ syncHeartbeatAt: { $lt: cutoff } }, { syncHeartbeatAt: null }] }).lean<DataSource[]>();
+  const stuck = await DataSourceModel.find({ state: 'syncing', $or: [{ syncHeartbeatAt: trusted({ $lt: cutoff }) }, { syncHeartbeatAt: null }] }).lean<DataSource[]>();
   for (const ds of stuck) {
     if (ds.syncRetries < maxRetries) {
       await discardUncommitted(ds._id);
@@ -43,7 +44,7 @@ export async function performSyncSweep(ctx: AppContext, opts: { staleAfterMs?: n
       if (await failSync(ctx, ds, ds.syncRun, reason)) report.failed.push(ds._id);
     }
   }
-  const claims = await SyncClaimModel.find({ createdAt: { $lt: cutoff } }).lean();
+  const claims = await SyncClaimModel.find({ createdAt: trusted({ $lt: cutoff }) }).lean();
   for (const claim of claims) {
     const ds = await DataSourceModel.findById(claim._id, { state: 1 }).lean();
     if (ds?.state === 'syncing') continue;

@@ -2,6 +2,10 @@
 import mongoose from 'mongoose';
 
 mongoose.set('strictQuery', true);
+// NoSQL injection guard (issue 7): a filter value that is an object with `$` keys is matched as a
+// literal (`{ $eq: value }`), so `{ "$ne": null }` smuggled into an id matches nothing. Our own
+// operator filters opt out explicitly with mongoose.trusted(...); $where/$expr are refused outright.
+mongoose.set('sanitizeFilter', true);
 // Indexes are built explicitly by ensureIndexes() before the server takes traffic.
 mongoose.set('autoIndex', false);
 
@@ -25,4 +29,12 @@ export async function disconnectDatabase(): Promise<void> {
 
 export function databaseIsConnected(): boolean {
   return mongoose.connection.readyState === 1;
+}
+
+/**
+ * Marks an operator object written by our own code (`{ $lt: cutoff }`, `{ $in: ids }`) so that
+ * sanitizeFilter keeps it an operator. Never wrap a value that came from a request.
+ */
+export function trusted<const T extends object>(operators: T): T {
+  return mongoose.trusted(operators);
 }

@@ -3,6 +3,7 @@ import type { Logger } from '../observability/logger.ts';
 import type { Clock } from '../clock.ts';
 import { newId } from '../clock.ts';
 import { EventModel, type EventType, type StoredEvent } from './model.ts';
+import { trusted } from '../db/connection.ts';
 
 export type EventSubscriber = (event: StoredEvent) => Promise<void>;
 
@@ -48,7 +49,7 @@ export class EventBus {
   /** Re-dispatches events whose dispatch never finished (crash between store and fan-out). */
   async redispatchStale(olderThanMs: number): Promise<number> {
     const cutoff = new Date(this.clock.now().getTime() - olderThanMs);
-    const stale = await EventModel.find({ dispatchedAt: null, createdAt: { $lt: cutoff } }).limit(100).lean<StoredEvent[]>();
+    const stale = await EventModel.find({ dispatchedAt: null, createdAt: trusted({ $lt: cutoff }) }).limit(100).lean<StoredEvent[]>();
     let done = 0;
     for (const event of stale) if (await this.dispatch(event)) done++;
     return done;

@@ -9,6 +9,7 @@ import { ActionOutcomeModel, GatewayDeliveryModel, RuleOutcomeModel, type Gatewa
 import type { RuleSet } from './rules/loader.ts';
 import { planDelivery, type RulePlan } from './rules/plan.ts';
 import { ACTION_JOB, ruleInputOf, type ActionJobData, type ProcessItem, type ProcessJobData } from './service.ts';
+import { trusted } from '../db/connection.ts';
 
 const ignoreDuplicate = (err: unknown) => {
   if ((err as { code?: number })?.code !== 11000) throw err;
@@ -80,5 +81,5 @@ async function processDelivery(ctx: AppContext, gateway: GatewayView, data: Proc
   }
   for (const plan of plans) await recordPlan(ctx, delivery.id, data.run, plan);
   await enqueuePendingActions(ctx, delivery.id, data.run);
-  await GatewayDeliveryModel.updateOne({ id: delivery.id, processedRun: { $lt: data.run } }, { $set: { processedRun: data.run, processedAt: ctx.clock.now() } });
+  await GatewayDeliveryModel.updateOne({ id: delivery.id, processedRun: trusted({ $lt: data.run }) }, { $set: { processedRun: data.run, processedAt: ctx.clock.now() } });
 }

@@ -9,6 +9,7 @@ import { gatewayDeliveries } from '../observability/metrics.ts';
 import type { IncomingDelivery } from './intake.ts';
 import { ActionOutcomeModel, GatewayDeliveryModel, RuleOutcomeModel, type ActionOutcome, type GatewayDelivery, type RuleOutcome } from './model.ts';
 import type { RuleInput } from './rules/plan.ts';
+import { trusted } from '../db/connection.ts';
 
 export const PROCESS_JOB = 'gateway.process';
 export const ACTION_JOB = 'gateway.action';
@@ -101,8 +102,8 @@ export interface DeliveryRecord {
 async function withOutcomes(deliveries: GatewayDelivery[]): Promise<DeliveryRecord[]> {
   const ids = deliveries.map((d) => d.id);
   const [rules, actions] = await Promise.all([
-    RuleOutcomeModel.find({ delivery: { $in: ids } }).sort({ run: 1, rule: 1 }).lean<RuleOutcome[]>(),
-    ActionOutcomeModel.find({ delivery: { $in: ids } }).sort({ run: 1, rule: 1, index: 1 }).lean<ActionOutcome[]>(),
+    RuleOutcomeModel.find({ delivery: trusted({ $in: ids }) }).sort({ run: 1, rule: 1 }).lean<RuleOutcome[]>(),
+    ActionOutcomeModel.find({ delivery: trusted({ $in: ids }) }).sort({ run: 1, rule: 1, index: 1 }).lean<ActionOutcome[]>(),
   ]);
   return deliveries.map((delivery) => ({
     delivery,

@@ -7,6 +7,7 @@ import { errorMiddleware } from './errorMiddleware.ts';
 import { jsonBody } from './body.ts';
 import { authenticatePublic, createPublicRouter } from './publicApi.ts';
 import { adminAuth } from './adminAuth.ts';
+import { refuseOperatorQueryKeys } from './validate.ts';
 import { httpMetrics } from '../observability/metrics.ts';
 import { healthRoutes } from '../observability/health.ts';
 import { docsRoutes } from './docs.ts';
@@ -22,6 +23,7 @@ export function createApp(ctx: AppContext, modules: DomainModule[]): Koa {
   app.use(errorMiddleware(ctx.logger));
   app.use(jsonBody({ limit: ctx.config.BODY_LIMIT, maxDepth: ctx.config.JSON_MAX_DEPTH, skip: (c) => rawBodyPaths.some((re) => re.test(c.path)) }));
 
+  app.use(refuseOperatorQueryKeys);
   app.use(authenticatePublic);
 
   const root = new Router();

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import mongoose from 'mongoose';
 import { AppError, ERROR_STATUS, type ErrorCode } from './errors.ts';
-import type { Logger } from '../observability/logger.ts';
+import { loggablePath, type Logger } from '../observability/logger.ts';
 
 function isDatabaseOutage(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
@@ -53,11 +53,11 @@ export function errorMiddleware(logger: Logger) {
       if (appError) {
         ctx.status = appError.status;
         ctx.body = { success: false, code: appError.code, message: appError.message, ...appError.extra };
-        if (appError.status >= 500) logger.error({ err, path: ctx.path }, appError.message);
+        if (appError.status >= 500) logger.error({ err, path: loggablePath(ctx.path) }, appError.message);
         return;
       }
       const requestId = randomUUID();
-      logger.error({ err, requestId, method: ctx.method, path: ctx.path }, 'unhandled error');
+      logger.error({ err, requestId, method: ctx.method, path: loggablePath(ctx.path) }, 'unhandled error');
       ctx.status = 500;
       ctx.body = { success: false, code: 'internal_error', message: 'Internal error', requestId };
     }

@@ -4,6 +4,7 @@
 import type { Model, QueryFilter } from 'mongoose';
 import { z } from 'zod';
 import { AppError } from './errors.ts';
+import { trusted } from '../db/connection.ts';
 
 export const PageQuerySchema = z.object({
   limit: z.coerce
@@ -31,7 +32,7 @@ export async function paginate<D extends { id: string }>(
   if (page.cursor) {
     const anchor = await model.findOne({ ...filter, id: page.cursor } as QueryFilter<D>, { _id: 1 }).lean<{ _id: unknown }>();
     if (!anchor) throw new AppError('invalid_cursor', 'cursor does not name an item of this list');
-    query = { ...filter, _id: { $gt: anchor._id } } as QueryFilter<D>;
+    query = { ...filter, _id: trusted({ $gt: anchor._id }) } as QueryFilter<D>;
   }
   const [items, total] = await Promise.all([
     model.find(query, projection).sort({ _id: 1 }).limit(page.limit).lean<D[]>(),

@@ -37,6 +37,18 @@ export function validationOf(middleware: unknown): { schema: z.ZodType; source: 
   return (middleware as Record<symbol, { schema: z.ZodType; source: Source }> | undefined)?.[VALIDATION];
 }
 
+/**
+ * No query parameter name may look like an operator or a nested key (`id[$ne]=x`, `$where=...`):
+ * our API has no such parameters, and refusing them at the edge keeps a future switch to a
+ * nesting query parser (qs) from turning them into filter objects (NoSQL injection, issue 7).
+ */
+export async function refuseOperatorQueryKeys(ctx: Context, next: Next) {
+  for (const name of Object.keys(ctx.query)) {
+    if (/[$[\]]/.test(name)) throw new AppError('bad_request', 'Query parameter names may not contain $, [ or ]');
+  }
+  return next();
+}
+
 /** Field helpers shared by the public API schemas. */
 export const uuid = (name: string) =>
   z.string({ error: `${name} is required and must be a string` }).uuid({ error: `${name} must be a valid UUID` });

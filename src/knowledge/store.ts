@@ -4,6 +4,7 @@
 // documents of an uncommitted run, which discardUncommitted removes.
 import { deflateRawSync, inflateRawSync, constants } from 'node:zlib';
 import { KnowledgeManifestModel, KnowledgePackModel, KnowledgeSegmentModel } from './model.ts';
+import { trusted } from '../db/connection.ts';
 
 export interface StoredChunk {
   heading: string | null;
@@ -136,8 +137,8 @@ async function relocateFromSparsePacks(previous: Manifest, kept: Record<string, 
 export async function discardUncommitted(dataSourceId: string): Promise<void> {
   const segment = await KnowledgeSegmentModel.findById(dataSourceId).lean();
   const committed = segment?.run ?? 0;
-  await KnowledgePackModel.deleteMany({ dataSourceId, run: { $gt: committed } });
-  await KnowledgeManifestModel.deleteMany({ dataSourceId, run: { $gt: committed } });
+  await KnowledgePackModel.deleteMany({ dataSourceId, run: trusted({ $gt: committed }) });
+  await KnowledgeManifestModel.deleteMany({ dataSourceId, run: trusted({ $gt: committed }) });
 }
 
 /** Deleting a data source: the segment goes first, so searches stop using it at once. */

@@ -18,6 +18,17 @@ export const REDACTED_PATHS = [
   'secretKey',
 ];
 
+// Paths that carry a secret in the URL itself: the sync-trigger hook /api/public/hooks/:hookId/:secret
+// (spec "Incoming webhook endpoint"). Everything after the hook id is replaced. Case-insensitive
+// because the router matches paths case-insensitively.
+const SECRET_PATHS: Array<[RegExp, string]> = [[/^(\/+api\/+public\/+hooks\/+[^/]*)\/.*$/i, '$1/[redacted]']];
+
+/** A request path that is safe to log: secret segments are replaced with `[redacted]`. */
+export function loggablePath(path: string): string {
+  for (const [pattern, replacement] of SECRET_PATHS) if (pattern.test(path)) return path.replace(pattern, replacement);
+  return path;
+}
+
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination);
 }

@@ -5,11 +5,12 @@ import { AppError } from '../http/errors.ts';
 import { paginate, type Page, type PageQuery } from '../http/pagination.ts';
 import { AttemptModel, DeliveryModel, type Delivery, type DeliveryAttempt } from './model.ts';
 import { getWebhook } from './service.ts';
+import { trusted } from '../db/connection.ts';
 
 export type DeliveryWithAttempts = Delivery & { attempts: DeliveryAttempt[] };
 
 async function withAttempts(deliveries: Delivery[]): Promise<DeliveryWithAttempts[]> {
-  const attempts = await AttemptModel.find({ deliveryId: { $in: deliveries.map((d) => d.id) } })
+  const attempts = await AttemptModel.find({ deliveryId: trusted({ $in: deliveries.map((d) => d.id) }) })
     .sort({ number: 1 })
     .lean<DeliveryAttempt[]>();
   return deliveries.map((d) => ({ ...d, attempts: attempts.filter((a) => a.deliveryId === d.id) }));

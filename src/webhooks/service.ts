@@ -5,18 +5,22 @@ import { timeOrderedId } from '../chat/ids.ts';
 import { AppError } from '../http/errors.ts';
 import { paginate, type Page, type PageQuery } from '../http/pagination.ts';
 import { generateSecret } from '../security/secrets.ts';
+import { blockedHostReason } from '../outbound/addressPolicy.ts';
 import { getBot } from '../platform/service.ts';
 import type { StoredEvent } from '../events/model.ts';
 import { AttemptModel, DeliveryModel, SCOPED_TYPES, WebhookModel, type Webhook, type WebhookType } from './model.ts';
 import type { WebhookCreateReq, WebhookUpdateReq } from './schema.ts';
+import { trusted } from '../db/connection.ts';
 
 const PLACEHOLDER = /\{\{[^}]*\}\}/g;
 
 /**
  * Spec "Delivery behaviour" 6: a full URL with https://. OUTBOUND_ALLOW_PRIVATE (development and
- * tests) also admits http://. Placeholders are allowed anywhere except the scheme.
+ * tests) also admits http:// and private hosts. Placeholders are allowed anywhere except the scheme.
+ * A literal private or loopback host is refused here for early feedback only: names are judged on
+ * the address dialled at send time (src/outbound), which is the check that counts.
  */
-export function checkTargetUrl(url: string, allowHttp: boolean): void {
+export function checkTargetUrl(url: string, allowPrivate: boolean): void {
   const scheme = /^(https?):\/\//i.exec(url)?.[1]?.toLowerCase();
   let parsed: URL | null = null;
   try {
@@ -25,9 +29,11 @@ export function checkTargetUrl(url: string, allowHttp: boolean): void {
     parsed = null;
   }
   if (!parsed || !scheme || !parsed.hostname) throw new AppError('validation_failed', 'url: must be a full URL including https://');
-  if (scheme === 'http' && !allowHttp) {
+  if (scheme === 'http' && !allowPrivate) {
     throw new AppError('validation_failed', 'url: must start with https:// (http:// only when OUTBOUND_ALLOW_PRIVATE is on)');
   }
+  const blocked = allowPrivate ? null : blockedHostReason(parsed.hostname);
+  if (blocked) throw new AppError('validation_failed', `url: ${blocked}; private and loopback targets need OUTBOUND_ALLOW_PRIVATE`);
 }
 
 function checkScope(type: WebhookType, dataSourceIds: string[]): void {
@@ -106,7 +112,7 @@ export async function deleteWebhook(botId: string, webhookId: string): Promise<v
   const res = await WebhookModel.deleteOne({ _id: webhookId, botId });
   if (res.deletedCount === 0) throw new AppError('webhook_not_found', 'Webhook not found');
   const deliveries = await DeliveryModel.find({ webhookId }, { id: 1 }).lean<Array<{ id: string }>>();
-  await AttemptModel.deleteMany({ deliveryId: { $in: deliveries.map((d) => d.id) } });
+  await AttemptModel.deleteMany({ deliveryId: trusted({ $in: deliveries.map((d) => d.id) }) });
   await DeliveryModel.deleteMany({ webhookId });
 }
 

@@ -4,13 +4,14 @@
 import type { AppContext } from '../context.ts';
 import { DeliveryModel } from './model.ts';
 import { DELIVERY_JOB, type DeliveryJobData } from './delivery.job.ts';
+import { trusted } from '../db/connection.ts';
 
 export const SWEEP_JOB = 'webhooks.sweep';
 
 export async function performSweep(ctx: Pick<AppContext, 'clock' | 'jobs'>, overdueAfterMs: number, batch = 500): Promise<number> {
   const now = ctx.clock.now();
   const cutoff = new Date(now.getTime() - overdueAfterMs);
-  const overdue = await DeliveryModel.find({ status: 'pending', nextAttemptAt: { $lt: cutoff } }, { id: 1, nextAttemptAt: 1 })
+  const overdue = await DeliveryModel.find({ status: 'pending', nextAttemptAt: trusted({ $lt: cutoff }) }, { id: 1, nextAttemptAt: 1 })
     .limit(batch)
     .lean<Array<{ id: string; nextAttemptAt: Date }>>();
   let swept = 0;

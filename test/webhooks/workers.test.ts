@@ -13,6 +13,7 @@ import { retrySchedule } from '../../src/webhooks/retry.ts';
 import { performSweep } from '../../src/webhooks/sweep.job.ts';
 import { startSink, type Sink } from './sink.ts';
 import { useWebhooksRuntime } from './runtime.ts';
+import { trusted } from '../../src/db/connection.ts';
 
 describe('deliveries across workers', () => {
   const { rt, module } = useWebhooksRuntime({ retryDelaysMs: [10, 10, 10, 10] });
@@ -55,11 +56,11 @@ describe('deliveries across workers', () => {
       return req.path.startsWith('/race-') && mine.length === 1 ? { status: 500 } : { status: 200 };
     });
     await emit();
-    const ids = (await DeliveryModel.find({ webhookId: { $in: hooks } }, { id: 1 }).lean<Array<{ id: string }>>()).map((d) => d.id);
+    const ids = (await DeliveryModel.find({ webhookId: trusted({ $in: hooks }) }, { id: 1 }).lean<Array<{ id: string }>>()).map((d) => d.id);
     expect(ids).toHaveLength(8);
     // Every delivery is also run by both workers' Agenda and directly, as duplicate jobs would.
     await Promise.all(ids.flatMap((id) => [rt.runtime.ctx.jobs.now(DELIVERY_JOB, { deliveryId: id }), second.jobs.now(DELIVERY_JOB, { deliveryId: id }), perform(second.deps, id)]));
-    await waitFor(async () => (await DeliveryModel.countDocuments({ id: { $in: ids }, status: 'delivered' })) === 8, 20_000);
+    await waitFor(async () => (await DeliveryModel.countDocuments({ id: trusted({ $in: ids }), status: 'delivered' })) === 8, 20_000);
     sink.reply(() => ({ status: 200, body: 'ok' }));
     for (const id of ids) {
       const { webhookId } = (await DeliveryModel.findOne({ id }, { webhookId: 1 }).lean<{ webhookId: string }>())!;
