@@ -85,7 +85,7 @@ describe('the http action and redirects', () => {
 
   it('does not follow 301, 302, 303, 307 or 308 and fails the action without retrying', async () => {
     const actions = await actionsOf(rt);
-    expect(actions.map((a) => [a.status, a.attempts, a.error, a.result?.status])).toEqual(codes.map((code) => ['failed', 1, `HTTP ${code}`, code]));
+    expect(actions.map((a) => [a.status, a.attempts, a.error, a.result?.status])).toEqual(codes.map((code) => ['failed', 1, `HTTP ${code} redirect not followed (Location: ${landing.url}/landed)`, code]));
     expect(redirector.received.map((r) => r.url).sort()).toEqual(codes.map((code) => `/${code}`));
     expect(landing.connections).toBe(0);
   });

@@ -13,7 +13,8 @@ export async function runHttp(spec: HttpSpec, ctx: ActionContext): Promise<Actio
   if (res.ok) return ok(result);
   if (res.status !== null && res.status !== undefined) {
     const retry = res.status >= 500 || res.status === 408 || res.status === 429;
-    return failed(`HTTP ${res.status}`, retry, result);
+    // The client's message names a redirect's Location, which the operator needs to fix the URL.
+    return failed(res.error?.message ?? `HTTP ${res.status}`, retry, result);
   }
   const code = res.error?.code ?? 'network';
   return failed(`${code}: ${res.error?.message ?? 'no response'}`, code === 'timeout' || code === 'network', result);
