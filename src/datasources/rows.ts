@@ -11,6 +11,7 @@ import { DataSourceRowModel, RowContentModel, type DataSource, type DataSourceRo
 import { pageById } from './paging.ts';
 import type { RowView } from './presenters.ts';
 import { trusted } from '../db/connection.ts';
+import { isTransientDatabaseError } from '../db/errors.ts';
 
 export interface RowOptions {
   now: Date;
@@ -31,8 +32,12 @@ export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) =>
   return out;
 }
 
-/** The cause is logged by the caller's error path, never sent: the client only learns to retry. */
-const saveFailed = () => new AppError('row_save_failed', 'Saving the rows failed; nothing was changed. Retry.');
+/**
+ * The cause is logged by the caller's error path, never sent: the client only learns to retry. A
+ * database that is away or overloaded stays that error, so the edge answers 503 like any outage.
+ */
+const saveFailed = (cause: unknown) =>
+  isTransientDatabaseError(cause) ? cause : Object.assign(new AppError('row_save_failed', 'Saving the rows failed; nothing was changed. Retry.'), { cause });
 
 export async function addRows(ds: DataSource, rows: Array<{ name: string; content: string }>, opts: RowOptions): Promise<number> {
   const newId = opts.newRowId ?? (() => newSortableId(opts.now.getTime()));
@@ -53,7 +58,7 @@ export async function addRows(ds: DataSource, rows: Array<{ name: string; conten
     const ids = metas.map((m) => m._id);
     await DataSourceRowModel.deleteMany({ _id: trusted({ $in: ids }), dataSourceId: ds._id }).catch(() => undefined);
     await RowContentModel.deleteMany({ _id: trusted({ $in: ids }), dataSourceId: ds._id }).catch(() => undefined);
-    throw Object.assign(saveFailed(), { cause: err });
+    throw saveFailed(err);
   }
   return metas.length;
 }
@@ -116,7 +121,7 @@ export async function updateRows(ds: DataSource, rows: Array<{ id: string; name:
     const restoreContent = oldContents.filter(Boolean).map((c) => ({ replaceOne: { filter: { _id: c!._id }, replacement: c } }));
     await DataSourceRowModel.collection.bulkWrite(restoreMeta as never[]).catch(() => undefined);
     if (restoreContent.length) await RowContentModel.collection.bulkWrite(restoreContent as never[]).catch(() => undefined);
-    throw Object.assign(saveFailed(), { cause: err });
+    throw saveFailed(err);
   }
 }
 

@@ -4,26 +4,13 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import mongoose from 'mongoose';
 import { AppError, ERROR_STATUS, type ErrorCode } from './errors.ts';
+import { isTransientDatabaseError } from '../db/errors.ts';
 import { loggablePath, type Logger } from '../observability/logger.ts';
-
-function isDatabaseOutage(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  const name = err.name;
-  return (
-    name === 'MongooseServerSelectionError' ||
-    name === 'MongoServerSelectionError' ||
-    name === 'MongoNetworkError' ||
-    name === 'MongoNetworkTimeoutError' ||
-    name === 'MongoNotConnectedError' ||
-    name === 'MongoTopologyClosedError' ||
-    (name === 'MongooseError' && /buffering timed out/.test(err.message))
-  );
-}
 
 /** Maps anything thrown below the edge to an AppError; unknown errors become 500. */
 export function toAppError(err: unknown): AppError | undefined {
   if (err instanceof AppError) return err;
-  if (isDatabaseOutage(err)) return new AppError('database_unavailable', 'The database is unavailable; retry shortly');
+  if (isTransientDatabaseError(err)) return new AppError('database_unavailable', 'The database is unavailable or overloaded; retry shortly');
   if (err instanceof mongoose.Error.ValidationError) return new AppError('validation_failed', err.message);
   if (err instanceof mongoose.Error.CastError) return new AppError('bad_request', `Invalid value for ${err.path}`);
   const e = err as { status?: number; type?: string; code?: number };
@@ -53,6 +40,7 @@ export function errorMiddleware(logger: Logger) {
       if (appError) {
         ctx.status = appError.status;
         ctx.body = { success: false, code: appError.code, message: appError.message, ...appError.extra };
+        if (appError.code === 'database_unavailable') ctx.set('Retry-After', '5');
         if (appError.status >= 500) logger.error({ err, path: loggablePath(ctx.path) }, appError.message);
         return;
       }

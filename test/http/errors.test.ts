@@ -1,11 +1,18 @@
 // The closed set of error codes and the one mapping from anything thrown to the spec's error body.
 import { describe, expect, it } from 'vitest';
 import mongoose from 'mongoose';
+import { MongoNetworkTimeoutError, MongoServerError } from 'mongodb';
+import { isTransientDatabaseError } from '../../src/db/errors.ts';
 import Koa from 'koa';
 import request from 'supertest';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../../src/http/errors.ts';
 import { errorMiddleware, toAppError } from '../../src/http/errorMiddleware.ts';
 import { createLogger } from '../../src/observability/logger.ts';
+
+function labelled(err: MongoServerError, label: string): MongoServerError {
+  err.addErrorLabel(label);
+  return err;
+}
 
 function appThrowing(err: unknown) {
   const app = new Koa();
@@ -32,6 +39,30 @@ describe('error mapping', () => {
     expect(toAppError(Object.assign(new Error('dup'), { code: 11000 }))?.code).toBe('conflict');
     expect(toAppError(Object.assign(new Error('big'), { status: 413 }))?.code).toBe('payload_too_large');
     expect(toAppError(new Error('plain'))).toBeUndefined();
+  });
+
+  it('answers 503 with Retry-After for a database that is away or overloaded, and 500 for other server errors', async () => {
+    // As FerretDB on SQLite answers a write that waited past its busy timeout (docs/FERRETDB.md).
+    const busy = new MongoServerError({ message: 'database is locked (5) (SQLITE_BUSY)', code: 1, codeName: 'InternalError' });
+    const transient = [
+      busy,
+      new MongoNetworkTimeoutError('connection timed out'),
+      new MongoServerError({ message: 'not primary', code: 10107 }),
+      new MongoServerError({ message: 'stepped down', code: 189 }),
+      labelled(new MongoServerError({ message: 'write conflict', code: 112 }), 'RetryableWriteError'),
+      new Error('wrapped', { cause: busy }),
+    ];
+    for (const err of transient) {
+      expect(isTransientDatabaseError(err), String(err)).toBe(true);
+      const res = await appThrowing(err).get('/');
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.body).toMatchObject({ success: false, code: 'database_unavailable' });
+    }
+    const internal = new MongoServerError({ message: 'unexpected document shape', code: 1 });
+    expect(isTransientDatabaseError(internal)).toBe(false);
+    expect((await appThrowing(internal).get('/')).status).toBe(500);
+    expect(isTransientDatabaseError(new Error('database is locked'))).toBe(false);
   });
 
   it('hides unknown errors behind a 500 with a request id and no stack', async () => {

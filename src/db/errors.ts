@@ -1,0 +1,45 @@
+// Which database errors mean "away or overloaded, retry shortly" rather than "this request is
+// wrong" or "our bug". The edge answers these with 503 database_unavailable instead of a 500.
+import { MongoNetworkError, MongoNotConnectedError, MongoOperationTimeoutError, MongoServerError, MongoServerSelectionError, MongoTopologyClosedError } from 'mongodb';
+
+/** Server codes of a primary stepping down, a shutdown or a timeout on MongoDB (all retryable). */
+const TRANSIENT_SERVER_CODES = new Set([
+  6, // HostUnreachable
+  7, // HostNotFound
+  50, // MaxTimeMSExpired
+  89, // NetworkTimeout
+  91, // ShutdownInProgress
+  189, // PrimarySteppedDown
+  262, // ExceededTimeLimit
+  10107, // NotWritablePrimary
+  11600, // InterruptedAtShutdown
+  11602, // InterruptedDueToReplStateChange
+  13435, // NotPrimaryNoSecondaryOk
+  13436, // NotPrimaryOrSecondary
+]);
+
+/**
+ * FerretDB on SQLite gives up on a write that waited longer than its 10 s busy timeout for the
+ * database lock, as InternalError (code 1) "database is locked (5) (SQLITE_BUSY)" (docs/FERRETDB.md).
+ */
+const SQLITE_BUSY = /\bSQLITE_BUSY\b|database is locked/;
+
+export function isTransientDatabaseError(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if (
+      e instanceof MongoNetworkError || // includes timeouts and a cleared pool
+      e instanceof MongoServerSelectionError ||
+      e instanceof MongoNotConnectedError ||
+      e instanceof MongoTopologyClosedError ||
+      e instanceof MongoOperationTimeoutError
+    ) {
+      return true;
+    }
+    if (e instanceof MongoServerError && (TRANSIENT_SERVER_CODES.has(Number(e.code)) || e.hasErrorLabel('RetryableWriteError') || (e.code === 1 && SQLITE_BUSY.test(e.message)))) {
+      return true;
+    }
+    // Mongoose wraps selection errors in its own classes and has no driver class for buffering.
+    if (e.name === 'MongooseServerSelectionError' || (e.name === 'MongooseError' && /buffering timed out/.test(e.message))) return true;
+  }
+  return false;
+}
