@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { startFerretDb, type EmbeddedDb } from '../../src/db/ferretdb.ts';
+import { destination } from 'pino';
 import { createLogger } from '../../src/observability/logger.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
 import { createApp } from '../../src/http/app.ts';
@@ -30,7 +31,9 @@ export async function startBenchRuntime(opts: { env?: Record<string, string>; wo
     uri = embedded.uri;
   }
   const config = loadConfig({ LOG_LEVEL: 'silent', MONGODB_URI: uri, OUTBOUND_ALLOW_PRIVATE: 'true', DATA_DIR: path.join(os.tmpdir(), `relay-bench-${process.pid}`), ...opts.env });
-  const runtime = await createRuntime({ config, logger: createLogger('silent'), uri, modules: [...allModules, ...(opts.extraModules ?? [])] });
+  // BENCH_LOG=path keeps the service's warnings and errors (JSON lines) for reading after a run.
+  const logger = process.env.BENCH_LOG ? createLogger('warn', destination({ dest: process.env.BENCH_LOG, sync: false })) : createLogger('silent');
+  const runtime = await createRuntime({ config, logger, uri, modules: [...allModules, ...(opts.extraModules ?? [])] });
   if (opts.worker !== false) await runtime.startWorker();
   const server = http.createServer(createApp(runtime.ctx, runtime.modules).callback());
   server.keepAliveTimeout = 60_000;
