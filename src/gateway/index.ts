@@ -32,7 +32,8 @@ export function createGatewayModule(opts: GatewayOptions = {}): DomainModule & {
     rootRoutes: (router, ctx) => intakeRoutes(router, ctx, state),
     adminRoutes: (router, ctx) => adminRoutes(router, ctx, state),
     defineJobs(ctx: AppContext) {
-      ctx.jobs.define<ProcessJobData>(PROCESS_JOB, (job) => performProcess(ctx, () => ({ rules: state().rules.rules, vars: state().vars }), job.attrs.data), {
+      const view = () => ({ rules: state().rules.rules, vars: state().vars });
+      ctx.jobs.define<ProcessJobData>(PROCESS_JOB, (job) => performProcess(ctx, view, job.attrs.data, () => job.touch()), {
         concurrency: 10,
         backoff: (c) => (c.attempt <= 5 ? 1000 * 2 ** c.attempt : null),
       });

@@ -21,6 +21,8 @@ const DeliverySchema = new Schema(
     run: { type: Number, default: 0 },
     processedRun: { type: Number, default: -1 },
     processedAt: { type: Date, default: null },
+    /** When the sweep last enqueued it again: at most once per grace period, so a backlog is not multiplied. */
+    sweptAt: { type: Date, default: null },
   },
   { minimize: false, versionKey: false },
 );
@@ -71,6 +73,8 @@ const ActionOutcomeSchema = new Schema(
     error: { type: String, default: null },
     createdAt: { type: Date, required: true },
     finishedAt: { type: Date, default: null },
+    /** When the sweep last enqueued it again (see the delivery's sweptAt). */
+    sweptAt: { type: Date, default: null },
   },
   { minimize: false, versionKey: false },
 );

@@ -53,10 +53,22 @@ export async function enqueuePendingActions(ctx: AppContext, delivery: string, r
 
 type GatewayView = () => { rules: RuleSet; vars: Record<string, string> };
 
-/** Processes every delivery of the job; one that fails does not stop the others, and re-throws after. */
-export async function performProcess(ctx: AppContext, gateway: GatewayView, data: ProcessJobData): Promise<void> {
+/** How often a long batch extends its job lock: well inside the smallest allowed lock lifetime. */
+const TOUCH_EVERY_MS = 5_000;
+
+/**
+ * Processes every delivery of the job; one that fails does not stop the others, and re-throws after.
+ * A batch can outlast the job lock on a slow database; `touch` (Agenda's job.touch) keeps the lock,
+ * or Agenda would give the same batch to another run while this one carries on.
+ */
+export async function performProcess(ctx: AppContext, gateway: GatewayView, data: ProcessJobData, touch?: () => Promise<void>): Promise<void> {
   let failure: unknown = null;
+  let touchedAt = ctx.clock.now().getTime();
   for (const item of data.deliveries ?? []) {
+    if (touch && ctx.clock.now().getTime() - touchedAt >= TOUCH_EVERY_MS) {
+      await touch();
+      touchedAt = ctx.clock.now().getTime();
+    }
     try {
       await processDelivery(ctx, gateway, item);
     } catch (err) {

@@ -1,0 +1,106 @@
+// Behaviour under a backlog (found by the database-outage load test): the sweep re-enqueues a
+// waiting delivery or action at most once per grace period instead of every minute, and a long
+// process batch keeps extending its job lock instead of being handed to a second run.
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import mongoose from 'mongoose';
+import type { Clock } from '../../src/clock.ts';
+import { trusted } from '../../src/db/connection.ts';
+import { ActionOutcomeModel, GatewayDeliveryModel } from '../../src/gateway/model.ts';
+import { performProcess } from '../../src/gateway/process.job.ts';
+import { ACTION_JOB, PROCESS_JOB } from '../../src/gateway/service.ts';
+import { performSweep } from '../../src/gateway/sweep.job.ts';
+import { useTestRuntime } from '../helpers/harness.ts';
+import { gatewayFiles } from './support/gatewayFiles.ts';
+import { modulesWithGateway } from './support/runtime.ts';
+import { eventBody } from './support/signing.ts';
+
+const GRACE_MS = 30_000;
+let nowMs = Date.parse('2026-11-23T12:00:00Z');
+/** Advances by `stepMs` on every read, so time passes while a batch runs. */
+let stepMs = 0;
+const clock: Clock = {
+  now: () => {
+    nowMs += stepMs;
+    return new Date(nowMs);
+  },
+};
+
+const files = gatewayFiles(
+  { sources: { relay: { secrets: ['backlog-secret-0123456789'] } }, vars: { sink: 'http://127.0.0.1:9/unused' } },
+  { 'log.json': { name: 'log-all', actions: [{ type: 'log' }] } },
+);
+
+async function storeWaiting(count: number, receivedAt: Date): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const { body, deliveryId } = eventBody({ event: 'conversation.started' });
+    const id = randomUUID();
+    await GatewayDeliveryModel.create({ id, source: 'relay', deliveryId, event: 'conversation.started', test: false, headers: {}, rawBody: body, receivedAt });
+    ids.push(id);
+  }
+  return ids;
+}
+
+const queued = (name: string) => mongoose.connection.db!.collection('agendaJobs').countDocuments({ name });
+
+describe('the gateway under a backlog', () => {
+  const { gateway, modules } = modulesWithGateway();
+  // No worker: queued jobs stay queued, as behind a long backlog.
+  const rt = useTestRuntime({ env: files.env, clock, modules, worker: false });
+  let waiting: string[];
+
+  beforeAll(async () => {
+    waiting = await storeWaiting(3, new Date(nowMs - 60_000));
+    await ActionOutcomeModel.create({
+      id: randomUUID(),
+      delivery: randomUUID(),
+      run: 0,
+      rule: 'log-all',
+      index: 0,
+      type: 'log',
+      spec: {},
+      status: 'pending',
+      createdAt: new Date(nowMs - 60_000),
+    });
+  });
+
+  it('re-enqueues a waiting delivery and action once per grace period, not on every sweep', async () => {
+    expect(await performSweep(rt.runtime.ctx, GRACE_MS)).toEqual({ deliveries: 3, actions: 1 });
+    expect(await queued(PROCESS_JOB)).toBe(1);
+    expect(await queued(ACTION_JOB)).toBe(1);
+
+    // Still unprocessed a minute later (the sweep's period), but enqueued within the grace period.
+    nowMs += 20_000;
+    expect(await performSweep(rt.runtime.ctx, GRACE_MS)).toEqual({ deliveries: 0, actions: 0 });
+    expect(await queued(PROCESS_JOB)).toBe(1);
+
+    // A whole grace period after that sweep, the queued jobs may really be lost: enqueue again.
+    nowMs += GRACE_MS;
+    expect(await performSweep(rt.runtime.ctx, GRACE_MS)).toEqual({ deliveries: 3, actions: 1 });
+    expect(await queued(PROCESS_JOB)).toBe(2);
+    expect(await queued(ACTION_JOB)).toBe(2);
+  });
+
+  it('extends its job lock while a batch runs longer than a few seconds, and not when it is quick', async () => {
+    const view = () => ({ rules: gateway.state().rules.rules, vars: gateway.state().vars });
+    const batch = (ids: string[]) => ({ deliveries: ids.map((id) => ({ id, run: 0 })) });
+    let touches = 0;
+    const touch = async () => {
+      touches++;
+    };
+
+    stepMs = 0;
+    const quick = await storeWaiting(2, new Date(nowMs));
+    await performProcess(rt.runtime.ctx, view, batch(quick), touch);
+    expect(touches).toBe(0);
+
+    // Every clock read moves 3 s on: the batch "takes" well over the 5 s touch interval.
+    stepMs = 3_000;
+    await performProcess(rt.runtime.ctx, view, batch(waiting), touch);
+    stepMs = 0;
+    expect(touches).toBeGreaterThanOrEqual(2);
+    const processed = await GatewayDeliveryModel.find({ id: trusted({ $in: [...quick, ...waiting] }) }, { processedAt: 1 }).lean();
+    expect(processed.filter((d) => d.processedAt !== null)).toHaveLength(5);
+  });
+});
