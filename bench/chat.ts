@@ -6,6 +6,7 @@ import { formatLoad, percentile, runLoad } from './lib/load.ts';
 import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { bootstrapTenant } from '../src/platform/service.ts';
+import { createRelayClient } from '../src/client/index.ts';
 import { secretMatchesHash } from '../src/security/secrets.ts';
 import { commitKnowledge, emptyManifest } from '../src/knowledge/store.ts';
 import { searchSegments } from '../src/knowledge/bm25.ts';
@@ -80,7 +81,8 @@ const stats = (t: number[]) => `p50 ${percentile(t, 50).toFixed(2)} ms  p99 ${pe
 // the conversation and its transcript by _id).
 const prefix = `${bench.baseUrl}/api/public/channels/${tenant.channelId}/2.0`;
 const jsonHeaders = { 'content-type': 'application/json', 'x-api-secret-key': tenant.secretKey };
-const quiet = ((await (await fetch(`${prefix}/conversation`, { method: 'POST', headers: jsonHeaders, body: '{}' })).json()) as { conversationId: string }).conversationId;
+const api = createRelayClient({ baseUrl: bench.baseUrl, channelId: tenant.channelId, secretKey: tenant.secretKey });
+const quiet = (await api.chat.startConversation()).conversationId;
 const baselineBody = JSON.stringify({ conversationId: quiet, limit: 1 });
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 function firstByte(path: string, body: object, untilEnd: boolean): Promise<number> {
@@ -114,10 +116,7 @@ agent.destroy();
 
 // 3. Non-streamed /message throughput on 32 conversations, against the same /messages read.
 const conversations: string[] = [];
-for (let i = 0; i < 32; i++) {
-  const res = await fetch(`${prefix}/conversation`, { method: 'POST', headers: jsonHeaders, body: '{}' });
-  conversations.push(((await res.json()) as { conversationId: string }).conversationId);
-}
+for (let i = 0; i < 32; i++) conversations.push((await api.chat.startConversation()).conversationId);
 const headers = jsonHeaders;
 const messageBody = (i: number) => JSON.stringify({ message: questions[i % QUESTIONS], conversationId: conversations[i % conversations.length] });
 await runLoad({ url: `${prefix}/messages`, method: 'POST', headers, body: baselineBody, concurrency: CONCURRENCY, requests: 200 });

@@ -9,6 +9,7 @@ import { percentile } from './lib/load.ts';
 import { bootstrapTenant } from '../src/platform/service.ts';
 import { chunkMarkdown } from '../src/datasources/chunking.ts';
 import { searchKnowledge } from '../src/knowledge/service.ts';
+import { createRelayClient, RelayApiError } from '../src/client/index.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const SEARCH_ROWS = Number(process.env.BENCH_SEARCH_ROWS ?? 10_000);
@@ -40,20 +41,23 @@ function markdown(i: number, sections = 3, bytes = 2048): string {
 
 const bench = await startBenchRuntime({ env: { JOB_PROCESS_EVERY_MS: '50' } });
 const tenant = await bootstrapTenant({ plan: 'enterprise' });
-const base = `${bench.baseUrl}/api/public/channels/${tenant.channelId}/2.0`;
 // A write of 100 rows on a large source can outlast undici's default 300 s header timeout on
-// FerretDB (docs/FERRETDB.md): wait for it, so the figure is measured instead of lost.
+// FerretDB (docs/FERRETDB.md), and the client's default 10 s request timeout by far: wait for it,
+// so the figure is measured instead of lost.
 const patient = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; ms: number }> {
+const patientFetch = ((input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) =>
+  fetch(input, { ...init, dispatcher: patient })) as unknown as typeof globalThis.fetch;
+const api = createRelayClient({ baseUrl: bench.baseUrl, channelId: tenant.channelId, secretKey: tenant.secretKey, fetch: patientFetch, timeoutMs: 30 * 60_000 });
+/** Runs one client call and returns its result with its latency; a refusal fails the bench under `label`. */
+async function timed<T>(label: string, request: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const started = performance.now();
-  const res = await fetch(`${base}${path}`, {
-    dispatcher: patient,
-    method,
-    headers: { 'X-API-Secret-Key': tenant.secretKey, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await res.json();
-  return { status: res.status, body: json, ms: performance.now() - started };
+  try {
+    const value = await request();
+    return { value, ms: performance.now() - started };
+  } catch (err) {
+    if (err instanceof RelayApiError) throw new Error(`${label}: ${err.status} ${err.code} ${err.message} ${JSON.stringify(err.details)}`, { cause: err });
+    throw err;
+  }
 }
 const stats = (ms: number[], seconds: number) => {
   const sorted = [...ms].sort((a, b) => a - b);
@@ -61,27 +65,25 @@ const stats = (ms: number[], seconds: number) => {
 };
 async function syncAndWait(dataSourceId: string): Promise<number> {
   const started = performance.now();
-  const res = await call('POST', '/data-sources/sync', { dataSourceId });
-  if (res.status !== 200) throw new Error(`sync start: ${res.status} ${JSON.stringify(res.body)}`);
+  await timed('sync start', () => api.dataSources.sync(dataSourceId));
   for (;;) {
-    const ds = await call('GET', `/data-sources?dataSourceId=${dataSourceId}`);
-    if (ds.body.dataSource.state === 'synced') return (performance.now() - started) / 1000;
-    if (ds.body.dataSource.state === 'sync_error' || Date.now() > DEADLINE) throw new Error(`sync did not finish: ${ds.body.dataSource.state}`);
+    const { value: ds } = await timed('sync poll', () => api.dataSources.get(dataSourceId));
+    if (ds.state === 'synced') return (performance.now() - started) / 1000;
+    if (ds.state === 'sync_error' || Date.now() > DEADLINE) throw new Error(`sync did not finish: ${ds.state}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
 async function addRows(dataSourceId: string, rows: Array<{ name: string; content: string }>): Promise<number[]> {
   const latencies: number[] = [];
   for (let i = 0; i < rows.length && Date.now() < DEADLINE; i += 100) {
-    const res = await call('POST', '/data-sources/row', { dataSourceId, dataSourceRows: rows.slice(i, i + 100) });
-    if (res.status !== 200) throw new Error(`add rows: ${res.status}`);
-    latencies.push(res.ms);
+    const { ms } = await timed('add rows', () => api.rows.add(dataSourceId, rows.slice(i, i + 100)));
+    latencies.push(ms);
   }
   return latencies;
 }
 
 // 1. Add ROWS rows, 100 per request.
-const dataSourceId = (await call('POST', '/data-sources')).body.dataSource.id as string;
+const dataSourceId = (await timed('create data source', () => api.dataSources.create())).value.id;
 const rows = Array.from({ length: ROWS }, (_, i) => ({ name: `product-${i}.md`, content: markdown(i) }));
 const bytes = rows.reduce((n, r) => n + Buffer.byteLength(r.content), 0);
 let started = performance.now();
@@ -95,9 +97,9 @@ started = performance.now();
 for (let walk = 0; walk < 3; walk++) {
   let cursor: string | null = null;
   for (let page = 0; page < 10; page++) {
-    const res = await call('POST', '/data-sources/row/list', { dataSourceId, limit: 100, ...(cursor ? { cursor } : {}) });
+    const res = await timed('list rows', () => api.rows.list(dataSourceId, { limit: 100, cursor }));
     listLatencies.push(res.ms);
-    cursor = res.body.pagination.last;
+    cursor = res.value.pagination.last;
   }
 }
 const list = stats(listLatencies, (performance.now() - started) / 1000);
@@ -114,22 +116,21 @@ const baselineSeconds = (performance.now() - started) / 1000;
 
 progress('full sync and baseline done');
 // 4. Edit 1% of the rows (one request) and re-sync.
-const listed = await call('POST', '/data-sources/row/list', { dataSourceId, limit: 100 });
-const edits = listed.body.dataSourceRows.slice(0, Math.max(1, Math.floor(ROWS / 100))).map((r: { id: string; name: string }, j: number) => ({ id: r.id, name: r.name, content: markdown(ROWS + j) }));
+const listed = (await timed('list rows', () => api.rows.list(dataSourceId, { limit: 100 }))).value;
+const edits = listed.items.slice(0, Math.max(1, Math.floor(ROWS / 100))).map((r, j) => ({ id: r.id, name: r.name, content: markdown(ROWS + j) }));
 progress('editing');
-const editRes = await call('PUT', '/data-sources/row', { dataSourceId, dataSourceRows: edits });
-if (editRes.status !== 200) throw new Error(`edit: ${editRes.status}`);
+const editRes = await timed('edit', () => api.rows.update(dataSourceId, edits));
 progress(`edited ${edits.length} rows in one request: ${(editRes.ms / 1000).toFixed(1)} s`);
 const resyncSeconds = await syncAndWait(dataSourceId);
-const ds = await call('GET', `/data-sources?dataSourceId=${dataSourceId}`);
+const ds = (await timed('get data source', () => api.dataSources.get(dataSourceId))).value;
 
 progress('re-sync done');
 // 5. Search over ~100k chunks: a second source whose rows hold ten short sections each.
-const searchSource = (await call('POST', '/data-sources')).body.dataSource.id as string;
+const searchSource = (await timed('create data source', () => api.dataSources.create())).value.id;
 const searchRows = Array.from({ length: SEARCH_ROWS }, (_, i) => ({ name: `faq-${i}.md`, content: markdown(i, 10, 2048) }));
 await addRows(searchSource, searchRows);
 await syncAndWait(searchSource);
-const searchSync = await call('GET', `/data-sources?dataSourceId=${searchSource}`);
+const searchSync = (await timed('get data source', () => api.dataSources.get(searchSource))).value;
 started = performance.now();
 await searchKnowledge(tenant.botId, 'warranty refund');
 const coldSearchMs = performance.now() - started;
@@ -148,7 +149,7 @@ const f = (n: number, d = 1) => n.toFixed(d);
 const fullRate = ROWS / fullSeconds;
 const baselineRate = ROWS / baselineSeconds;
 console.log(`\n## Data sources (bench/sync.ts)\n\n${machineLine()}; FerretDB ${process.env.MONGODB_URI ? '(MONGODB_URI)' : 'v1.24.2 embedded'}`);
-console.log(`${ROWS} rows, ${f(bytes / 1e6)} MB of markdown, ${chunkDocs.length} chunks; last re-sync results: ${JSON.stringify(ds.body.dataSource.state)}\n`);
+console.log(`${ROWS} rows, ${f(bytes / 1e6)} MB of markdown, ${chunkDocs.length} chunks; last re-sync results: ${JSON.stringify(ds.state)}\n`);
 console.log('| measure | value |\n| --- | --- |');
 console.log(`| full sync (start → synced, polled) | ${f(fullSeconds, 2)} s, ${f(fullRate, 0)} rows/s |`);
 console.log(`| baseline: raw insertMany of the same ${chunkDocs.length} chunks | ${f(baselineSeconds, 2)} s, ${f(baselineRate, 0)} rows/s |`);
@@ -159,6 +160,6 @@ console.log(`| add 100 rows per request (${add.n} requests) | ${f(add.rps)} req/
 console.log(`| list 1,000 rows in pages of 100 (${list.n} requests, source of ${ROWS} rows) | ${f(list.rps)} req/s, p50 ${f(list.p50)} ms, p99 ${f(list.p99)} ms |`);
 console.log(`| search over ${lastResults?.results.totalDocuments ?? '?'} + ${chunkDocs.length} chunks (${search.n} queries, warm) | p50 ${f(search.p50, 2)} ms, p99 ${f(search.p99, 2)} ms |`);
 console.log(`| first search in a process (loads the index) | ${f(coldSearchMs, 0)} ms |`);
-console.log(`| second source sync state | ${searchSync.body.dataSource.state} |`);
+console.log(`| second source sync state | ${searchSync.state} |`);
 await client.close();
 await bench.close();
