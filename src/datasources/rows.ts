@@ -10,7 +10,7 @@ import { newSortableId } from './ids.ts';
 import { DataSourceRowModel, RowContentModel, type DataSource, type DataSourceRow, type SyncState } from './model.ts';
 import { pageById } from './paging.ts';
 import type { RowView } from './presenters.ts';
-import { trusted } from '../db/connection.ts';
+import { bulkWriteInBatches, trusted } from '../db/connection.ts';
 import { isTransientDatabaseError } from '../db/errors.ts';
 
 export interface RowOptions {
@@ -114,13 +114,13 @@ export async function updateRows(ds: DataSource, rows: Array<{ id: string; name:
     return { replaceOne: { filter: { _id: row._id }, replacement: { dataSourceId: ds._id, hash: contentHash(input.content), data: packContent(input.content) } } };
   });
   try {
-    if (contentOps.length) await RowContentModel.collection.bulkWrite(contentOps as never[], { ordered: true });
-    await DataSourceRowModel.collection.bulkWrite(metaOps as never[], { ordered: true });
+    await bulkWriteInBatches(RowContentModel.collection, contentOps);
+    await bulkWriteInBatches(DataSourceRowModel.collection, metaOps);
   } catch (err) {
     const restoreMeta = existing.map((row) => ({ replaceOne: { filter: { _id: row!._id }, replacement: row } }));
     const restoreContent = oldContents.filter(Boolean).map((c) => ({ replaceOne: { filter: { _id: c!._id }, replacement: c } }));
-    await DataSourceRowModel.collection.bulkWrite(restoreMeta as never[]).catch(() => undefined);
-    if (restoreContent.length) await RowContentModel.collection.bulkWrite(restoreContent as never[]).catch(() => undefined);
+    await bulkWriteInBatches(DataSourceRowModel.collection, restoreMeta).catch(() => undefined);
+    await bulkWriteInBatches(RowContentModel.collection, restoreContent).catch(() => undefined);
     throw saveFailed(err);
   }
 }

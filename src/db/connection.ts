@@ -9,11 +9,42 @@ mongoose.set('sanitizeFilter', true);
 // Indexes are built explicitly by ensureIndexes() before the server takes traffic.
 mongoose.set('autoIndex', false);
 
+/**
+ * FerretDB v1 on SQLite has 100 SQLite connections, and one `update` command holds one per
+ * statement until the command ends, plus one for its write (docs/FERRETDB.md, "An update that
+ * deadlocks"). 16 client connections sending at most WRITE_BATCH statements each need at most
+ * 16 × 5 = 80 of them.
+ */
+export const FERRETDB_POOL_SIZE = 16;
+/** Statements per update command sent by our bulk writes (see FERRETDB_POOL_SIZE). */
+export const WRITE_BATCH = 4;
+
 export async function connectDatabase(uri: string): Promise<typeof mongoose> {
   // Fail fast instead of queueing when the database is away; the edge maps it to 503.
   mongoose.set('bufferTimeoutMS', 3_000);
-  await mongoose.connect(uri, { serverSelectionTimeoutMS: 5_000 });
+  const options = { serverSelectionTimeoutMS: 5_000 };
+  await mongoose.connect(uri, options);
+  if (!setsPoolSize(uri) && (await isFerretDb())) {
+    await mongoose.disconnect();
+    await mongoose.connect(uri, { ...options, maxPoolSize: FERRETDB_POOL_SIZE });
+  }
   return mongoose;
+}
+
+async function isFerretDb(): Promise<boolean> {
+  const info = await mongoose.connection.db!.admin().command({ buildInfo: 1 });
+  return typeof info.ferretdbVersion === 'string';
+}
+
+/** An explicit `maxPoolSize` in MONGODB_URI is the operator's choice and is kept. */
+function setsPoolSize(uri: string): boolean {
+  const query = uri.split('?')[1] ?? '';
+  return query.split('&').some((pair) => pair.split('=')[0]!.toLowerCase() === 'maxpoolsize');
+}
+
+/** Runs a bulk write as several commands of at most WRITE_BATCH statements, in order. */
+export async function bulkWriteInBatches(collection: { bulkWrite(ops: never[], options?: { ordered?: boolean }): Promise<unknown> }, ops: unknown[]): Promise<void> {
+  for (let i = 0; i < ops.length; i += WRITE_BATCH) await collection.bulkWrite(ops.slice(i, i + WRITE_BATCH) as never[], { ordered: true });
 }
 
 /** Creates every index declared by the registered models. Call after all models are imported. */
