@@ -22,7 +22,9 @@ export const WRITE_BATCH = 4;
 export async function connectDatabase(uri: string): Promise<typeof mongoose> {
   // Fail fast instead of queueing when the database is away; the edge maps it to 503.
   mongoose.set('bufferTimeoutMS', 3_000);
-  const options = { serverSelectionTimeoutMS: 5_000 };
+  // No operation waits on its socket for ever: a connection lost without a close (a database host
+  // gone mid-request) fails after 2 minutes instead of holding a request or a job lock open.
+  const options = { serverSelectionTimeoutMS: 5_000, socketTimeoutMS: 120_000 };
   await mongoose.connect(uri, options);
   if (!setsPoolSize(uri) && (await isFerretDb())) {
     await mongoose.disconnect();

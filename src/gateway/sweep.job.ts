@@ -30,5 +30,6 @@ export async function performSweep(ctx: AppContext, olderThanMs: number): Promis
   const pending = await ActionOutcomeModel.find({ status: 'pending', createdAt: trusted({ $lt: cutoff }), ...due }, { id: 1 }).limit(SWEEP_LIMIT).lean<{ id: string }[]>();
   if (pending.length) await ActionOutcomeModel.updateMany({ id: trusted({ $in: pending.map((a) => a.id) }) }, { $set: { sweptAt: now } });
   for (const a of pending) await ctx.jobs.now<ActionJobData>(ACTION_JOB, { outcomeId: a.id });
+  if (stale.length || pending.length) ctx.logger.info({ deliveries: stale.length, actions: pending.length }, 'gateway sweep re-enqueued waiting work');
   return { deliveries: stale.length, actions: pending.length };
 }

@@ -25,6 +25,8 @@ export function createScheduler(db: Db, config: Config, name = `relay-${process.
 
 type LockNext = (jobName: string, ...rest: unknown[]) => Promise<unknown>;
 
+const LOCK_WAIT_BOUND_MS = 15_000;
+
 /**
  * Agenda locks a job with one conditional `findOneAndUpdate`, which FerretDB v1 does not run
  * atomically (docs/FERRETDB.md). The notification-triggered fill and the interval scan of one
@@ -38,7 +40,9 @@ function serialiseJobLocking(backend: MongoBackend): void {
   const tails = new Map<string, Promise<unknown>>();
   repository.getNextJobToRun = (jobName, ...rest) => {
     const attempt = (tails.get(jobName) ?? Promise.resolve()).then(() => lockNext(jobName, ...rest));
-    const tail = attempt.catch(() => undefined);
+    // The next attempt waits for this one, but not forever: one lock query that never settles
+    // (a connection lost in a database outage) must not stop this job name for good.
+    const tail = Promise.race([attempt.catch(() => undefined), new Promise((r) => setTimeout(r, LOCK_WAIT_BOUND_MS).unref())]);
     tails.set(jobName, tail);
     void tail.then(() => {
       if (tails.get(jobName) === tail) tails.delete(jobName);

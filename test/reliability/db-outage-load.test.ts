@@ -30,7 +30,11 @@ interface Sent {
   id?: string;
 }
 
-describe('a database outage under gateway load, across processes', () => {
+// Slow and load-sensitive (7 minutes or more): on a two-core machine that also runs the rest of the
+// suite, FerretDB drains the backlog so slowly that jobs outlive their locks and are handed out
+// again, and the drain outlasts any fair bound (docs/FERRETDB.md, "Recovering from an outage under
+// load"). It passes run alone; RELAY_SLOW_TESTS=1 includes it in `npm test`.
+describe.skipIf(!process.env.RELAY_SLOW_TESTS)('a database outage under gateway load, across processes', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-outage-load-'));
   let db: EmbeddedDb;
   let sink: Sink;
@@ -45,7 +49,8 @@ describe('a database outage under gateway load, across processes', () => {
       { sources: { relay: { secrets: [SECRET] } }, vars: { sink: sink.url } },
       { 'notify.json': { name: 'notify', actions: [{ type: 'http', url: "vars.sink & '/hook/' & deliveryId", body: 'payload' }] } },
     );
-    cluster = relayCluster({ MONGODB_URI: db.uri, JOB_PROCESS_EVERY_MS: '200', ...files.env });
+    // Nothing is killed here, so the default lock lifetime (60 s), not the crash tests' 30 s floor.
+    cluster = relayCluster({ MONGODB_URI: db.uri, JOB_PROCESS_EVERY_MS: '200', JOB_LOCK_LIFETIME_MS: '60000', ...files.env });
     [api, worker] = await Promise.all([cluster.start('api'), cluster.start('worker')]);
   });
   afterAll(async () => {
@@ -117,6 +122,8 @@ describe('a database outage under gateway load, across processes', () => {
         return { phase: r.phase, answeredIn: r.answeredIn, found: Boolean(d), processedAt: d?.processedAt, actions: d?.rules?.flatMap((x: { actions: unknown[] }) => x.actions) };
       }),
     );
+    // On failure, show the sweep's own job: it is what should have picked the stragglers up.
+    if (lost.length) console.error('gateway.sweep job:', JSON.stringify(await (await cluster.db()).collection('agendaJobs').find({ name: 'gateway.sweep' }).toArray()));
     expect(lost).toEqual([]);
     expect(api.alive() && worker.alive()).toBe(true);
     expect((await fetch(`${api.url}/readyz`)).status).toBe(200);
