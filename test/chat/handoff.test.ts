@@ -2,12 +2,12 @@
 // userEmail), the email is asked for and recorded, an agent claims, replies and releases through the
 // admin API, and the bot stays silent while the conversation is claimed.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestRuntime } from '../helpers/harness.ts';
+import { useTestRuntime, useListeningApp } from '../helpers/harness.ts';
 import { adminApi, createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
 import { EventModel, type EventType, type StoredEvent } from '../../src/events/model.ts';
 import { asksForHuman } from '../../src/chat/handoff.ts';
 import { NO_ANSWER } from '../../src/chat/answerers/grounded.ts';
-import { chunkOrder, postMessage, readSse, useListeningApp } from './support.ts';
+import { chunkOrder, postMessage, readSse } from './support.ts';
 
 const eventsOf = (conversationId: string, type: EventType) => EventModel.find({ conversationId, type }).lean<StoredEvent[]>();
 const GRACE = { name: 'Grace', email: 'grace@example.com' };

@@ -1,10 +1,11 @@
 // Replies use synced knowledge only (spec "Data sources" rule 5): rows added or changed after the
 // last sync never reach the bot until the next sync. Everything goes through the public HTTP API.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestRuntime, waitFor } from '../helpers/harness.ts';
+import { useTestRuntime, useListeningApp } from '../helpers/harness.ts';
 import { createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
 import { NO_ANSWER } from '../../src/chat/answerers/grounded.ts';
-import { postMessage, readSse, useListeningApp } from './support.ts';
+import { postMessage, readSse } from './support.ts';
+import { createDataSource, rowIds, syncAndWait } from '../datasources/support.ts';
 
 describe('chat over synced knowledge', () => {
   const rt = useTestRuntime();
@@ -13,23 +14,13 @@ describe('chat over synced knowledge', () => {
   let api: ReturnType<typeof publicApi>;
   let dataSourceId: string;
 
-  const sync = async () => {
-    await api('post', '/data-sources/sync', { dataSourceId }).expect(200);
-    await waitFor(async () => {
-      const res = await api('get', `/data-sources?dataSourceId=${dataSourceId}`);
-      if (res.body.dataSource?.state === 'sync_error') throw new Error('sync failed');
-      return res.body.dataSource?.state === 'synced';
-    }, 30_000);
-  };
-  const rowIdOf = async (name: string) => {
-    const res = await api('post', '/data-sources/row/list', { dataSourceId, limit: 100 });
-    return (res.body.dataSourceRows as Array<{ id: string; name: string }>).find((r) => r.name === name)!.id;
-  };
+  const sync = async () => expect((await syncAndWait(api, dataSourceId)).state).toBe('synced');
+  const rowIdOf = async (name: string) => (await rowIds(api, dataSourceId)).find((r) => r.name === name)!.id;
 
   beforeAll(async () => {
     tenant = await createTenant();
     api = publicApi(rt, tenant);
-    dataSourceId = (await api('post', '/data-sources').expect(200)).body.dataSource.id;
+    dataSourceId = await createDataSource(api);
     await api('post', '/data-sources/row', {
       dataSourceId,
       dataSourceRows: [{ name: 'returns.md', content: '# Returns\n\nZucchini blenders can be returned within 30 days of delivery.' }],

@@ -1,12 +1,12 @@
 // The model answerer end to end against a real OpenAI-compatible stub: prompt contents, history,
 // tool calls (streamed and whole), token usage, model failures and client disconnects.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestRuntime, waitFor } from '../helpers/harness.ts';
+import { useTestRuntime, waitFor, useListeningApp } from '../helpers/harness.ts';
 import { adminApi, createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
 import { startOpenAIStub, type OpenAIStub } from '../helpers/openaiStub.ts';
 import { EventModel } from '../../src/events/model.ts';
 import { TeamModel } from '../../src/platform/model.ts';
-import { chunkOrder, postMessage, readNdjson, readSse, textOf, useListeningApp } from './support.ts';
+import { chunkOrder, postMessage, readNdjson, readSse, textOf } from './support.ts';
 
 const env: Record<string, string> = { OPENAI_MODEL: 'stub-model', OPENAI_API_KEY: 'sk-stub' };
 let stub: OpenAIStub;

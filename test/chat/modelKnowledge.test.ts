@@ -1,9 +1,10 @@
 // The model answerer over synced knowledge: the passages the index returns for the message reach
 // the model's system prompt, unsynced rows never do, and the reply reports the rows it drew on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestRuntime, waitFor } from '../helpers/harness.ts';
+import { useTestRuntime } from '../helpers/harness.ts';
 import { createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
 import { startOpenAIStub, type OpenAIStub } from '../helpers/openaiStub.ts';
+import { createDataSource, rowIds, syncAndWait } from '../datasources/support.ts';
 
 const env: Record<string, string> = { OPENAI_MODEL: 'stub-model', OPENAI_API_KEY: 'sk-stub' };
 let stub: OpenAIStub;
@@ -24,13 +25,12 @@ describe('a model answering from synced knowledge', () => {
   beforeAll(async () => {
     tenant = await createTenant();
     api = publicApi(rt, tenant);
-    dataSourceId = (await api('post', '/data-sources').expect(200)).body.dataSource.id;
+    dataSourceId = await createDataSource(api);
     await api('post', '/data-sources/row', {
       dataSourceId,
       dataSourceRows: [{ name: 'returns.md', content: '# Returns\n\nZucchini blenders can be returned within 30 days of delivery.' }],
     }).expect(200);
-    await api('post', '/data-sources/sync', { dataSourceId }).expect(200);
-    await waitFor(async () => (await api('get', `/data-sources?dataSourceId=${dataSourceId}`)).body.dataSource?.state === 'synced', 30_000);
+    expect((await syncAndWait(api, dataSourceId)).state).toBe('synced');
     // Added after the sync: the bot must not see it.
     await api('post', '/data-sources/row', {
       dataSourceId,
@@ -48,8 +48,7 @@ describe('a model answering from synced knowledge', () => {
     expect(system).toContain('returned within 30 days of delivery');
     expect(system).not.toContain('seven years');
 
-    const rows = (await api('post', '/data-sources/row/list', { dataSourceId, limit: 10 })).body.dataSourceRows as Array<{ id: string; name: string }>;
-    const returnsId = rows.find((r) => r.name === 'returns.md')!.id;
+    const returnsId = (await rowIds(api, dataSourceId)).find((r) => r.name === 'returns.md')!.id;
     expect(res.body.sources).toEqual([{ rowId: returnsId, dataSourceId }]);
   });
 

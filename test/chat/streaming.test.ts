@@ -1,10 +1,10 @@
 // Streaming without a model: 2.0 SSE read with the ai SDK's own parser, 1.0 NDJSON, and limits
 // answered as normal non-streamed 429s.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestRuntime } from '../helpers/harness.ts';
+import { useTestRuntime, useListeningApp } from '../helpers/harness.ts';
 import { adminApi, createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
 import { NO_ANSWER } from '../../src/chat/answerers/grounded.ts';
-import { chunkOrder, postMessage, readNdjson, readSse, textOf, useListeningApp } from './support.ts';
+import { chunkOrder, postMessage, readNdjson, readSse, textOf } from './support.ts';
 
 describe('2.0 streaming (no model)', () => {
   const rt = useTestRuntime({ worker: false });

@@ -1,26 +1,7 @@
-// Test support for chat: the app on a real loopback port (streams need a real socket), a 2.0 stream
-// reader built on the ai SDK's own parser and schema, and a 1.0 NDJSON reader.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll } from 'vitest';
+// Test support for chat: a 2.0 stream reader built on the ai SDK's own parser and schema, and a 1.0
+// NDJSON reader (the app on a loopback port is harness.ts's useListeningApp).
 import { parseJsonEventStream, readUIMessageStream, uiMessageChunkSchema, type UIMessage, type UIMessageChunk } from 'ai';
-import type { TestRuntime } from '../helpers/harness.ts';
 import type { Tenant } from '../helpers/factories.ts';
-
-export function useListeningApp(rt: TestRuntime): { baseUrl: string } {
-  const state = { baseUrl: '' };
-  let server: http.Server;
-  beforeAll(async () => {
-    server = http.createServer(rt.app.callback());
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    state.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    server?.closeAllConnections();
-    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
-  });
-  return state;
-}
 
 export function postMessage(baseUrl: string, tenant: Tenant, version: '1.0' | '2.0', body: unknown, signal?: AbortSignal) {
   return fetch(`${baseUrl}/api/public/channels/${tenant.channelId}/${version}/message`, {

@@ -1,11 +1,11 @@
 // The client's non-streamed chat calls against the real app on both versions: start, send, and the
 // conversations and messages lists with their iterators. No model: the grounded answerer replies.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestRuntime } from '../helpers/harness.ts';
+import { useTestRuntime, useListeningApp } from '../helpers/harness.ts';
 import { createTenant, type Tenant } from '../helpers/factories.ts';
 import { NO_ANSWER } from '../../src/chat/answerers/grounded.ts';
 import type { RelayClient } from '../../src/client/index.ts';
-import { clientFor, failure, useListeningApp, type SentRequest } from './support.ts';
+import { clientFor, failure, type SentRequest } from './support.ts';
 
 const WELCOME = 'Hello! How can I help you today?';
 

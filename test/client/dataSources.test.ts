@@ -1,10 +1,10 @@
 // The client's data-sources calls against the real app on both versions: create, list and iterate,
 // get, sync interval, delete, and a sync started through the client that the worker finishes.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestRuntime, waitFor } from '../helpers/harness.ts';
+import { useTestRuntime, waitFor, useListeningApp } from '../helpers/harness.ts';
 import { createTenant, type Tenant } from '../helpers/factories.ts';
 import { RelayApiError, type RelayClient } from '../../src/client/index.ts';
-import { clientFor, failure, useListeningApp, type SentRequest } from './support.ts';
+import { clientFor, failure, type SentRequest } from './support.ts';
 
 describe.each(['1.0', '2.0'] as const)('data sources through the client on %s', (version) => {
   const rt = useTestRuntime();

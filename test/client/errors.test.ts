@@ -2,10 +2,10 @@
 // carrying the HTTP status and the body's stable code, for JSON calls and for both stream formats.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestRuntime } from '../helpers/harness.ts';
+import { useTestRuntime, useListeningApp } from '../helpers/harness.ts';
 import { adminApi, createTenant, type Tenant } from '../helpers/factories.ts';
 import { createRelayClient, RelayApiError, type RelayClient } from '../../src/client/index.ts';
-import { clientFor, failure, useListeningApp } from './support.ts';
+import { clientFor, failure } from './support.ts';
 
 describe.each(['1.0', '2.0'] as const)('refusals through the client on %s', (version) => {
   // No worker: a started sync stays `syncing`, so a second start is refused every time.

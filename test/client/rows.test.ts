@@ -2,10 +2,10 @@
 // get with content, update, delete, and the spec's partial-update and skip-unknown rules.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestRuntime } from '../helpers/harness.ts';
+import { useTestRuntime, useListeningApp } from '../helpers/harness.ts';
 import { createTenant, type Tenant } from '../helpers/factories.ts';
 import { RelayApiError, type RelayClient } from '../../src/client/index.ts';
-import { clientFor, failure, useListeningApp, type SentRequest } from './support.ts';
+import { clientFor, failure, type SentRequest } from './support.ts';
 
 describe.each(['1.0', '2.0'] as const)('data source rows through the client on %s', (version) => {
   const rt = useTestRuntime({ worker: false });

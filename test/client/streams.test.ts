@@ -2,10 +2,10 @@
 // SDK's parser, the deprecated 1.0 NDJSON lines, both compared with the non-streamed reply to the
 // same question over knowledge that a real sync put in place.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestRuntime, waitFor } from '../helpers/harness.ts';
+import { useTestRuntime, waitFor, useListeningApp } from '../helpers/harness.ts';
 import { createTenant } from '../helpers/factories.ts';
 import type { CompletionChunk, RelayClient, UiMessageChunk } from '../../src/client/index.ts';
-import { clientFor, useListeningApp } from './support.ts';
+import { clientFor } from './support.ts';
 
 const QUESTION = 'How long does charging the widget take?';
 const MANUAL = [

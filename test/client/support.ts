@@ -1,27 +1,7 @@
-// Test support for the client: the real app on a loopback port (streams need a real socket) and a
-// client bound to a tenant, with an optional log of the request bodies it sent.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll } from 'vitest';
+// Test support for the client: a client bound to a tenant, with a log of the request bodies it sent
+// (the app on a loopback port is harness.ts's useListeningApp).
 import { createRelayClient, type ApiVersion, type RelayClient } from '../../src/client/index.ts';
-import type { TestRuntime } from '../helpers/harness.ts';
 import type { Tenant } from '../helpers/factories.ts';
-
-export function useListeningApp(rt: TestRuntime): { baseUrl: string } {
-  const state = { baseUrl: '' };
-  let server: http.Server | undefined;
-  beforeAll(async () => {
-    server = http.createServer(rt.app.callback());
-    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
-    state.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((r) => server!.close(() => r()));
-  });
-  return state;
-}
 
 export interface SentRequest {
   method: string;

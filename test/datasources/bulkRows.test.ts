@@ -7,6 +7,7 @@ import mongoose from 'mongoose';
 import { useTestRuntime } from '../helpers/harness.ts';
 import { createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
 import { connectDatabase, FERRETDB_POOL_SIZE } from '../../src/db/connection.ts';
+import { createDataSource, rowIds } from './support.ts';
 
 const ROWS = 250;
 
@@ -19,19 +20,13 @@ describe('a row write of hundreds of rows in one request', () => {
   beforeAll(async () => {
     tenant = await createTenant();
     api = publicApi(rt, tenant);
-    dataSourceId = (await api('post', '/data-sources').expect(200)).body.dataSource.id;
+    dataSourceId = await createDataSource(api);
     const dataSourceRows = Array.from({ length: ROWS }, (_, i) => ({ name: `row-${i}.md`, content: `# Row ${i}\n\nFirst version.` }));
     await api('post', '/data-sources/row', { dataSourceId, dataSourceRows }).expect(200);
   });
 
   it(`updates ${ROWS} rows in one PUT, keeps every change, and leaves the database writable`, async () => {
-    const listed: Array<{ id: string; name: string }> = [];
-    let cursor: string | undefined;
-    do {
-      const page = await api('post', '/data-sources/row/list', { dataSourceId, limit: 100, ...(cursor ? { cursor } : {}) }).expect(200);
-      listed.push(...page.body.dataSourceRows);
-      cursor = page.body.dataSourceRows.length ? page.body.pagination.last : undefined;
-    } while (cursor && listed.length < ROWS);
+    const listed = await rowIds(api, dataSourceId);
     expect(listed).toHaveLength(ROWS);
 
     const edits = listed.map((r) => ({ id: r.id, name: r.name, content: `# ${r.name}\n\nSecond version.` }));

@@ -6,11 +6,10 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestRuntime, waitFor } from '../helpers/harness.ts';
+import { useTestRuntime, waitFor, useListeningApp } from '../helpers/harness.ts';
 import { adminApi, createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
 import { RowContentModel } from '../../src/datasources/model.ts';
 import { gatewayFiles } from './support/gatewayFiles.ts';
-import { useListeningApp } from './support/listening.ts';
 import { modulesWithGateway } from './support/runtime.ts';
 import { startSmtpServer } from './support/servers.ts';
 

@@ -1,5 +1,7 @@
 // Per-file test runtime: a fresh database, the real runtime and the Koa app, torn down after the file.
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, inject } from 'vitest';
 import request from 'supertest';
 import mongoose from 'mongoose';
@@ -83,4 +85,21 @@ export async function waitFor<T>(check: () => Promise<T | undefined | null | fal
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** The runtime's app on a real loopback port: for streams, and for anything that must cross a socket. */
+export function useListeningApp(rt: TestRuntime): { baseUrl: string } {
+  const state = { baseUrl: '' };
+  let server: http.Server | undefined;
+  beforeAll(async () => {
+    server = http.createServer(rt.app.callback());
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    state.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server!.close(() => resolve()));
+  });
+  return state;
 }
