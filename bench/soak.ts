@@ -15,6 +15,7 @@ import mongoose from 'mongoose';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { startBenchRuntime, machineLine } from './lib/runtime.ts';
 import { percentile } from './lib/load.ts';
+import { seededText } from './lib/text.ts';
 import { createRelayClient, RelayApiError } from '../src/client/index.ts';
 import { bootstrapTenant } from '../src/platform/service.ts';
 import { createWebhook, setWebhookEnabled } from '../src/webhooks/service.ts';
@@ -119,16 +120,7 @@ function ferretRssMiB(): number | null {
 }
 
 // --- Content ---------------------------------------------------------------------------------------
-const VOCABULARY = (
-  'account address answer battery billing blender cable charge cloth colour connect customer delivery device discount ' +
-  'download email error exchange filter firmware guarantee handle install invoice kettle label light manual model ' +
-  'network order package password payment plug power price product refund register repair replace reset return ' +
-  'screen serial setting shipping size software speaker status subscription support switch system toaster update ' +
-  'upgrade user voltage warranty water wireless the a to of and in is for with on you your can be it'
-).split(' ');
-let seed = 7;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-const words = (n: number) => Array.from({ length: n }, () => VOCABULARY[Math.floor(random() * VOCABULARY.length)]).join(' ');
+const { random, words } = seededText(7);
 const markdown = (title: string) => `# ${title}\n\n## Overview\n\n${words(80)}.\n\n## Details\n\n${words(80)}.\n`;
 const question = () => `How do I ${words(4)}?`;
 

@@ -6,6 +6,7 @@ import { MongoClient } from 'mongodb';
 import { Agent, fetch } from 'undici';
 import { startBenchRuntime, machineLine } from './lib/runtime.ts';
 import { percentile } from './lib/load.ts';
+import { seededText } from './lib/text.ts';
 import { bootstrapTenant } from '../src/platform/service.ts';
 import { chunkMarkdown } from '../src/datasources/chunking.ts';
 import { searchKnowledge } from '../src/knowledge/service.ts';
@@ -16,17 +17,7 @@ const SEARCH_ROWS = Number(process.env.BENCH_SEARCH_ROWS ?? 10_000);
 const DEADLINE = Date.now() + 15 * 60_000;
 const progress = (line: string) => process.stderr.write(`[sync bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 
-// Words drawn at random from a vocabulary, so the text compresses like prose, not like a repeat.
-const VOCABULARY = (
-  'account address answer battery billing blender cable charge cloth colour connect customer delivery device discount ' +
-  'download email error exchange filter firmware guarantee handle install invoice kettle label light manual model ' +
-  'network order package password payment plug power price product refund register repair replace reset return ' +
-  'screen serial setting shipping size software speaker status subscription support switch system toaster update ' +
-  'upgrade user voltage warranty water wireless the a to of and in is for with on you your can be it'
-).split(' ');
-let seed = 42;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-const words = (n: number) => Array.from({ length: n }, () => VOCABULARY[Math.floor(random() * VOCABULARY.length)]).join(' ');
+const { random, words } = seededText(42);
 const sentence = () => `${words(8 + Math.floor(random() * 10))}.`;
 function markdown(i: number, sections = 3, bytes = 2048): string {
   let text = `# Product ${i}\n\n`;
