@@ -42,7 +42,10 @@ function serialiseJobLocking(backend: MongoBackend): void {
     const attempt = (tails.get(jobName) ?? Promise.resolve()).then(() => lockNext(jobName, ...rest));
     // The next attempt waits for this one, but not forever: one lock query that never settles
     // (a connection lost in a database outage) must not stop this job name for good.
-    const tail = Promise.race([attempt.catch(() => undefined), new Promise((r) => setTimeout(r, LOCK_WAIT_BOUND_MS).unref())]);
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise((r) => (timer = setTimeout(r, LOCK_WAIT_BOUND_MS).unref()));
+    // The timer goes as soon as the attempt settles: polls run every few hundred ms.
+    const tail = Promise.race([attempt.catch(() => undefined), bound]).finally(() => clearTimeout(timer));
     tails.set(jobName, tail);
     void tail.then(() => {
       if (tails.get(jobName) === tail) tails.delete(jobName);
