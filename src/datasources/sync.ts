@@ -87,16 +87,21 @@ async function botName(botId: string): Promise<string> {
 }
 
 export async function completeSync(ctx: AppContext, ds: DataSource, run: number, results: SyncResults, now: Date): Promise<boolean> {
+  // Charged before the state changes, so whoever sees `synced` also sees what it cost; a run that
+  // was superseded or whose source is gone gives the tokens back.
+  const charge = (tokens: number) =>
+    serialized(`team-usage:${ds.teamId}`, () => TeamModel.updateOne({ id: ds.teamId }, { $inc: { 'usage.storageTokens': tokens } }));
+  if (results.totalTokens > 0) await charge(results.totalTokens);
   const updated = await DataSourceModel.findOneAndUpdate(
     { _id: ds._id, syncRun: run },
     { $set: { state: 'synced', lastSync: now, lastResults: results, syncHeartbeatAt: null, lastError: null } },
     { returnDocument: 'after' },
   ).lean<DataSource>();
-  if (!updated) return false;
-  if (results.totalTokens > 0) {
-    await serialized(`team-usage:${ds.teamId}`, () => TeamModel.updateOne({ id: ds.teamId }, { $inc: { 'usage.storageTokens': results.totalTokens } }));
-    tokensUsed.inc({ kind: 'storage' }, results.totalTokens);
+  if (!updated) {
+    if (results.totalTokens > 0) await charge(-results.totalTokens);
+    return false;
   }
+  if (results.totalTokens > 0) tokensUsed.inc({ kind: 'storage' }, results.totalTokens);
   await SyncClaimModel.deleteOne({ _id: ds._id, run });
   syncs.inc({ outcome: 'success' });
   await ctx.events.emit({

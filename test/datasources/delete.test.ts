@@ -10,6 +10,7 @@ import { performSync } from '../../src/datasources/sync.job.ts';
 import { SYNC_JOB } from '../../src/datasources/sync.ts';
 import { searchKnowledge } from '../../src/knowledge/service.ts';
 import { KnowledgeManifestModel, KnowledgePackModel, KnowledgeSegmentModel } from '../../src/knowledge/model.ts';
+import { getTeam } from '../../src/platform/service.ts';
 import { createDataSource, rowIds } from './support.ts';
 
 describe('deleting a data source', () => {
@@ -82,6 +83,9 @@ describe('deleting a data source', () => {
     expect((await runSync(api, dataSourceId)).outcome).toBe('done');
     const [row] = await rowIds(api, dataSourceId);
     await api('put', '/data-sources/row', { dataSourceId, dataSourceRows: [{ id: row!.id, name: 'facts.md', content: '# Pets\n\nThe quokka sleeps all day.' }] }).expect(200);
+    const usage = async () => (await getTeam(tenant.teamId)).usage?.storageTokens ?? 0;
+    const charged = await usage();
+    expect(charged).toBeGreaterThan(0);
 
     const { outcome, beats } = await runSync(api, dataSourceId, async (beat) => {
       if (beat !== deleteAtBeat) return;
@@ -94,5 +98,7 @@ describe('deleting a data source', () => {
     expect(await knowledgeDocuments(dataSourceId)).toBe(0);
     expect(await answersFrom(tenant, dataSourceId, 'zebrafish quokka')).toEqual([]);
     expect(await DataSourceModel.exists({ _id: dataSourceId })).toBeNull();
+    // A sync that did not complete costs nothing, even one that charged just before it lost its source.
+    expect(await usage()).toBe(charged);
   });
 });
