@@ -5,6 +5,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import crypto from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 
 export const FERRETDB_VERSION = 'v1.24.2';
 const MODULE = 'github.com/FerretDB/FerretDB';
@@ -20,6 +22,15 @@ export function ferretBinaryPath(): string {
   return path.join(cacheDir(), `ferretdb-${FERRETDB_VERSION}`);
 }
 
+// The _id index helper's source sits beside this file; its binary name carries a hash of that
+// source, so a changed helper is rebuilt.
+const ID_INDEX_SOURCE = fileURLToPath(new URL('./ferretdb-idindex/main.go', import.meta.url));
+
+export function idIndexBinaryPath(): string {
+  const hash = crypto.createHash('sha256').update(fs.readFileSync(ID_INDEX_SOURCE)).digest('hex').slice(0, 12);
+  return path.join(cacheDir(), `ferretdb-idindex-${FERRETDB_VERSION}-${hash}`);
+}
+
 function versionOf(binary: string): string | undefined {
   const out = spawnSync(binary, ['--version'], { encoding: 'utf8' });
   if (out.status !== 0) return undefined;
@@ -31,25 +42,15 @@ function onPath(name: string): string | undefined {
   return out.status === 0 ? out.stdout.trim() : undefined;
 }
 
-/**
- * Finds a FerretDB binary of the right version, building it with Go when missing.
- * `go install …@v1.24.2` cannot be used as is: the module zip lacks build/version/version.txt,
- * so the binary panics at start. We copy the module source, write that file and build.
- */
-export function ensureFerretBinary(log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): string {
-  const cached = ferretBinaryPath();
-  if (fs.existsSync(cached) && versionOf(cached) === FERRETDB_VERSION) return cached;
-  const system = onPath('ferretdb');
-  if (system && versionOf(system) === FERRETDB_VERSION) return system;
+function findGo(): string | undefined {
+  return onPath('go') ?? (fs.existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
+}
 
-  const go = onPath('go') ?? (fs.existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
-  if (!go) {
-    throw new EmbeddedDbUnavailable(
-      'No database configured: MONGODB_URI is unset and neither ferretdb nor Go is available to run the embedded default.\n' +
-        'Options: `docker compose up` (MongoDB 7), or set MONGODB_URI=mongodb://host:27017/relay, or install Go so FerretDB can be built.',
-    );
-  }
-  log(`relay: installing FerretDB ${FERRETDB_VERSION} with Go (first run only, about a minute)…`);
+/**
+ * Copies FerretDB's module source into a temporary directory, writes the version file its build
+ * expects, runs `build` there and removes the copy.
+ */
+function withFerretSource(go: string, build: (work: string) => void): void {
   const download = spawnSync(go, ['mod', 'download', '-json', `${MODULE}@${FERRETDB_VERSION}`], {
     encoding: 'utf8',
     env: { ...process.env, GOFLAGS: '-mod=mod' },
@@ -61,20 +62,74 @@ export function ensureFerretBinary(log: (line: string) => void = (l) => process.
     fs.cpSync(moduleDir, work, { recursive: true });
     spawnSync('chmod', ['-R', 'u+w', work]);
     fs.writeFileSync(path.join(work, 'build', 'version', 'version.txt'), `${FERRETDB_VERSION}\n`);
-    fs.mkdirSync(cacheDir(), { recursive: true });
-    const tmpOut = `${cached}.tmp-${process.pid}`;
-    const build = spawnSync(go, ['build', '-trimpath', '-o', tmpOut, './cmd/ferretdb'], {
-      cwd: work,
-      encoding: 'utf8',
-      env: { ...process.env, CGO_ENABLED: '0' },
-    });
-    if (build.status !== 0) throw new EmbeddedDbUnavailable(`building FerretDB failed:\n${build.stderr}`);
-    fs.renameSync(tmpOut, cached);
+    build(work);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
-  log(`relay: FerretDB installed at ${cached}`);
-  return cached;
+}
+
+function goBuild(go: string, work: string, pkg: string, out: string): void {
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  const tmpOut = `${out}.tmp-${process.pid}`;
+  const build = spawnSync(go, ['build', '-trimpath', '-o', tmpOut, pkg], {
+    cwd: work,
+    encoding: 'utf8',
+    env: { ...process.env, CGO_ENABLED: '0' },
+  });
+  if (build.status !== 0) throw new EmbeddedDbUnavailable(`building ${pkg} failed:\n${build.stderr}`);
+  fs.renameSync(tmpOut, out);
+}
+
+export interface FerretBinaries {
+  ferretdb: string;
+  /** The _id index helper (ferretdb-idindex/main.go); absent only when a system FerretDB is used without Go. */
+  idIndex?: string;
+}
+
+/**
+ * Finds a FerretDB binary of the right version and the _id index helper, building them with Go
+ * when missing. `go install …@v1.24.2` cannot be used as is: the module zip lacks
+ * build/version/version.txt, so the binary panics at start. We copy the module source, write that
+ * file and build; the helper is built in the same copy, against FerretDB's own go.mod.
+ */
+export function ensureFerretBinaries(log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): FerretBinaries {
+  const cached = ferretBinaryPath();
+  const idIndex = idIndexBinaryPath();
+  const haveIdIndex = fs.existsSync(idIndex);
+  let ferretdb: string | undefined;
+  if (fs.existsSync(cached) && versionOf(cached) === FERRETDB_VERSION) ferretdb = cached;
+  else {
+    const system = onPath('ferretdb');
+    if (system && versionOf(system) === FERRETDB_VERSION) ferretdb = system;
+  }
+  if (ferretdb && haveIdIndex) return { ferretdb, idIndex };
+
+  const go = findGo();
+  if (!go) {
+    if (ferretdb) {
+      log('relay: Go not found, so FerretDB runs without the _id index helper (every _id lookup scans; docs/FERRETDB.md)');
+      return { ferretdb };
+    }
+    throw new EmbeddedDbUnavailable(
+      'No database configured: MONGODB_URI is unset and neither ferretdb nor Go is available to run the embedded default.\n' +
+        'Options: `docker compose up` (MongoDB 7), or set MONGODB_URI=mongodb://host:27017/relay, or install Go so FerretDB can be built.',
+    );
+  }
+  if (!ferretdb) log(`relay: installing FerretDB ${FERRETDB_VERSION} with Go (first run only, about a minute)…`);
+  withFerretSource(go, (work) => {
+    if (!ferretdb) {
+      goBuild(go, work, './cmd/ferretdb', cached);
+      ferretdb = cached;
+      log(`relay: FerretDB installed at ${cached}`);
+    }
+    if (!haveIdIndex) {
+      const dir = path.join(work, 'cmd', 'relay-idindex');
+      fs.mkdirSync(dir, { recursive: true });
+      fs.copyFileSync(ID_INDEX_SOURCE, path.join(dir, 'main.go'));
+      goBuild(go, work, './cmd/relay-idindex', idIndex);
+    }
+  });
+  return { ferretdb: ferretdb!, idIndex };
 }
 
 export async function freePort(): Promise<number> {
@@ -100,6 +155,10 @@ export function portAcceptsConnections(port: number, host = '127.0.0.1'): Promis
   });
 }
 
+function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", "'\\''")}'`;
+}
+
 export interface EmbeddedDb {
   uri: string;
   port: number;
@@ -108,7 +167,7 @@ export interface EmbeddedDb {
 }
 
 export async function startFerretDb(opts: { dataDir: string; port?: number; database?: string }): Promise<EmbeddedDb> {
-  const binary = ensureFerretBinary();
+  const binaries = ensureFerretBinaries();
   const port = opts.port ?? (await freePort());
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const logFile = fs.openSync(path.join(opts.dataDir, 'ferretdb.log'), 'a');
@@ -122,12 +181,16 @@ export async function startFerretDb(opts: { dataDir: string; port?: number; data
     '--log-level=error',
   ];
   // A small shell watchdog stops FerretDB when this process dies without cleaning up
-  // (SIGKILL, a killed test runner), so no orphan keeps the port or the SQLite files.
+  // (SIGKILL, a killed test runner), so no orphan keeps the port or the SQLite files. It also runs
+  // the _id index helper, which exits with FerretDB.
+  const idIndex = binaries.idIndex
+    ? `${shellQuote(binaries.idIndex)} -dir ${shellQuote(opts.dataDir)} -watch-pid $child & `
+    : '';
   const watchdog =
-    '"$@" & child=$!; trap \'kill $child 2>/dev/null; wait $child; exit 0\' TERM INT; ' +
+    `"$@" & child=$!; ${idIndex}trap 'kill $child 2>/dev/null; wait $child; exit 0' TERM INT; ` +
     `while kill -0 ${process.pid} 2>/dev/null && kill -0 $child 2>/dev/null; do sleep 1; done; ` +
     'kill $child 2>/dev/null; wait $child';
-  const child = spawn('sh', ['-c', watchdog, 'ferretdb-watchdog', binary, ...args], {
+  const child = spawn('sh', ['-c', watchdog, 'ferretdb-watchdog', binaries.ferretdb, ...args], {
     stdio: ['ignore', logFile, logFile],
   });
   fs.closeSync(logFile);
