@@ -9,6 +9,7 @@ import { emitStarted } from './events.ts';
 import { serialized } from './serial.ts';
 import { timeOrderedId } from './ids.ts';
 import type { UserData } from './schema.ts';
+import { findOwned } from '../db/byId.ts';
 
 export interface ChannelScope {
   bot: Pick<Bot, 'id' | 'name' | 'teamId' | 'welcomeMessage'>;
@@ -47,7 +48,7 @@ export async function startConversation(ctx: AppContext, scope: ChannelScope, in
 
 /** A conversation of this bot, or 404 (missing and another bot's look the same). */
 export async function findConversation(botId: string, conversationId: string): Promise<Conversation> {
-  const conversation = await ConversationModel.findOne({ _id: conversationId, botId }).lean<Conversation>();
+  const conversation = await findOwned<Conversation>(ConversationModel, conversationId, { botId });
   if (!conversation) throw new AppError('conversation_not_found', 'Conversation not found');
   return conversation;
 }

@@ -97,6 +97,7 @@ SyncHookSchema.index({ botId: 1 });
 
 export type DataSource = InferSchemaType<typeof DataSourceSchema> & { _id: string };
 export type DataSourceRow = InferSchemaType<typeof RowSchema> & { _id: string };
+export type RowContent = InferSchemaType<typeof RowContentSchema> & { _id: string };
 export type SyncHook = InferSchemaType<typeof SyncHookSchema> & { _id: string };
 
 export const DataSourceModel = mongoose.model('DataSource', DataSourceSchema, 'datasources');

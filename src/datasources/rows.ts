@@ -7,11 +7,12 @@ import type { PageQuery } from '../http/pagination.ts';
 import { readCommitted, type ManifestRow } from '../knowledge/store.ts';
 import { contentHash, packContent, unpackContent } from './content.ts';
 import { newSortableId } from './ids.ts';
-import { DataSourceRowModel, RowContentModel, type DataSource, type DataSourceRow, type SyncState } from './model.ts';
+import { DataSourceRowModel, RowContentModel, type DataSource, type DataSourceRow, type RowContent, type SyncState } from './model.ts';
 import { pageById } from './paging.ts';
 import type { RowView } from './presenters.ts';
 import { bulkWriteInBatches, trusted } from '../db/connection.ts';
 import { isTransientDatabaseError } from '../db/errors.ts';
+import { findOwned } from '../db/byId.ts';
 
 export interface RowOptions {
   now: Date;
@@ -77,8 +78,8 @@ export function rowState(ds: Pick<DataSource, 'state'>, row: Pick<DataSourceRow,
 
 export async function getRow(ds: DataSource, rowId: string): Promise<RowView> {
   const [row, content, manifest] = await Promise.all([
-    DataSourceRowModel.findOne({ _id: rowId, dataSourceId: ds._id }).lean<DataSourceRow>(),
-    RowContentModel.findOne({ _id: rowId, dataSourceId: ds._id }).lean(),
+    findOwned<DataSourceRow>(DataSourceRowModel, rowId, { dataSourceId: ds._id }),
+    findOwned<RowContent>(RowContentModel, rowId, { dataSourceId: ds._id }),
     readCommitted(ds._id),
   ]);
   if (!row || !content) throw new AppError('data_source_row_not_found', 'Data source row not found');
@@ -93,7 +94,7 @@ export async function getRow(ds: DataSource, rowId: string): Promise<RowView> {
 export async function updateRows(ds: DataSource, rows: Array<{ id: string; name: string; content: string }>, opts: RowOptions): Promise<void> {
   const latest = new Map(rows.map((r) => [r.id, r]));
   const ids = [...latest.keys()];
-  const existing = await mapLimit(ids, 16, (id) => DataSourceRowModel.findOne({ _id: id, dataSourceId: ds._id }).lean<DataSourceRow>());
+  const existing = await mapLimit(ids, 16, (id) => findOwned<DataSourceRow>(DataSourceRowModel, id, { dataSourceId: ds._id }));
   const missing = ids.filter((_, i) => !existing[i]);
   if (missing.length) throw new AppError('data_source_row_not_found', 'Some rows do not belong to this data source', { dataSourceRowIds: missing.slice(0, 20) });
 
@@ -129,8 +130,9 @@ export async function updateRows(ds: DataSource, rows: Array<{ id: string; name:
 export async function deleteRows(ds: DataSource, ids: string[]): Promise<number> {
   const unique = [...new Set(ids)];
   const deleted = await mapLimit(unique, 16, async (id) => {
-    const res = await DataSourceRowModel.deleteOne({ _id: id, dataSourceId: ds._id });
-    if (res.deletedCount) await RowContentModel.deleteOne({ _id: id, dataSourceId: ds._id });
+    if (!(await findOwned(DataSourceRowModel, id, { dataSourceId: ds._id }))) return 0;
+    const res = await DataSourceRowModel.deleteOne({ _id: id });
+    if (res.deletedCount) await RowContentModel.deleteOne({ _id: id });
     return res.deletedCount;
   });
   return deleted.reduce((a, b) => a + b, 0);

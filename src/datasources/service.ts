@@ -13,6 +13,7 @@ import { cancelIntervalSync, scheduleIntervalSync } from './interval.ts';
 import { DataSourceModel, DataSourceRowModel, RowContentModel, SyncClaimModel, SyncHookModel, type DataSource, type SyncInterval } from './model.ts';
 import { pageById } from './paging.ts';
 import { SYNC_JOB } from './sync.ts';
+import { findOwned } from '../db/byId.ts';
 
 export async function createDataSource(ctx: AppContext, bot: Pick<Bot, 'id' | 'teamId'>, team: Pick<Team, 'plan' | 'limits'>): Promise<DataSource> {
   const limit = effectiveLimits(team, ctx.planLimits).dataSourcesPerBot;
@@ -37,7 +38,7 @@ export function listDataSources(botId: string, page: PageQuery) {
 
 /** 404 when missing, not manual or another bot's (spec "Data sources" rule 4). */
 export async function getDataSource(botId: string, dataSourceId: string): Promise<DataSource> {
-  const ds = await DataSourceModel.findOne({ _id: dataSourceId, botId }).lean<DataSource>();
+  const ds = await findOwned<DataSource>(DataSourceModel, dataSourceId, { botId });
   if (!ds || ds.type !== 'MANUAL') throw new AppError('data_source_not_found', 'Data source not found');
   return ds;
 }
@@ -45,7 +46,7 @@ export async function getDataSource(botId: string, dataSourceId: string): Promis
 /** Sets the interval and answers the data source as it was before the change (spec: PUT). */
 export async function setSyncInterval(ctx: AppContext, botId: string, dataSourceId: string, interval: SyncInterval | null): Promise<DataSource> {
   const before = await getDataSource(botId, dataSourceId);
-  await DataSourceModel.updateOne({ _id: dataSourceId, botId }, { $set: { syncInterval: interval } });
+  await DataSourceModel.updateOne({ _id: dataSourceId }, { $set: { syncInterval: interval } });
   await scheduleIntervalSync(ctx.jobs, dataSourceId, interval, ctx.clock.now());
   return before;
 }
@@ -64,7 +65,7 @@ export async function renameDataSource(botId: string, dataSourceId: string, name
  */
 export async function deleteDataSource(ctx: AppContext, botId: string, dataSourceId: string): Promise<void> {
   await getDataSource(botId, dataSourceId);
-  await DataSourceModel.deleteOne({ _id: dataSourceId, botId });
+  await DataSourceModel.deleteOne({ _id: dataSourceId });
   await removeKnowledge(dataSourceId);
   forgetSegment(dataSourceId);
   await cancelIntervalSync(ctx.jobs, dataSourceId);

@@ -6,7 +6,8 @@ import type { AppContext } from '../context.ts';
 import { commitKnowledge, readCommitted, removeKnowledge, type RowChunks } from '../knowledge/store.ts';
 import { chunkMarkdown } from './chunking.ts';
 import { unpackContent } from './content.ts';
-import { DataSourceModel, DataSourceRowModel, RowContentModel, type DataSource } from './model.ts';
+import { DataSourceModel, DataSourceRowModel, RowContentModel, type DataSource, type RowContent } from './model.ts';
+import { findOwned } from '../db/byId.ts';
 import { mapLimit } from './rows.ts';
 import { completeSync, failSync, type SyncJobData, type SyncResults } from './sync.ts';
 
@@ -58,7 +59,7 @@ async function loadChangedContents(ds: DataSource, changed: Set<string>, total: 
     const all = await RowContentModel.find({ dataSourceId: ds._id }).lean();
     return all.filter((c) => changed.has(c._id));
   }
-  const found = await mapLimit([...changed], 16, (id) => RowContentModel.findOne({ _id: id, dataSourceId: ds._id }).lean());
+  const found = await mapLimit([...changed], 16, (id) => findOwned<RowContent>(RowContentModel, id, { dataSourceId: ds._id }));
   return found.filter((c) => c !== null);
 }
 

@@ -29,5 +29,5 @@ const EventSchema = new Schema(
   { minimize: false },
 );
 
-export type StoredEvent = InferSchemaType<typeof EventSchema>;
+export type StoredEvent = InferSchemaType<typeof EventSchema> & { _id: mongoose.Types.ObjectId };
 export const EventModel = mongoose.model('Event', EventSchema);

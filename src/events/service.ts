@@ -38,7 +38,8 @@ export class EventBus {
   async dispatch(event: StoredEvent): Promise<boolean> {
     try {
       for (const subscriber of this.subscribers) await subscriber(event);
-      await EventModel.updateOne({ id: event.id }, { $set: { dispatchedAt: this.clock.now() } });
+      // By `_id`: FerretDB v1 looks up nothing else without a scan (docs/FERRETDB.md).
+      await EventModel.updateOne({ _id: event._id }, { $set: { dispatchedAt: this.clock.now() } });
       return true;
     } catch (err) {
       this.logger.error({ err, eventId: event.id, type: event.type }, 'event dispatch failed; the sweeper will retry');

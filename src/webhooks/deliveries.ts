@@ -6,6 +6,7 @@ import { paginate, type Page, type PageQuery } from '../http/pagination.ts';
 import { AttemptModel, DeliveryModel, type Delivery, type DeliveryAttempt } from './model.ts';
 import { getWebhook } from './service.ts';
 import { trusted } from '../db/connection.ts';
+import { findOwned } from '../db/byId.ts';
 
 export type DeliveryWithAttempts = Delivery & { attempts: DeliveryAttempt[] };
 
@@ -24,7 +25,7 @@ export async function listDeliveries(botId: string, webhookId: string, page: Pag
 
 export async function getDelivery(botId: string, webhookId: string, deliveryId: string): Promise<DeliveryWithAttempts> {
   await getWebhook(botId, webhookId);
-  const delivery = await DeliveryModel.findOne({ _id: deliveryId, webhookId }).lean<Delivery>();
+  const delivery = await findOwned<Delivery>(DeliveryModel, deliveryId, { webhookId });
   if (!delivery) throw new AppError('delivery_not_found', 'Delivery not found');
   return (await withAttempts([delivery]))[0]!;
 }

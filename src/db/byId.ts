@@ -1,0 +1,42 @@
+// Lookups shaped for FerretDB v1, which hands a filter to SQLite only when it is exactly
+// `{ _id: <string or ObjectId> }` and scans the whole collection in Go for anything else, even
+// `{ _id, botId }` (docs/FERRETDB.md). So: read by `_id` alone, check ownership in the process.
+// On MongoDB this costs nothing either way.
+import { createHash } from 'node:crypto';
+import type { Model } from 'mongoose';
+
+/** Field values a document must hold to count as found (the caller's bot, data source, …). */
+export type Owner = Record<string, string | number | boolean | null>;
+
+export function ownedBy(doc: Record<string, unknown> | null, owner: Owner): boolean {
+  if (!doc) return false;
+  return Object.entries(owner).every(([key, value]) => doc[key] === value);
+}
+
+/**
+ * The document with this `_id` when it also holds every field of `owner`, else null. A non-string
+ * id (an injection attempt that got this far) finds nothing.
+ */
+export async function findOwned<T>(model: Model<any>, id: unknown, owner: Owner): Promise<T | null> {
+  if (typeof id !== 'string') return null;
+  const doc = await model.findById(id).lean<Record<string, unknown>>();
+  return ownedBy(doc, owner) ? (doc as T) : null;
+}
+
+/**
+ * A record by its public `id`: stored as `_id` since records carry one, and found by the `id`
+ * field for older documents whose `_id` is an ObjectId (a scan on FerretDB, only on a miss).
+ */
+export async function byPublicId<T>(model: Model<any>, id: unknown): Promise<T | null> {
+  if (typeof id !== 'string') return null;
+  return ((await model.findById(id).lean()) ?? (await model.findOne({ id }).lean())) as T | null;
+}
+
+/** A UUID (version 8, RFC 9562) derived from a name: the same name always gives the same id. */
+export function nameUuid(name: string): string {
+  const b = createHash('sha256').update(name).digest().subarray(0, 16);
+  b[6] = (b[6]! & 0x0f) | 0x80;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const hex = b.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
