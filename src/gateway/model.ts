@@ -3,8 +3,15 @@
 // the API's collections: the gateway only knows what crossed the wire.
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 
+// Records are stored under `_id` = their public `id` (FerretDB v1 finds nothing else without a
+// scan; docs/FERRETDB.md). Documents written before that have an ObjectId `_id`; byPublicId()
+// still finds them by `id`.
+function idFollowsPublicId(this: { _id?: unknown; id?: unknown }) {
+  if (this._id == null) this._id = this.id;
+}
 const DeliverySchema = new Schema(
   {
+    _id: { type: String },
     /** Our id for the stored delivery (UUID); admin URLs use it. */
     id: { type: String, required: true, unique: true },
     source: { type: String, required: true },
@@ -26,6 +33,8 @@ const DeliverySchema = new Schema(
   },
   { minimize: false, versionKey: false },
 );
+// Created through the model (tests, tools): `_id` follows `id`, as acceptDelivery writes it.
+DeliverySchema.pre('validate', idFollowsPublicId);
 // The de-duplication guarantee: a second arrival of the same delivery cannot be stored.
 DeliverySchema.index({ source: 1, deliveryId: 1 }, { unique: true });
 DeliverySchema.index({ processedAt: 1, receivedAt: 1 });
@@ -37,6 +46,8 @@ export const RULE_RESULTS = ['matched', 'skipped', 'error'] as const;
 
 const RuleOutcomeSchema = new Schema(
   {
+    /** `<delivery>:<run>:<rule>` (see process.job.ts). */
+    _id: { type: String },
     delivery: { type: String, required: true },
     run: { type: Number, required: true },
     rule: { type: String, required: true },
@@ -48,6 +59,9 @@ const RuleOutcomeSchema = new Schema(
   { versionKey: false },
 );
 RuleOutcomeSchema.index({ delivery: 1, run: 1, rule: 1 }, { unique: true });
+RuleOutcomeSchema.pre('validate', function () {
+  if (this._id == null) this._id = `${this.delivery}:${this.run}:${this.rule}`;
+});
 
 export type RuleOutcome = InferSchemaType<typeof RuleOutcomeSchema>;
 export const RuleOutcomeModel = mongoose.model('GatewayRuleOutcome', RuleOutcomeSchema, 'gatewayRuleOutcomes');
@@ -57,6 +71,8 @@ export type ActionStatus = (typeof ACTION_STATUSES)[number];
 
 const ActionOutcomeSchema = new Schema(
   {
+    _id: { type: String },
+    /** Derived from delivery, run, rule and index (process.job.ts), so planning twice finds the same record. */
     id: { type: String, required: true, unique: true },
     delivery: { type: String, required: true },
     run: { type: Number, required: true },
@@ -78,6 +94,7 @@ const ActionOutcomeSchema = new Schema(
   },
   { minimize: false, versionKey: false },
 );
+ActionOutcomeSchema.pre('validate', idFollowsPublicId);
 // One outcome per (delivery, run, rule, action index): a retried job can never add a second one.
 ActionOutcomeSchema.index({ delivery: 1, run: 1, rule: 1, index: 1 }, { unique: true });
 

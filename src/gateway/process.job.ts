@@ -3,52 +3,73 @@
 // job per action. Safe to run twice: records are inserted once and actions are claimed before
 // they run, so a worker that picks this up after a crash repeats nothing.
 import type { AppContext } from '../context.ts';
-import { newId } from '../clock.ts';
 import { ruleOutcomes } from '../observability/metrics.ts';
 import { ActionOutcomeModel, GatewayDeliveryModel, RuleOutcomeModel, type GatewayDelivery } from './model.ts';
 import type { RuleSet } from './rules/loader.ts';
 import { planDelivery, type RulePlan } from './rules/plan.ts';
 import { ACTION_JOB, ruleInputOf, type ActionJobData, type ProcessItem, type ProcessJobData } from './service.ts';
-import { trusted } from '../db/connection.ts';
+import { byPublicId, nameUuid } from '../db/byId.ts';
 
 const ignoreDuplicate = (err: unknown) => {
   if ((err as { code?: number })?.code !== 11000) throw err;
 };
 
-async function recordPlan(ctx: AppContext, delivery: string, run: number, plan: RulePlan): Promise<void> {
-  const now = ctx.clock.now();
-  await RuleOutcomeModel.updateOne(
-    { delivery, run, rule: plan.rule },
-    { $setOnInsert: { file: plan.file, result: plan.result, error: plan.error, evaluatedAt: now } },
-    { upsert: true },
-  ).catch(ignoreDuplicate);
-  if (plan.result === 'error') ruleOutcomes.inc({ rule: plan.rule, action: 'when', outcome: 'error' });
-  for (const action of plan.actions) {
-    const planned = action.spec !== null;
-    await ActionOutcomeModel.updateOne(
-      { delivery, run, rule: plan.rule, index: action.index },
-      {
-        $setOnInsert: {
-          id: newId(),
-          type: action.type,
-          spec: action.spec ?? {},
-          status: planned ? 'pending' : 'failed',
-          error: action.error,
-          createdAt: now,
-          finishedAt: planned ? null : now,
-        },
-      },
-      { upsert: true },
-    ).catch(ignoreDuplicate);
-    if (!planned) ruleOutcomes.inc({ rule: plan.rule, action: action.type, outcome: 'failed' });
-  }
+/** The id of one planned action: the same whenever the same run is planned again (a crash, a second runner). */
+export function actionOutcomeId(delivery: string, run: number, rule: string, index: number): string {
+  return nameUuid(`${delivery}:${run}:${rule}:${index}`);
 }
 
-/** Enqueues every action of the run still waiting to start (also after a crash mid-way). */
-export async function enqueuePendingActions(ctx: AppContext, delivery: string, run: number): Promise<number> {
-  const pending = await ActionOutcomeModel.find({ delivery, run, status: 'pending' }, { id: 1 }).lean<{ id: string }[]>();
-  for (const outcome of pending) await ctx.jobs.now<ActionJobData>(ACTION_JOB, { outcomeId: outcome.id });
-  return pending.length;
+/**
+ * Records each rule's result and each action once, by insert under a key derived from the run:
+ * a second planning of the run (after a crash) keeps the first records. Returns the ids of the
+ * run's actions.
+ */
+async function recordPlan(ctx: AppContext, delivery: string, run: number, plan: RulePlan): Promise<string[]> {
+  const now = ctx.clock.now();
+  await RuleOutcomeModel.collection
+    .insertOne({ _id: `${delivery}:${run}:${plan.rule}`, delivery, run, rule: plan.rule, file: plan.file, result: plan.result, error: plan.error, evaluatedAt: now } as never)
+    .catch(ignoreDuplicate);
+  if (plan.result === 'error') ruleOutcomes.inc({ rule: plan.rule, action: 'when', outcome: 'error' });
+  const ids: string[] = [];
+  for (const action of plan.actions) {
+    const planned = action.spec !== null;
+    const id = actionOutcomeId(delivery, run, plan.rule, action.index);
+    ids.push(id);
+    await ActionOutcomeModel.collection
+      .insertOne({
+        _id: id,
+        id,
+        delivery,
+        run,
+        rule: plan.rule,
+        index: action.index,
+        type: action.type,
+        spec: action.spec ?? {},
+        status: planned ? 'pending' : 'failed',
+        attempts: 0,
+        leaseUntil: null,
+        result: null,
+        error: action.error,
+        createdAt: now,
+        finishedAt: planned ? null : now,
+        sweptAt: null,
+      } as never)
+      .catch(ignoreDuplicate);
+    if (!planned) ruleOutcomes.inc({ rule: plan.rule, action: action.type, outcome: 'failed' });
+  }
+  return ids;
+}
+
+/** Enqueues those of the run's actions still waiting to start (also after a crash mid-way). */
+async function enqueuePendingActions(ctx: AppContext, outcomeIds: string[]): Promise<number> {
+  let enqueued = 0;
+  for (const id of outcomeIds) {
+    const outcome = await ActionOutcomeModel.findById(id, { status: 1 }).lean<{ status: string }>();
+    if (outcome?.status !== 'pending') continue;
+    await ctx.jobs.now<ActionJobData>(ACTION_JOB, { outcomeId: id });
+    enqueued++;
+  }
+  return enqueued;
 }
 
 type GatewayView = () => { rules: RuleSet; vars: Record<string, string> };
@@ -80,7 +101,7 @@ export async function performProcess(ctx: AppContext, gateway: GatewayView, data
 }
 
 async function processDelivery(ctx: AppContext, gateway: GatewayView, data: ProcessItem): Promise<void> {
-  const delivery = await GatewayDeliveryModel.findOne({ id: data.id }).lean<GatewayDelivery>();
+  const delivery = await byPublicId<GatewayDelivery>(GatewayDeliveryModel, data.id);
   if (!delivery || delivery.processedRun >= data.run) return;
   let plans: RulePlan[];
   try {
@@ -91,7 +112,9 @@ async function processDelivery(ctx: AppContext, gateway: GatewayView, data: Proc
     ctx.logger.error({ err, delivery: delivery.id }, 'gateway delivery cannot be planned');
     plans = [];
   }
-  for (const plan of plans) await recordPlan(ctx, delivery.id, data.run, plan);
-  await enqueuePendingActions(ctx, delivery.id, data.run);
-  await GatewayDeliveryModel.updateOne({ id: delivery.id, processedRun: trusted({ $lt: data.run }) }, { $set: { processedRun: data.run, processedAt: ctx.clock.now() } });
+  const outcomeIds: string[] = [];
+  for (const plan of plans) outcomeIds.push(...(await recordPlan(ctx, delivery.id, data.run, plan)));
+  await enqueuePendingActions(ctx, outcomeIds);
+  // $max: a slower runner of an older run never moves processedRun back.
+  await GatewayDeliveryModel.updateOne({ _id: delivery._id }, { $max: { processedRun: data.run }, $set: { processedAt: ctx.clock.now() } });
 }

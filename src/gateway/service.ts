@@ -7,6 +7,7 @@ import { AppError } from '../http/errors.ts';
 import { paginate, type PageQuery } from '../http/pagination.ts';
 import { gatewayDeliveries } from '../observability/metrics.ts';
 import type { IncomingDelivery } from './intake.ts';
+import { byPublicId } from '../db/byId.ts';
 import { ActionOutcomeModel, GatewayDeliveryModel, RuleOutcomeModel, type ActionOutcome, type GatewayDelivery, type RuleOutcome } from './model.ts';
 import type { RuleInput } from './rules/plan.ts';
 import { trusted } from '../db/connection.ts';
@@ -45,6 +46,7 @@ export async function acceptDelivery(
   const id = newId();
   try {
     await GatewayDeliveryModel.collection.insertOne({
+      _id: id,
       id,
       source,
       deliveryId: incoming.deliveryId,
@@ -56,7 +58,7 @@ export async function acceptDelivery(
       run: 0,
       processedRun: -1,
       processedAt: null,
-    });
+    } as never);
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
     gatewayDeliveries.inc({ source, result: 'duplicate' });
@@ -121,14 +123,15 @@ export async function listDeliveries(filter: { source?: string; event?: string }
 }
 
 export async function getDelivery(id: string): Promise<DeliveryRecord> {
-  const delivery = await GatewayDeliveryModel.findOne({ id }).lean<GatewayDelivery>();
+  const delivery = await byPublicId<GatewayDelivery>(GatewayDeliveryModel, id);
   if (!delivery) throw new AppError('delivery_not_found', 'Delivery not found');
   return (await withOutcomes([delivery]))[0]!;
 }
 
 /** Runs the current rules over a stored delivery again, as a new run with its own outcomes. */
 export async function replayDelivery(ctx: AppContext, id: string): Promise<{ run: number }> {
-  const updated = await GatewayDeliveryModel.findOneAndUpdate({ id }, { $inc: { run: 1 } }, { new: true }).lean<GatewayDelivery>();
+  const stored = await byPublicId<GatewayDelivery>(GatewayDeliveryModel, id);
+  const updated = stored && (await GatewayDeliveryModel.findOneAndUpdate({ _id: stored._id }, { $inc: { run: 1 } }, { new: true }).lean<GatewayDelivery>());
   if (!updated) throw new AppError('delivery_not_found', 'Delivery not found');
   await ctx.jobs.now<ProcessJobData>(PROCESS_JOB, { deliveries: [{ id, run: updated.run }] });
   return { run: updated.run };
