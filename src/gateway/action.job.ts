@@ -6,6 +6,7 @@ import { ruleOutcomes } from '../observability/metrics.ts';
 import { runAction } from './actions/index.ts';
 import type { ActionContext } from './actions/report.ts';
 import type { ActionSpec } from './actions/specs.ts';
+import { byPublicId } from '../db/byId.ts';
 import { ActionClaimModel, ActionOutcomeModel, GatewayDeliveryModel, type ActionOutcome, type GatewayDelivery } from './model.ts';
 import type { ActionType } from './rules/format.ts';
 import type { ActionJobData } from './service.ts';
@@ -13,7 +14,15 @@ import type { ActionJobData } from './service.ts';
 /** Delays between attempts; attempts = delays + 1. */
 export const DEFAULT_RETRY_DELAYS_MS = [30_000, 60_000, 120_000, 240_000];
 
-export class RetryableActionError extends Error {}
+/** Thrown so Agenda runs the job again after `delayMs` (the backoff reads it). */
+export class RetryableActionError extends Error {
+  constructor(
+    message: string,
+    readonly delayMs: number,
+  ) {
+    super(message);
+  }
+}
 
 export type ActionServices = Pick<ActionContext, 'mailer' | 'outbound'> & { sourceOf(name: string): ActionContext['source'] };
 
@@ -25,10 +34,16 @@ const isDuplicateKey = (err: unknown) => (err as { code?: number })?.code === 11
  */
 async function claim(ctx: AppContext, outcomeId: string): Promise<ActionOutcome | null> {
   const now = ctx.clock.now();
-  const current = await ActionOutcomeModel.findOne({ id: outcomeId }).lean<ActionOutcome>();
+  const current = await byPublicId<ActionOutcome>(ActionOutcomeModel, outcomeId);
   if (!current) return null;
-  const abandoned = current.status === 'running' && current.leaseUntil !== null && current.leaseUntil !== undefined && current.leaseUntil < now;
-  if (current.status !== 'pending' && current.status !== 'retrying' && !abandoned) return null;
+  const leased = current.status === 'running' && current.leaseUntil !== null && current.leaseUntil !== undefined;
+  if (leased && current.leaseUntil! >= now) {
+    // Another runner holds the attempt, or held it and died: its lease was taken after Agenda's
+    // job lock, so a job re-locked after a crash can get here first. Come back when it ends,
+    // instead of ending the job and leaving the action running for ever.
+    throw new RetryableActionError('an attempt of this action is in flight', current.leaseUntil!.getTime() - now.getTime() + 1_000);
+  }
+  if (current.status !== 'pending' && current.status !== 'retrying' && !leased) return null;
   const attempt = current.attempts + 1;
   try {
     await ActionClaimModel.create({ _id: `${outcomeId}#${attempt}`, outcome: outcomeId, attempt, claimedAt: now });
@@ -37,14 +52,14 @@ async function claim(ctx: AppContext, outcomeId: string): Promise<ActionOutcome 
     throw err;
   }
   const leaseUntil = new Date(now.getTime() + ctx.config.JOB_LOCK_LIFETIME_MS);
-  await ActionOutcomeModel.updateOne({ id: outcomeId }, { $set: { status: 'running', attempts: attempt, leaseUntil } });
+  await ActionOutcomeModel.updateOne({ _id: current._id }, { $set: { status: 'running', attempts: attempt, leaseUntil } });
   return { ...current, status: 'running', attempts: attempt, leaseUntil };
 }
 
 export async function performAction(ctx: AppContext, services: ActionServices, retryDelaysMs: number[], data: ActionJobData): Promise<void> {
   const outcome = await claim(ctx, data.outcomeId);
   if (!outcome) return;
-  const delivery = await GatewayDeliveryModel.findOne({ id: outcome.delivery }, { rawBody: 0 }).lean<GatewayDelivery>();
+  const delivery = await byPublicId<GatewayDelivery>(GatewayDeliveryModel, outcome.delivery);
   const report = await runAction(outcome.type as ActionType, outcome.spec as ActionSpec, {
     outcomeId: outcome.id,
     rule: outcome.rule,
@@ -61,10 +76,10 @@ export async function performAction(ctx: AppContext, services: ActionServices, r
   const status = report.ok ? 'succeeded' : willRetry ? 'retrying' : 'failed';
   const finished = status !== 'retrying';
   await ActionOutcomeModel.updateOne(
-    { id: outcome.id },
+    { _id: outcome._id },
     { $set: { status, error: report.error, result: report.result, leaseUntil: null, finishedAt: finished ? ctx.clock.now() : null } },
   );
   ruleOutcomes.inc({ rule: outcome.rule, action: outcome.type, outcome: status });
   if (!report.ok) ctx.logger.warn({ rule: outcome.rule, action: outcome.type, outcomeId: outcome.id, attempt: outcome.attempts, status }, `gateway action failed: ${report.error}`);
-  if (willRetry) throw new RetryableActionError(report.error ?? 'action failed');
+  if (willRetry) throw new RetryableActionError(report.error ?? 'action failed', retryDelaysMs[outcome.attempts - 1]!);
 }

@@ -2,7 +2,7 @@
 // rules-as-files (RULES_DIR) and their actions as jobs, plus admin views. See docs/GATEWAY.md.
 import type { AppContext } from '../context.ts';
 import type { DomainModule } from '../module.ts';
-import { DEFAULT_RETRY_DELAYS_MS, performAction } from './action.job.ts';
+import { DEFAULT_RETRY_DELAYS_MS, performAction, RetryableActionError } from './action.job.ts';
 import { performProcess } from './process.job.ts';
 import { adminRoutes, INTAKE_PATH, intakeRoutes } from './routes.ts';
 import { ACTION_JOB, PROCESS_JOB, SWEEP_JOB, type ActionJobData, type ProcessJobData } from './service.ts';
@@ -43,7 +43,9 @@ export function createGatewayModule(opts: GatewayOptions = {}): DomainModule & {
           const s = state();
           return performAction(ctx, { mailer: s.mailer, outbound: s.outbound, sourceOf: (name) => s.sources.get(name) ?? null }, retryDelaysMs, job.attrs.data);
         },
-        { concurrency: 10, backoff: (c) => retryDelaysMs[c.attempt - 1] ?? null },
+        // The action's own schedule travels with its error; anything else (database trouble) is
+        // retried on the same delays, and the sweep covers what is still waiting after that.
+        { concurrency: 10, backoff: (c) => (c.error instanceof RetryableActionError ? c.error.delayMs : (retryDelaysMs[c.attempt - 1] ?? null)) },
       );
       ctx.jobs.define(SWEEP_JOB, async () => {
         await performSweep(ctx, opts.sweepAfterMs ?? 2 * 60_000);

@@ -9,9 +9,12 @@ import { createLogger } from '../../src/observability/logger.ts';
 import { GatewayDeliveryModel } from '../../src/gateway/model.ts';
 import { getDelivery } from '../../src/gateway/service.ts';
 import { performSweep } from '../../src/gateway/sweep.job.ts';
+import { ActionOutcomeModel } from '../../src/gateway/model.ts';
+import { performAction, RetryableActionError } from '../../src/gateway/action.job.ts';
 import { databaseUri, testConfig, uniqueDatabaseName, waitFor } from '../helpers/harness.ts';
 import { gatewayFiles } from './support/gatewayFiles.ts';
 import { modulesWithGateway } from './support/runtime.ts';
+import type { Clock } from '../../src/clock.ts';
 import { startSink, type Sink } from './support/servers.ts';
 import { eventBody, hmacHeader } from './support/signing.ts';
 
@@ -22,9 +25,12 @@ describe('gateway crash recovery', () => {
   let files: ReturnType<typeof gatewayFiles>;
   const uri = databaseUri(uniqueDatabaseName());
   const runtimes: Runtime[] = [];
+  let gateway: ReturnType<typeof modulesWithGateway>['gateway'];
   const start = async (role: { api: boolean; worker: boolean }) => {
     const config = testConfig(files.env, uri);
-    const rt = await createRuntime({ config, logger: createLogger('silent'), uri, role, ...modulesWithGateway() });
+    const withGateway = modulesWithGateway();
+    gateway = withGateway.gateway;
+    const rt = await createRuntime({ config, logger: createLogger('silent'), uri, role, ...withGateway });
     runtimes.push(rt);
     if (role.worker) await rt.startWorker();
     return rt;
@@ -90,5 +96,42 @@ describe('gateway crash recovery', () => {
     expect(record.delivery.processedRun).toBe(0);
     // A second sweep finds nothing left to do.
     expect(await performSweep(worker.ctx, 30_000)).toEqual({ deliveries: 0, actions: 0 });
+  });
+
+  it('comes back after the lease when a job is re-locked while a dead runner still holds the attempt', async () => {
+    const worker = runtimes.at(-1)!;
+    const { body, deliveryId } = eventBody({ event: 'conversation.started' });
+    const deliveryRecordId = '22222222-2222-4222-8222-222222222222';
+    await GatewayDeliveryModel.create({ id: deliveryRecordId, source: 'relay', deliveryId, event: 'conversation.started', test: false, headers: {}, rawBody: body, receivedAt: new Date() });
+    // What a runner killed mid-request leaves: attempt 1 claimed and running, its lease 20 s ahead.
+    const now = new Date();
+    const outcomeId = '33333333-3333-4333-8333-333333333333';
+    await ActionOutcomeModel.create({
+      id: outcomeId,
+      delivery: deliveryRecordId,
+      run: 0,
+      rule: 'notify',
+      index: 0,
+      type: 'http',
+      spec: { method: 'POST', url: `${sink.url}/hook/${deliveryId}`, headers: {}, body: '{}' },
+      status: 'running',
+      attempts: 1,
+      leaseUntil: new Date(now.getTime() + 20_000),
+      createdAt: now,
+    });
+    const s = gateway.state();
+    const services = { mailer: s.mailer, outbound: s.outbound, sourceOf: () => null };
+    const at = (ms: number) => ({ ...worker.ctx, clock: { now: () => new Date(now.getTime() + ms) } satisfies Clock });
+
+    // Before the lease ends: not run, and not finished either; Agenda is told to come back after it.
+    const early = await performAction(at(5_000), services, [50, 50], { outcomeId }).then(() => null, (err: unknown) => err);
+    expect(early).toBeInstanceOf(RetryableActionError);
+    expect((early as RetryableActionError).delayMs).toBe(16_000);
+    expect(sink.requests.some((r) => r.url === `/hook/${deliveryId}`)).toBe(false);
+
+    // After it: the next attempt runs.
+    await performAction(at(21_000), services, [50, 50], { outcomeId });
+    expect(await ActionOutcomeModel.findById(outcomeId).lean()).toMatchObject({ status: 'succeeded', attempts: 2 });
+    expect(sink.requests.filter((r) => r.url === `/hook/${deliveryId}`)).toHaveLength(1);
   });
 });
