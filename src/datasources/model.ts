@@ -34,6 +34,8 @@ const DataSourceSchema = new Schema(
     syncTrigger: { type: String, default: null },
     lastError: { type: String, default: null },
     lastResults: { type: ResultsSchema, default: null },
+    /** Every row write of this source is in the change log (sources created since the log exists). */
+    rowLog: { type: Boolean, default: false },
   },
   { versionKey: false },
 );
@@ -79,6 +81,24 @@ const SyncClaimSchema = new Schema(
   { versionKey: false },
 );
 
+/**
+ * One document per row-writing request (add, update, delete) with the rows it writes, inserted
+ * before the write and removed by the sync that learned it: a sync looks at these rows only,
+ * instead of reading every row of the source (see changes.ts). Insert-only, so concurrent writers
+ * never lose an entry on FerretDB, and one document per request keeps the log short to read and clear.
+ */
+const RowChangeSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    dataSourceId: { type: String, required: true },
+    rowIds: { type: [String], required: true },
+    /** UTF-8 bytes each row holds after the write (0: deleted), for the storage-token estimate. */
+    bytes: { type: [Number], default: undefined },
+  },
+  { versionKey: false },
+);
+RowChangeSchema.index({ dataSourceId: 1 });
+
 const SyncHookSchema = new Schema(
   {
     _id: { type: String, required: true },
@@ -104,4 +124,5 @@ export const DataSourceModel = mongoose.model('DataSource', DataSourceSchema, 'd
 export const DataSourceRowModel = mongoose.model('DataSourceRow', RowSchema, 'datasourcerows');
 export const RowContentModel = mongoose.model('DataSourceRowContent', RowContentSchema, 'datasourcerowcontents');
 export const SyncClaimModel = mongoose.model('DataSourceSyncClaim', SyncClaimSchema, 'datasourcesyncclaims');
+export const RowChangeModel = mongoose.model('DataSourceRowChange', RowChangeSchema, 'datasourcerowchanges');
 export const SyncHookModel = mongoose.model('DataSourceSyncHook', SyncHookSchema, 'datasourcesynchooks');

@@ -66,7 +66,7 @@ export function dataSourceRoutes(router: Router<PublicState>, ctx: AppContext, o
     c.body = { success: true };
   });
   router.delete('/data-sources/row', validate(RowsDeleteSchema), async (c) => {
-    await rows.deleteRows(await source(c), c.state.input.dataSourceRows.map((r: { id: string }) => r.id));
+    await rows.deleteRows(await source(c), c.state.input.dataSourceRows.map((r: { id: string }) => r.id), ctx.clock.now());
     c.body = { success: true };
   });
 }

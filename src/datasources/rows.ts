@@ -13,6 +13,7 @@ import type { RowView } from './presenters.ts';
 import { bulkWriteInBatches, trusted } from '../db/connection.ts';
 import { isTransientDatabaseError } from '../db/errors.ts';
 import { findOwned } from '../db/byId.ts';
+import { logRowChanges } from './changes.ts';
 
 export interface RowOptions {
   now: Date;
@@ -52,6 +53,7 @@ export async function addRows(ds: DataSource, rows: Array<{ name: string; conten
     contents.push({ _id: id, dataSourceId: ds._id, hash, data: packContent(row.content) });
   }
   try {
+    await logRowChanges(ds._id, metas.map((m) => ({ id: m._id, bytes: m.bytes })), opts.now);
     await DataSourceRowModel.collection.insertMany(metas as never[], { ordered: true });
     await RowContentModel.collection.insertMany(contents as never[], { ordered: true });
   } catch (err) {
@@ -115,6 +117,7 @@ export async function updateRows(ds: DataSource, rows: Array<{ id: string; name:
     return { replaceOne: { filter: { _id: row._id }, replacement: { dataSourceId: ds._id, hash: contentHash(input.content), data: packContent(input.content) } } };
   });
   try {
+    await logRowChanges(ds._id, changed.map((row) => ({ id: row._id, bytes: Buffer.byteLength(latest.get(row._id)!.content, 'utf8') })), opts.now);
     await bulkWriteInBatches(RowContentModel.collection, contentOps);
     await bulkWriteInBatches(DataSourceRowModel.collection, metaOps);
   } catch (err) {
@@ -127,10 +130,12 @@ export async function updateRows(ds: DataSource, rows: Array<{ id: string; name:
 }
 
 /** Deletes rows of this data source; ids that do not exist here are skipped (spec rule 3). */
-export async function deleteRows(ds: DataSource, ids: string[]): Promise<number> {
+export async function deleteRows(ds: DataSource, ids: string[], now: Date): Promise<number> {
   const unique = [...new Set(ids)];
-  const deleted = await mapLimit(unique, 16, async (id) => {
-    if (!(await findOwned(DataSourceRowModel, id, { dataSourceId: ds._id }))) return 0;
+  const owned = await mapLimit(unique, 16, (id) => findOwned(DataSourceRowModel, id, { dataSourceId: ds._id }));
+  const mine = unique.filter((_, i) => owned[i]);
+  await logRowChanges(ds._id, mine.map((id) => ({ id, bytes: 0 })), now);
+  const deleted = await mapLimit(mine, 16, async (id) => {
     const res = await DataSourceRowModel.deleteOne({ _id: id });
     if (res.deletedCount) await RowContentModel.deleteOne({ _id: id });
     return res.deletedCount;

@@ -10,7 +10,7 @@ import { removeKnowledge } from '../knowledge/store.ts';
 import { forgetSegment } from '../knowledge/service.ts';
 import { newSortableId } from './ids.ts';
 import { cancelIntervalSync, scheduleIntervalSync } from './interval.ts';
-import { DataSourceModel, DataSourceRowModel, RowContentModel, SyncClaimModel, SyncHookModel, type DataSource, type SyncInterval } from './model.ts';
+import { DataSourceModel, DataSourceRowModel, RowChangeModel, RowContentModel, SyncClaimModel, SyncHookModel, type DataSource, type SyncInterval } from './model.ts';
 import { pageById } from './paging.ts';
 import { SYNC_JOB } from './sync.ts';
 import { findOwned } from '../db/byId.ts';
@@ -27,6 +27,7 @@ export async function createDataSource(ctx: AppContext, bot: Pick<Bot, 'id' | 't
       teamId: bot.teamId,
       name: `Data source ${count + 1}`,
       createdAt: ctx.clock.now(),
+      rowLog: true,
     });
     return doc.toObject() as DataSource;
   });
@@ -74,6 +75,7 @@ export async function deleteDataSource(ctx: AppContext, botId: string, dataSourc
     DataSourceRowModel.deleteMany({ dataSourceId }),
     RowContentModel.deleteMany({ dataSourceId }),
     SyncHookModel.deleteMany({ dataSourceId }),
+    RowChangeModel.deleteMany({ dataSourceId }),
     SyncClaimModel.deleteOne({ _id: dataSourceId }),
   ]);
 }

@@ -3,16 +3,15 @@
 // a run that is no longer the data source's current one stops at its next heartbeat, and a second
 // runner of the same run (FerretDB can hand one job to two runners) gives way at the commit.
 import type { AppContext } from '../context.ts';
-import { commitKnowledge, readCommitted, removeKnowledge, type RowChunks } from '../knowledge/store.ts';
+import { commitKnowledge, readCommitted, removeKnowledge, type Manifest, type RowChunks } from '../knowledge/store.ts';
 import { chunkMarkdown } from './chunking.ts';
 import { unpackContent } from './content.ts';
-import { DataSourceModel, DataSourceRowModel, RowContentModel, type DataSource, type RowContent } from './model.ts';
+import { DataSourceModel, RowContentModel, type DataSource, type RowContent } from './model.ts';
+import { consumeChanges, pendingChanges, rowsToRead } from './changes.ts';
 import { findOwned } from '../db/byId.ts';
 import { mapLimit } from './rows.ts';
 import { completeSync, failSync, type SyncJobData, type SyncResults } from './sync.ts';
 
-/** Above this share of changed rows one scan of the contents beats one `_id` read per row. */
-const SCAN_ABOVE_SHARE = 0.2;
 const BEAT_EVERY_ROWS = 500;
 
 class SyncSuperseded extends Error {}
@@ -38,8 +37,12 @@ export async function performSync(ctx: AppContext, data: SyncJobData, hooks: Syn
       await hooks.touch?.();
     };
     try {
-      const { results, syncedAt } = await runSync(ctx, ds, data.run, beat);
-      if (await completeSync(ctx, ds, data.run, results, syncedAt)) return 'done';
+      const { results, syncedAt, entryIds } = await runSync(ctx, ds, data.run, beat);
+      if (await completeSync(ctx, ds, data.run, results, syncedAt)) {
+        // Left behind on failure, the entries only make the next sync look at those rows again.
+        await consumeChanges(entryIds).catch((err) => ctx.logger.warn({ err, dataSourceId: ds._id }, 'sync could not clear its change log'));
+        return 'done';
+      }
       // Deleted while we committed: the knowledge we just wrote must not outlive its source.
       if (!(await DataSourceModel.exists({ _id: ds._id }))) await removeKnowledge(ds._id);
       return 'stale';
@@ -54,34 +57,47 @@ export async function performSync(ctx: AppContext, data: SyncJobData, hooks: Syn
   }
 }
 
-async function loadChangedContents(ds: DataSource, changed: Set<string>, total: number) {
-  if (changed.size > total * SCAN_ABOVE_SHARE) {
-    const all = await RowContentModel.find({ dataSourceId: ds._id }).lean();
-    return all.filter((c) => changed.has(c._id));
+/**
+ * Yields the contents to learn and adds every row the source holds now to `live`. With a short
+ * change log only the logged rows are read (by `_id`); otherwise one scan of the contents (they
+ * carry their hash), consumed as it streams so chunking overlaps the database's reading.
+ */
+async function* changedContents(ds: DataSource, previous: Manifest, rowIds: string[] | null, live: Set<string>): AsyncGenerator<RowContent> {
+  const learned = (c: RowContent) => previous.rows[c._id]?.h === c.hash;
+  if (!rowIds) {
+    for await (const c of RowContentModel.find({ dataSourceId: ds._id }).lean<RowContent[]>().cursor({ batchSize: 200 })) {
+      live.add(c._id);
+      if (!learned(c)) yield c;
+    }
+    return;
   }
-  const found = await mapLimit([...changed], 16, (id) => findOwned<RowContent>(RowContentModel, id, { dataSourceId: ds._id }));
-  return found.filter((c) => c !== null);
+  const found = await mapLimit(rowIds, 16, (id) => findOwned<RowContent>(RowContentModel, id, { dataSourceId: ds._id }));
+  const gone = new Set(rowIds.filter((_, i) => !found[i]));
+  for (const id of Object.keys(previous.rows)) if (!gone.has(id)) live.add(id);
+  for (const c of found) {
+    if (!c) continue;
+    live.add(c._id);
+    if (!learned(c)) yield c;
+  }
 }
 
-async function runSync(ctx: AppContext, ds: DataSource, run: number, beat: () => Promise<void>): Promise<{ results: SyncResults; syncedAt: Date }> {
-  const [previous, rows] = await Promise.all([
-    readCommitted(ds._id),
-    DataSourceRowModel.find({ dataSourceId: ds._id }, { _id: 1, contentHash: 1 }).lean(),
-  ]);
-  const changed = new Set(rows.filter((r) => previous.rows[r._id]?.h !== r.contentHash).map((r) => r._id));
+async function runSync(ctx: AppContext, ds: DataSource, run: number, beat: () => Promise<void>): Promise<{ results: SyncResults; syncedAt: Date; entryIds: string[] }> {
+  const previous = await readCommitted(ds._id);
+  // The log is read before the rows: a write logged after this is looked at again by the next sync.
+  const changes = await pendingChanges(ds, previous);
+  const { entryIds } = changes;
+  const rowIds = rowsToRead(changes, previous);
   await beat();
-  const contents = await loadChangedContents(ds, changed, rows.length);
+  const live = new Set<string>();
   const processed: RowChunks[] = [];
   let totalTokens = 0;
-  for (const [i, content] of contents.entries()) {
+  for await (const content of changedContents(ds, previous, rowIds, live)) {
     const chunks = chunkMarkdown(unpackContent(content.data));
     for (const c of chunks) totalTokens += c.tokens;
     processed.push({ rowId: content._id, hash: content.hash, chunks });
-    if ((i + 1) % BEAT_EVERY_ROWS === 0) await beat();
+    if (processed.length % BEAT_EVERY_ROWS === 0) await beat();
   }
-  // Rows deleted while we read them are neither learned nor kept.
-  const present = new Set(contents.map((c) => c._id));
-  const liveRowIds = rows.filter((r) => !changed.has(r._id) || present.has(r._id)).map((r) => r._id);
+  const liveRowIds = [...live];
   await beat();
   // One time for the data source's lastSync and the rows it learned, so they read the same.
   const syncedAt = ctx.clock.now();
@@ -93,5 +109,5 @@ async function runSync(ctx: AppContext, ds: DataSource, run: number, beat: () =>
     unmodifiedRows: liveRowIds.length - processed.length,
     totalDataSourceRows: liveRowIds.length,
   };
-  return { results, syncedAt };
+  return { results, syncedAt, entryIds };
 }

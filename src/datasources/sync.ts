@@ -10,7 +10,8 @@ import { serialized } from '../chat/serial.ts';
 import { syncs, tokensUsed } from '../observability/metrics.ts';
 import { discardUncommitted, readCommitted } from '../knowledge/store.ts';
 import { estimateTokens } from './content.ts';
-import { DataSourceModel, DataSourceRowModel, SyncClaimModel, type DataSource } from './model.ts';
+import { DataSourceModel, DataSourceRowModel, SyncClaimModel, type DataSource, type DataSourceRow } from './model.ts';
+import { pendingChanges } from './changes.ts';
 import { getDataSource } from './service.ts';
 
 export const SYNC_JOB = 'datasources.sync';
@@ -31,11 +32,16 @@ export interface SyncResults {
 const isDuplicateKey = (err: unknown) => (err as { code?: number })?.code === 11000;
 
 /** Storage tokens the next sync is expected to use: ~4 bytes per token over rows not yet learned. */
-export async function estimateSyncTokens(ds: Pick<DataSource, '_id'>): Promise<{ tokens: number; modifiedRows: number }> {
-  const [rows, manifest] = await Promise.all([
-    DataSourceRowModel.find({ dataSourceId: ds._id }, { _id: 1, contentHash: 1, bytes: 1 }).lean(),
-    readCommitted(ds._id),
-  ]);
+export async function estimateSyncTokens(ds: Pick<DataSource, '_id' | 'rowLog'>): Promise<{ tokens: number; modifiedRows: number }> {
+  const manifest = await readCommitted(ds._id);
+  // A complete change log holds each changed row's size: no row is read (changes.ts). A row written
+  // back to what was learned is counted too; the charge itself comes from the sync's real count.
+  const changes = await pendingChanges(ds, manifest);
+  if (changes.complete) {
+    const written = [...changes.rows.values()].filter((bytes) => bytes > 0);
+    return { tokens: written.reduce((n, bytes) => n + estimateTokens(bytes), 0), modifiedRows: written.length };
+  }
+  const rows = await DataSourceRowModel.find({ dataSourceId: ds._id }, { _id: 1, contentHash: 1, bytes: 1 }).lean<DataSourceRow[]>();
   let tokens = 0;
   let modifiedRows = 0;
   for (const row of rows) {

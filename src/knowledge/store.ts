@@ -29,6 +29,8 @@ export interface ManifestRow {
 }
 export interface Manifest {
   run: number;
+  /** Committed by a sync that follows the rows' change log (datasources/changes.ts). */
+  tracked?: boolean;
   rows: Record<string, ManifestRow>;
   /** pack id → chunks it holds (live or not), for compaction */
   packs: Record<string, number>;
@@ -102,7 +104,7 @@ export async function commitKnowledge(input: CommitInput): Promise<{ manifest: M
   flush();
   for (let i = 0; i < docs.length; i += 8) await KnowledgePackModel.collection.insertMany(docs.slice(i, i + 8) as never[], { ordered: true });
 
-  const manifest: Manifest = { run, rows, packs };
+  const manifest: Manifest = { run, tracked: true, rows, packs };
   const manifestId = `${dataSourceId}:${run}`;
   await KnowledgeManifestModel.collection.insertOne({ _id: manifestId, dataSourceId, run, data: encode(manifest) } as never);
   const totalDocuments = Object.values(rows).reduce((n, r) => n + r.n, 0);

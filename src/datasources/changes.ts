@@ -1,0 +1,52 @@
+// Which rows a sync must look at. Every row write logs the row id first (RowChangeModel); a sync
+// reads the log of its source and then only those rows, by `_id`, so a re-sync costs what changed,
+// not the size of the source (FerretDB v1 scans a collection for anything but an `_id` lookup).
+// A manifest committed before the log existed, or a log longer than a share of the source, falls
+// back to reading every row.
+import type { Manifest } from '../knowledge/store.ts';
+import { trusted } from '../db/connection.ts';
+import { newSortableId } from './ids.ts';
+import { RowChangeModel } from './model.ts';
+
+/** Above this share of the learned rows, one scan beats one `_id` read per changed row. */
+const SCAN_ABOVE_SHARE = 0.2;
+
+export interface PendingChanges {
+  /** The log entries read, removed once the sync that read them has committed. */
+  entryIds: string[];
+  /**
+   * The log holds every change since the learned manifest: the manifest was committed by a sync
+   * that followed the log, or nothing was ever learned and the source was born with the log.
+   */
+  complete: boolean;
+  /** Each logged row with the bytes it holds after its latest logged write (0: deleted). */
+  rows: Map<string, number>;
+}
+
+/** Logs a write to these rows of a data source (bytes after the write, 0 for a delete); call before writing. */
+export async function logRowChanges(dataSourceId: string, rows: Array<{ id: string; bytes: number }>, now: Date): Promise<void> {
+  if (!rows.length) return;
+  await RowChangeModel.collection.insertOne({ _id: newSortableId(now.getTime()), dataSourceId, rowIds: rows.map((r) => r.id), bytes: rows.map((r) => r.bytes) } as never);
+}
+
+export async function pendingChanges(ds: { _id: string; rowLog?: boolean | null }, learned: Manifest): Promise<PendingChanges> {
+  const entries = await RowChangeModel.find({ dataSourceId: ds._id }, { rowIds: 1, bytes: 1 })
+    .sort({ _id: 1 })
+    .lean<Array<{ _id: string; rowIds?: string[]; bytes?: number[] }>>();
+  const rows = new Map<string, number>();
+  for (const e of entries) (e.rowIds ?? []).forEach((id, i) => rows.set(id, e.bytes?.[i] ?? 0));
+  const complete = learned.tracked === true || (learned.run === 0 && ds.rowLog === true);
+  return { entryIds: entries.map((e) => e._id), complete, rows };
+}
+
+/** The rows to read one by one, or null when one scan of the source is cheaper or the log incomplete. */
+export function rowsToRead(changes: PendingChanges, learned: Manifest): string[] | null {
+  const learnedRows = Object.keys(learned.rows).length;
+  if (!changes.complete || changes.rows.size > Math.max(50, learnedRows * SCAN_ABOVE_SHARE)) return null;
+  return [...changes.rows.keys()];
+}
+
+/** After a commit: the entries it learned from are done; later ones stay for the next sync. */
+export async function consumeChanges(entryIds: string[]): Promise<void> {
+  for (let i = 0; i < entryIds.length; i += 500) await RowChangeModel.deleteMany({ _id: trusted({ $in: entryIds.slice(i, i + 500) }) });
+}
