@@ -65,7 +65,7 @@ export async function performSync(ctx: AppContext, data: SyncJobData, hooks: Syn
 async function* changedContents(ds: DataSource, previous: Manifest, rowIds: string[] | null, live: Set<string>): AsyncGenerator<RowContent> {
   const learned = (c: RowContent) => previous.rows[c._id]?.h === c.hash;
   if (!rowIds) {
-    for await (const c of RowContentModel.find({ dataSourceId: ds._id }).lean<RowContent[]>().cursor({ batchSize: 200 })) {
+    for await (const c of RowContentModel.find({ dataSourceId: ds._id }).lean<RowContent[]>().cursor({ batchSize: 2000 })) {
       live.add(c._id);
       if (!learned(c)) yield c;
     }
