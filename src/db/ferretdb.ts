@@ -116,6 +116,7 @@ export function ensureFerretBinaries(log: (line: string) => void = (l) => proces
     );
   }
   if (!ferretdb) log(`relay: installing FerretDB ${FERRETDB_VERSION} with Go (first run only, about a minute)…`);
+  let helperBuilt = haveIdIndex;
   withFerretSource(go, (work) => {
     if (!ferretdb) {
       goBuild(go, work, './cmd/ferretdb', cached);
@@ -126,10 +127,16 @@ export function ensureFerretBinaries(log: (line: string) => void = (l) => proces
       const dir = path.join(work, 'cmd', 'relay-idindex');
       fs.mkdirSync(dir, { recursive: true });
       fs.copyFileSync(ID_INDEX_SOURCE, path.join(dir, 'main.go'));
-      goBuild(go, work, './cmd/relay-idindex', idIndex);
+      // The helper only makes lookups fast; FerretDB works without it.
+      try {
+        goBuild(go, work, './cmd/relay-idindex', idIndex);
+        helperBuilt = true;
+      } catch (err) {
+        log(`relay: the _id index helper did not build, so FerretDB runs without it (every _id lookup scans): ${(err as Error).message}`);
+      }
     }
   });
-  return { ferretdb: ferretdb!, idIndex };
+  return helperBuilt ? { ferretdb: ferretdb!, idIndex } : { ferretdb: ferretdb! };
 }
 
 export async function freePort(): Promise<number> {
