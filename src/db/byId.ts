@@ -8,7 +8,7 @@ import type { Model } from 'mongoose';
 /** Field values a document must hold to count as found (the caller's bot, data source, …). */
 export type Owner = Record<string, string | number | boolean | null>;
 
-export function ownedBy(doc: Record<string, unknown> | null, owner: Owner): boolean {
+function ownedBy(doc: Record<string, unknown> | null, owner: Owner): boolean {
   if (!doc) return false;
   return Object.entries(owner).every(([key, value]) => doc[key] === value);
 }
@@ -27,9 +27,9 @@ export async function findOwned<T>(model: Model<any>, id: unknown, owner: Owner)
  * A record by its public `id`: stored as `_id` since records carry one, and found by the `id`
  * field for older documents whose `_id` is an ObjectId (a scan on FerretDB, only on a miss).
  */
-export async function byPublicId<T>(model: Model<any>, id: unknown): Promise<T | null> {
+export async function byPublicId<T>(model: Model<any>, id: unknown, projection?: Record<string, 0 | 1>): Promise<T | null> {
   if (typeof id !== 'string') return null;
-  return ((await model.findById(id).lean()) ?? (await model.findOne({ id }).lean())) as T | null;
+  return ((await model.findById(id, projection).lean()) ?? (await model.findOne({ id }, projection).lean())) as T | null;
 }
 
 /** A UUID (version 8, RFC 9562) derived from a name: the same name always gives the same id. */

@@ -59,7 +59,7 @@ async function claim(ctx: AppContext, outcomeId: string): Promise<ActionOutcome 
 export async function performAction(ctx: AppContext, services: ActionServices, retryDelaysMs: number[], data: ActionJobData): Promise<void> {
   const outcome = await claim(ctx, data.outcomeId);
   if (!outcome) return;
-  const delivery = await byPublicId<GatewayDelivery>(GatewayDeliveryModel, outcome.delivery);
+  const delivery = await byPublicId<GatewayDelivery>(GatewayDeliveryModel, outcome.delivery, { rawBody: 0 });
   const report = await runAction(outcome.type as ActionType, outcome.spec as ActionSpec, {
     outcomeId: outcome.id,
     rule: outcome.rule,

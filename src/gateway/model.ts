@@ -2,6 +2,7 @@
 // decided for a run of a delivery, and the outcome of each planned action. Nothing here refers to
 // the API's collections: the gateway only knows what crossed the wire.
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import { nameUuid } from '../db/byId.ts';
 
 // Records are stored under `_id` = their public `id` (FerretDB v1 finds nothing else without a
 // scan; docs/FERRETDB.md). Documents written before that have an ObjectId `_id`; byPublicId()
@@ -46,7 +47,7 @@ export const RULE_RESULTS = ['matched', 'skipped', 'error'] as const;
 
 const RuleOutcomeSchema = new Schema(
   {
-    /** `<delivery>:<run>:<rule>` (see process.job.ts). */
+    /** ruleOutcomeId(delivery, run, rule) */
     _id: { type: String },
     delivery: { type: String, required: true },
     run: { type: Number, required: true },
@@ -60,8 +61,18 @@ const RuleOutcomeSchema = new Schema(
 );
 RuleOutcomeSchema.index({ delivery: 1, run: 1, rule: 1 }, { unique: true });
 RuleOutcomeSchema.pre('validate', function () {
-  if (this._id == null) this._id = `${this.delivery}:${this.run}:${this.rule}`;
+  if (this._id == null) this._id = ruleOutcomeId(this.delivery, this.run, this.rule);
 });
+
+/** A rule's record for one run of a delivery: the same key whenever that run is planned again. */
+export function ruleOutcomeId(delivery: string, run: number, rule: string): string {
+  return `${delivery}:${run}:${rule}`;
+}
+
+/** The id of one planned action: the same whenever the same run is planned again (a crash, a second runner). */
+export function actionOutcomeId(delivery: string, run: number, rule: string, index: number): string {
+  return nameUuid(`${delivery}:${run}:${rule}:${index}`);
+}
 
 export type RuleOutcome = InferSchemaType<typeof RuleOutcomeSchema>;
 export const RuleOutcomeModel = mongoose.model('GatewayRuleOutcome', RuleOutcomeSchema, 'gatewayRuleOutcomes');

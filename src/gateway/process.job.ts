@@ -4,39 +4,54 @@
 // they run, so a worker that picks this up after a crash repeats nothing.
 import type { AppContext } from '../context.ts';
 import { ruleOutcomes } from '../observability/metrics.ts';
-import { ActionOutcomeModel, GatewayDeliveryModel, RuleOutcomeModel, type GatewayDelivery } from './model.ts';
+import { actionOutcomeId, ActionOutcomeModel, GatewayDeliveryModel, ruleOutcomeId, RuleOutcomeModel, type GatewayDelivery } from './model.ts';
 import type { RuleSet } from './rules/loader.ts';
 import { planDelivery, type RulePlan } from './rules/plan.ts';
 import { ACTION_JOB, ruleInputOf, type ActionJobData, type ProcessItem, type ProcessJobData } from './service.ts';
-import { byPublicId, nameUuid } from '../db/byId.ts';
+import { byPublicId } from '../db/byId.ts';
 
-const ignoreDuplicate = (err: unknown) => {
-  if ((err as { code?: number })?.code !== 11000) throw err;
-};
+/** Inserts once: true when this call inserted it, false when an earlier planning of the run had. */
+const insertedOnce = (insert: Promise<unknown>): Promise<boolean> =>
+  insert.then(
+    () => true,
+    (err: unknown) => {
+      if ((err as { code?: number })?.code !== 11000) throw err;
+      return false;
+    },
+  );
 
-/** The id of one planned action: the same whenever the same run is planned again (a crash, a second runner). */
-export function actionOutcomeId(delivery: string, run: number, rule: string, index: number): string {
-  return nameUuid(`${delivery}:${run}:${rule}:${index}`);
+/** A planned action: `known` when this planning inserted it as pending, else its status must be read. */
+interface PlannedAction {
+  id: string;
+  known: boolean;
 }
 
 /**
  * Records each rule's result and each action once, by insert under a key derived from the run:
- * a second planning of the run (after a crash) keeps the first records. Returns the ids of the
- * run's actions.
+ * a second planning of the run (after a crash) keeps the first records. Returns the run's
+ * actions that may be waiting to start.
  */
-async function recordPlan(ctx: AppContext, delivery: string, run: number, plan: RulePlan): Promise<string[]> {
+async function recordPlan(ctx: AppContext, delivery: string, run: number, plan: RulePlan): Promise<PlannedAction[]> {
   const now = ctx.clock.now();
-  await RuleOutcomeModel.collection
-    .insertOne({ _id: `${delivery}:${run}:${plan.rule}`, delivery, run, rule: plan.rule, file: plan.file, result: plan.result, error: plan.error, evaluatedAt: now } as never)
-    .catch(ignoreDuplicate);
+  await insertedOnce(
+    RuleOutcomeModel.collection.insertOne({
+      _id: ruleOutcomeId(delivery, run, plan.rule),
+      delivery,
+      run,
+      rule: plan.rule,
+      file: plan.file,
+      result: plan.result,
+      error: plan.error,
+      evaluatedAt: now,
+    } as never),
+  );
   if (plan.result === 'error') ruleOutcomes.inc({ rule: plan.rule, action: 'when', outcome: 'error' });
-  const ids: string[] = [];
+  const actions: PlannedAction[] = [];
   for (const action of plan.actions) {
     const planned = action.spec !== null;
     const id = actionOutcomeId(delivery, run, plan.rule, action.index);
-    ids.push(id);
-    await ActionOutcomeModel.collection
-      .insertOne({
+    const inserted = await insertedOnce(
+      ActionOutcomeModel.collection.insertOne({
         _id: id,
         id,
         delivery,
@@ -53,19 +68,23 @@ async function recordPlan(ctx: AppContext, delivery: string, run: number, plan: 
         createdAt: now,
         finishedAt: planned ? null : now,
         sweptAt: null,
-      } as never)
-      .catch(ignoreDuplicate);
+      } as never),
+    );
+    // Inserted now: pending exactly when planned. Already there: its status is whatever it reached.
+    if (!inserted || planned) actions.push({ id, known: inserted });
     if (!planned) ruleOutcomes.inc({ rule: plan.rule, action: action.type, outcome: 'failed' });
   }
-  return ids;
+  return actions;
 }
 
 /** Enqueues those of the run's actions still waiting to start (also after a crash mid-way). */
-async function enqueuePendingActions(ctx: AppContext, outcomeIds: string[]): Promise<number> {
+async function enqueuePendingActions(ctx: AppContext, actions: PlannedAction[]): Promise<number> {
   let enqueued = 0;
-  for (const id of outcomeIds) {
-    const outcome = await ActionOutcomeModel.findById(id, { status: 1 }).lean<{ status: string }>();
-    if (outcome?.status !== 'pending') continue;
+  for (const { id, known } of actions) {
+    if (!known) {
+      const outcome = await ActionOutcomeModel.findById(id, { status: 1 }).lean<{ status: string }>();
+      if (outcome?.status !== 'pending') continue;
+    }
     await ctx.jobs.now<ActionJobData>(ACTION_JOB, { outcomeId: id });
     enqueued++;
   }
@@ -112,9 +131,9 @@ async function processDelivery(ctx: AppContext, gateway: GatewayView, data: Proc
     ctx.logger.error({ err, delivery: delivery.id }, 'gateway delivery cannot be planned');
     plans = [];
   }
-  const outcomeIds: string[] = [];
-  for (const plan of plans) outcomeIds.push(...(await recordPlan(ctx, delivery.id, data.run, plan)));
-  await enqueuePendingActions(ctx, outcomeIds);
+  const actions: PlannedAction[] = [];
+  for (const plan of plans) actions.push(...(await recordPlan(ctx, delivery.id, data.run, plan)));
+  await enqueuePendingActions(ctx, actions);
   // $max: a slower runner of an older run never moves processedRun back.
   await GatewayDeliveryModel.updateOne({ _id: delivery._id }, { $max: { processedRun: data.run }, $set: { processedAt: ctx.clock.now() } });
 }
