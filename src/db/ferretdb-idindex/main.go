@@ -100,7 +100,6 @@ func main() {
 	dir := flag.String("dir", "", "FerretDB's SQLite directory (--sqlite-url)")
 	watchPid := flag.Int("watch-pid", 0, "exit when this process is gone")
 	interval := flag.Duration("interval", 250*time.Millisecond, "how often to look for new tables")
-	once := flag.Bool("once", false, "one pass, then exit")
 	flag.Parse()
 	if *dir == "" {
 		log.Fatal("-dir is required")
@@ -133,7 +132,7 @@ func main() {
 				seen[f] = after
 			}
 		}
-		if *once || !alive(*watchPid) {
+		if !alive(*watchPid) {
 			return
 		}
 		time.Sleep(*interval)
