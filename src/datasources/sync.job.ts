@@ -9,6 +9,7 @@ import { unpackContent } from './content.ts';
 import { DataSourceModel, RowContentModel, type DataSource, type RowContent } from './model.ts';
 import { consumeChanges, pendingChanges, rowsToRead } from './changes.ts';
 import { findOwned } from '../db/byId.ts';
+import { batchesAhead } from '../db/batchesAhead.ts';
 import { mapLimit } from './rows.ts';
 import { completeSync, failSync, type SyncJobData, type SyncResults } from './sync.ts';
 
@@ -60,14 +61,17 @@ export async function performSync(ctx: AppContext, data: SyncJobData, hooks: Syn
 /**
  * Yields the contents to learn and adds every row the source holds now to `live`. With a short
  * change log only the logged rows are read (by `_id`); otherwise one scan of the contents (they
- * carry their hash), consumed as it streams so chunking overlaps the database's reading.
+ * carry their hash), read a batch ahead so chunking overlaps the database's reading.
  */
 async function* changedContents(ds: DataSource, previous: Manifest, rowIds: string[] | null, live: Set<string>): AsyncGenerator<RowContent> {
   const learned = (c: RowContent) => previous.rows[c._id]?.h === c.hash;
   if (!rowIds) {
-    for await (const c of RowContentModel.find({ dataSourceId: ds._id }).lean<RowContent[]>().cursor({ batchSize: 2000 })) {
-      live.add(c._id);
-      if (!learned(c)) yield c;
+    const cursor = RowContentModel.collection.find<RowContent>({ dataSourceId: ds._id }, { batchSize: 2000 });
+    for await (const batch of batchesAhead(cursor)) {
+      for (const c of batch) {
+        live.add(c._id);
+        if (!learned(c)) yield c;
+      }
     }
     return;
   }
