@@ -63,6 +63,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       // drain(), not stop(): running jobs finish instead of being unlocked mid-attempt.
       if (workerStarted) await jobs.drain(25_000);
       for (const m of [...modules].reverse()) await m.stop?.();
+      await ctx.events.flush();
       await disconnectDatabase();
     },
   };

@@ -18,6 +18,11 @@ mongoose.set('autoIndex', false);
 export const FERRETDB_POOL_SIZE = 16;
 /** Statements per update command sent by our bulk writes (see FERRETDB_POOL_SIZE). */
 export const WRITE_BATCH = 4;
+/**
+ * Statements per command for a writer that keeps at most one command in flight (SerialBatcher):
+ * with the other 15 connections at WRITE_BATCH, 15 × 5 + 17 = 92 SQLite connections at most.
+ */
+export const SERIAL_WRITE_BATCH = 16;
 
 export async function connectDatabase(uri: string): Promise<typeof mongoose> {
   // Fail fast instead of queueing when the database is away; the edge maps it to 503.
@@ -44,9 +49,13 @@ function setsPoolSize(uri: string): boolean {
   return query.split('&').some((pair) => pair.split('=')[0]!.toLowerCase() === 'maxpoolsize');
 }
 
-/** Runs a bulk write as several commands of at most WRITE_BATCH statements, in order. */
-export async function bulkWriteInBatches(collection: { bulkWrite(ops: never[], options?: { ordered?: boolean }): Promise<unknown> }, ops: unknown[]): Promise<void> {
-  for (let i = 0; i < ops.length; i += WRITE_BATCH) await collection.bulkWrite(ops.slice(i, i + WRITE_BATCH) as never[], { ordered: true });
+/** Runs a bulk write as several commands of at most `size` statements, in order. */
+export async function bulkWriteInBatches(
+  collection: { bulkWrite(ops: never[], options?: { ordered?: boolean }): Promise<unknown> },
+  ops: unknown[],
+  size = WRITE_BATCH,
+): Promise<void> {
+  for (let i = 0; i < ops.length; i += size) await collection.bulkWrite(ops.slice(i, i + size) as never[], { ordered: true });
 }
 
 /** Creates every index declared by the registered models. Call after all models are imported. */

@@ -3,7 +3,8 @@ import type { Logger } from '../observability/logger.ts';
 import type { Clock } from '../clock.ts';
 import { newId } from '../clock.ts';
 import { EventModel, type EventType, type StoredEvent } from './model.ts';
-import { trusted } from '../db/connection.ts';
+import { bulkWriteInBatches, trusted } from '../db/connection.ts';
+import { SerialBatcher } from '../db/serialBatcher.ts';
 
 export type EventSubscriber = (event: StoredEvent) => Promise<void>;
 
@@ -18,10 +19,17 @@ export interface EventInput {
 
 export class EventBus {
   private readonly subscribers: EventSubscriber[] = [];
+  /**
+   * Dispatched marks are written in batches after the fact: a mark that is late or lost only
+   * makes the sweeper dispatch the event again, which creates nothing twice (fan-out is idempotent).
+   */
+  private readonly marks: SerialBatcher<{ _id: unknown; at: Date }>;
   constructor(
     private readonly clock: Clock,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.marks = new SerialBatcher(256, (marks) => this.writeMarks(marks));
+  }
 
   subscribe(subscriber: EventSubscriber): void {
     this.subscribers.push(subscriber);
@@ -38,12 +46,25 @@ export class EventBus {
   async dispatch(event: StoredEvent): Promise<boolean> {
     try {
       for (const subscriber of this.subscribers) await subscriber(event);
-      // By `_id`: FerretDB v1 looks up nothing else without a scan (docs/FERRETDB.md).
-      await EventModel.updateOne({ _id: event._id }, { $set: { dispatchedAt: this.clock.now() } });
+      this.marks.add({ _id: event._id, at: this.clock.now() });
       return true;
     } catch (err) {
       this.logger.error({ err, eventId: event.id, type: event.type }, 'event dispatch failed; the sweeper will retry');
       return false;
+    }
+  }
+
+  /** Resolves once every dispatched mark so far is written (shutdown, tests). */
+  flush(): Promise<void> {
+    return this.marks.drained();
+  }
+
+  private async writeMarks(marks: Array<{ _id: unknown; at: Date }>): Promise<void> {
+    try {
+      // By `_id`: FerretDB v1 looks up nothing else without a scan (docs/FERRETDB.md).
+      await bulkWriteInBatches(EventModel.collection, marks.map((m) => ({ updateOne: { filter: { _id: m._id }, update: { $set: { dispatchedAt: m.at } } } })));
+    } catch (err) {
+      this.logger.warn({ err, events: marks.length }, 'events could not be marked dispatched; the sweeper will dispatch them again');
     }
   }
 

@@ -3,18 +3,20 @@
 import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
 import { paginate, type Page, type PageQuery } from '../http/pagination.ts';
-import { AttemptModel, DeliveryModel, type Delivery, type DeliveryAttempt } from './model.ts';
+import { DeliveryModel, type Delivery, type DeliveryAttempt } from './model.ts';
+import { currentDelivery, readAttempts } from './attempts.ts';
 import { getWebhook } from './service.ts';
-import { trusted } from '../db/connection.ts';
 import { findOwned } from '../db/byId.ts';
 
-export type DeliveryWithAttempts = Delivery & { attempts: DeliveryAttempt[] };
+/** `status` is the delivery's state as its attempts tell it; `settled` is what its row says yet. */
+export type DeliveryWithAttempts = Delivery & { attempts: DeliveryAttempt[]; settled: Delivery['status'] };
 
 async function withAttempts(deliveries: Delivery[]): Promise<DeliveryWithAttempts[]> {
-  const attempts = await AttemptModel.find({ deliveryId: trusted({ $in: deliveries.map((d) => d.id) }) })
-    .sort({ number: 1 })
-    .lean<DeliveryAttempt[]>();
-  return deliveries.map((d) => ({ ...d, attempts: attempts.filter((a) => a.deliveryId === d.id) }));
+  const attempts = await readAttempts(deliveries.map((d) => d.id));
+  return deliveries.map((d) => {
+    const own = attempts.filter((a) => a.deliveryId === d.id);
+    return { ...currentDelivery(d, own.at(-1)), attempts: own, settled: d.status };
+  });
 }
 
 export async function listDeliveries(botId: string, webhookId: string, page: PageQuery): Promise<Page<DeliveryWithAttempts>> {
@@ -46,9 +48,12 @@ export async function reopenDelivery(
   const current = await getDelivery(botId, webhookId, deliveryId);
   if (!hook.enabled) throw new AppError('conflict', 'The webhook is disabled; enable it before resending');
   if (current.status === 'pending') throw new AppError('conflict', 'The delivery is still being attempted');
+  // Its outcome is known but not yet copied onto the row (dispatcher.ts settles within moments):
+  // reopening now would be overwritten by that copy.
+  if (current.settled === 'pending') throw new AppError('conflict', 'The delivery outcome is still being recorded; try again in a moment');
   const lastNumber = current.attempts.at(-1)?.number ?? 0;
   const reopened = await DeliveryModel.findOneAndUpdate(
-    { _id: deliveryId, webhookId, status: current.status },
+    { _id: deliveryId, webhookId, status: current.settled },
     {
       $set: {
         status: 'pending',
@@ -62,5 +67,5 @@ export async function reopenDelivery(
     { returnDocument: 'after' },
   ).lean<Delivery>();
   if (!reopened) throw new AppError('conflict', 'The delivery changed meanwhile; try again');
-  return { ...reopened, attempts: current.attempts };
+  return { ...reopened, attempts: current.attempts, settled: reopened.status };
 }

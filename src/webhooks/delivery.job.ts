@@ -1,13 +1,16 @@
-// webhooks.deliver: one attempt of one delivery. The delivery document is the truth, the job is
-// only its timer: perform() claims the next attempt by writing its row (pending) before the
-// request leaves, so two workers never send the same attempt, and a worker that died mid-attempt
-// leaves a pending row whose lease runs out; the next run marks it interrupted and tries again
-// with the same deliveryId and bytes.
+// webhooks.deliver: one attempt of one delivery. The delivery and its attempt rows are the truth,
+// the job is only its timer: perform() claims the next attempt by inserting its row (pending)
+// before the request leaves, so two workers never send the same attempt, and records how it
+// ended as a result row (attempts.ts). A worker that died mid-attempt leaves a claim without a
+// result whose lease runs out; the next run records it interrupted and tries again with the same
+// deliveryId and bytes. First attempts of new deliveries take a batched path (dispatcher.ts).
 import type { AppContext } from '../context.ts';
 import type { Scheduler } from '../jobs/scheduler.ts';
 import type { OutboundClient, OutboundResponse } from '../outbound/client.ts';
 import { deliveries as deliveriesMetric } from '../observability/metrics.ts';
-import { attemptKey, AttemptModel, DeliveryModel, WebhookModel, type Delivery, type DeliveryAttempt, type DeliveryRequest, type Webhook } from './model.ts';
+import { attemptKey, AttemptModel, DeliveryModel, WebhookModel, type AttemptResult, type Delivery, type DeliveryAttempt, type DeliveryRequest, type Webhook } from './model.ts';
+import { insertResults, readAttempt, settlement } from './attempts.ts';
+import { insertNew } from '../db/insertNew.ts';
 import { signedRequest } from './request.ts';
 import type { RetrySchedule } from './retry.ts';
 
@@ -39,60 +42,75 @@ async function closeDelivery(id: string, set: Record<string, unknown>): Promise<
   await DeliveryModel.updateOne({ _id: id, status: 'pending' }, { $set: { ...set, nextAttemptAt: null } });
 }
 
-const isDuplicateKey = (err: unknown) => (err as { code?: number })?.code === 11000;
-
-/** A pending attempt whose lease ran out: its worker is gone and its outcome unknown. */
-async function interruptAttempt(attempt: DeliveryAttempt, now: Date): Promise<void> {
-  await AttemptModel.updateOne(
-    { _id: attemptKey(attempt.deliveryId, attempt.number), status: 'pending' },
-    { $set: { status: 'interrupted', finishedAt: now, error: { code: 'interrupted', message: 'the worker stopped during this attempt; its outcome is unknown' } } },
-  );
-  deliveriesMetric.inc({ outcome: 'interrupted', attempt: String(attempt.number) });
+/** A pending attempt whose lease ran out: its worker is gone and its outcome unknown. False when it has one after all. */
+async function interruptAttempt(attempt: DeliveryAttempt, now: Date): Promise<boolean> {
+  const recorded = await insertResults([
+    {
+      _id: attemptKey(attempt.deliveryId, attempt.number),
+      deliveryId: attempt.deliveryId,
+      number: attempt.number,
+      status: 'interrupted',
+      finishedAt: now,
+      httpStatus: null,
+      durationMs: null,
+      error: { code: 'interrupted', message: 'the worker stopped during this attempt; its outcome is unknown' },
+      responseBody: null,
+      responseTruncated: false,
+      retryAt: null,
+    },
+  ]);
+  if (recorded.size) deliveriesMetric.inc({ outcome: 'interrupted', attempt: String(attempt.number) });
+  return recorded.size > 0;
 }
 
-/** Inserting the row is the claim (unique deliveryId + number); false when another worker won. */
+/** The attempt row that claims an attempt; inserting it is the claim (unique `_id`). */
+export function claimRow(deliveryId: string, number: number, now: Date, leaseMs: number) {
+  return { _id: attemptKey(deliveryId, number), deliveryId, number, status: 'pending' as const, startedAt: now, leaseUntil: new Date(now.getTime() + leaseMs) };
+}
+
+/** False when another worker won. */
 async function claimAttempt(deliveryId: string, number: number, now: Date, leaseMs: number): Promise<boolean> {
-  try {
-    await AttemptModel.create({ _id: attemptKey(deliveryId, number), deliveryId, number, status: 'pending', startedAt: now, leaseUntil: new Date(now.getTime() + leaseMs) });
-  } catch (err) {
-    if (isDuplicateKey(err)) return false;
-    throw err;
-  }
-  return true;
+  const existed = await insertNew(AttemptModel, [claimRow(deliveryId, number, now, leaseMs)]);
+  return !existed.size;
+}
+
+/** The result row of an attempt that got this response, with when the next one is due. */
+export function resultOf(deps: Pick<DeliveryDeps, 'schedule'>, delivery: Delivery, number: number, res: OutboundResponse, now: Date): AttemptResult {
+  const retryAt = res.ok || number >= delivery.attemptLimit ? null : new Date(now.getTime() + deps.schedule.delayAfter(number - (delivery.runAfter ?? 0)));
+  return {
+    _id: attemptKey(delivery.id, number),
+    deliveryId: delivery.id,
+    number,
+    status: res.ok ? 'succeeded' : 'failed',
+    finishedAt: now,
+    httpStatus: res.status,
+    durationMs: res.durationMs,
+    error: res.error,
+    responseBody: res.body,
+    responseTruncated: res.bodyTruncated,
+    retryAt,
+  };
 }
 
 async function recordResult(deps: DeliveryDeps, delivery: Delivery, number: number, res: OutboundResponse): Promise<PerformOutcome> {
-  const now = deps.ctx.clock.now();
-  const status = res.ok ? 'delivered' : number >= delivery.attemptLimit ? 'failed' : 'pending';
-  const nextAttemptAt = status === 'pending' ? new Date(now.getTime() + deps.schedule.delayAfter(number - (delivery.runAfter ?? 0))) : null;
-  await AttemptModel.updateOne(
-    { _id: attemptKey(delivery.id, number) },
-    {
-      $set: {
-        status: res.ok ? 'succeeded' : 'failed',
-        finishedAt: now,
-        httpStatus: res.status,
-        durationMs: res.durationMs,
-        error: res.error,
-        responseBody: res.body,
-        responseTruncated: res.bodyTruncated,
-        retryAt: nextAttemptAt,
-      },
-    },
-  );
-  await DeliveryModel.updateOne({ _id: delivery.id }, { $set: { status, attemptCount: number, nextAttemptAt, finishedAt: status === 'pending' ? null : now } });
+  const result = resultOf(deps, delivery, number, res, deps.ctx.clock.now());
+  // Not recorded: another runner found our lease run out, marked the attempt interrupted and
+  // carries the delivery on.
+  if (!(await insertResults([result])).size) return DONE;
   deliveriesMetric.inc({ outcome: res.ok ? 'succeeded' : 'failed', attempt: String(number) });
-  return nextAttemptAt ? later(nextAttemptAt) : DONE;
+  const settled = settlement(delivery, result);
+  await DeliveryModel.updateOne({ _id: delivery.id }, { $set: settled });
+  return settled.nextAttemptAt ? later(settled.nextAttemptAt) : DONE;
 }
 
 /**
- * The newest attempt row, by `_id` reads only: start from the delivery's attemptCount (it may lag
+ * The newest attempt, by `_id` reads only: start from the delivery's attemptCount (it may lag
  * behind while another runner is between writes) and step forward while a newer row exists.
  */
 async function latestAttempt(delivery: Delivery): Promise<DeliveryAttempt | null> {
   let number = delivery.attemptCount ?? 0;
   while (await AttemptModel.exists({ _id: attemptKey(delivery.id, number + 1) })) number++;
-  return number > 0 ? AttemptModel.findOne({ _id: attemptKey(delivery.id, number) }).lean<DeliveryAttempt>() : null;
+  return number > 0 ? readAttempt(delivery.id, number) : null;
 }
 
 /** Makes the next attempt of a delivery if one is due; safe to call any number of times, anywhere. */
@@ -104,9 +122,11 @@ export async function perform(deps: DeliveryDeps, deliveryId: string): Promise<P
   const last = await latestAttempt(delivery);
   if (last?.status === 'pending') {
     if (last.leaseUntil > now) return later(last.leaseUntil);
-    await interruptAttempt(last, now);
+    // It ended just now after all: decide again from its outcome.
+    if (!(await interruptAttempt(last, now))) return perform(deps, deliveryId);
   } else if (last && last.number > (delivery.runAfter ?? 0)) {
-    // The delivery document may be stale (another runner is between writes); the attempt row is not.
+    // The delivery row may trail its attempts (a runner between writes, first attempts settled in
+    // batches); the attempt and result rows do not.
     if (last.status === 'succeeded') {
       await closeDelivery(delivery.id, { status: 'delivered', finishedAt: last.finishedAt ?? now });
       return DONE;

@@ -4,28 +4,26 @@
 import type { AppContext } from '../context.ts';
 import { timeOrderedId } from '../chat/ids.ts';
 import type { StoredEvent } from '../events/model.ts';
-import { DeliveryModel, type DeliveryStatus, type Webhook } from './model.ts';
+import { DeliveryModel, type Delivery, type DeliveryStatus, type Webhook } from './model.ts';
+import { insertNew } from '../db/insertNew.ts';
 import { buildDeliveryRequest, withDeliveryId, type BuiltRequest } from './request.ts';
 import { hooksForEvent } from './service.ts';
 
-/** Creates the deliveries of an event in one insert; returns the ids of those created by this call. */
-export async function fanOut(ctx: Pick<AppContext, 'clock' | 'logger'>, event: StoredEvent, attemptLimit: number): Promise<string[]> {
+/** A delivery just created, with what its first attempt needs to be sent without reading it back. */
+export interface FreshDelivery {
+  delivery: Delivery;
+  secret: string;
+}
+
+/** Creates the deliveries of an event in one insert; returns those created by this call that are due. */
+export async function fanOut(ctx: Pick<AppContext, 'clock' | 'logger'>, event: StoredEvent, attemptLimit: number): Promise<FreshDelivery[]> {
   const hooks = await hooksForEvent(event);
   if (!hooks.length) return [];
   const docs = hooks.map((hook) => deliveryDocument(ctx, event, hook, timeOrderedId(), attemptLimit));
   // One insertMany, not an upsert per hook: FerretDB v1 writes are slow one by one and under
-  // contention, and its $setOnInsert drops empty arrays. 11000 = fanned out before (re-dispatch).
-  let duplicates = new Set<number>();
-  try {
-    await DeliveryModel.insertMany(docs, { ordered: false });
-  } catch (err) {
-    const writeErrors = (err as { writeErrors?: Array<{ index?: number; code?: number; err?: { index?: number; code?: number } }> }).writeErrors;
-    if (!writeErrors?.length) throw err;
-    const codes = writeErrors.map((e) => e.code ?? e.err?.code);
-    if (codes.some((c) => c !== 11000)) throw err;
-    duplicates = new Set(writeErrors.map((e) => e.index ?? e.err?.index ?? -1));
-  }
-  return docs.filter((d, i) => !duplicates.has(i) && d.status === 'pending').map((d) => d.id);
+  // contention, and its $setOnInsert drops empty arrays. An existing one = fanned out before.
+  const existed = await insertNew(DeliveryModel, docs);
+  return docs.flatMap((delivery, i) => (existed.has(i) || delivery.status !== 'pending' ? [] : [{ delivery: delivery as Delivery, secret: hooks[i]!.secret }]));
 }
 
 function deliveryDocument(ctx: Pick<AppContext, 'clock' | 'logger'>, event: StoredEvent, hook: Webhook, id: string, attemptLimit: number) {

@@ -32,7 +32,7 @@ export function createWebhooksModule(opts: WebhooksOptions = {}): WebhooksModule
       ctx.events.subscribe(async (event) => {
         const s = state();
         const created = await fanOut(ctx, event, s.schedule.attempts);
-        s.dispatcher.kick(created);
+        s.dispatcher.dispatch(created);
       });
       if (role.worker) await ctx.jobs.every('1 minute', SWEEP_JOB, undefined, { skipImmediate: true });
     },

@@ -1,6 +1,6 @@
 // Outgoing webhooks (spec "Webhook", "Events"): a Webhook is one bot's hook configuration; a
-// Delivery is one event sent to one hook, with its final request fixed at creation and one
-// attempt row per try, written before the request leaves.
+// Delivery is one event sent to one hook, with its final request fixed at creation, one attempt
+// row per try, written before the request leaves, and one result row per finished try.
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { EVENT_TYPES } from '../events/model.ts';
 
@@ -48,6 +48,17 @@ WebhookSchema.index({ botId: 1, type: 1, enabled: 1 });
 export const ATTEMPT_STATUSES = ['pending', 'succeeded', 'failed', 'interrupted'] as const;
 export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 
+/** How an attempt ended; `retryAt` is when the next one is due (null after a success or the last one). */
+const outcomeFields = {
+    finishedAt: { type: Date, default: null },
+    httpStatus: { type: Number, default: null },
+    durationMs: { type: Number, default: null },
+    error: { type: new Schema({ code: String, message: String }, { _id: false }), default: null },
+    responseBody: { type: String, default: null },
+    responseTruncated: { type: Boolean, default: false },
+    retryAt: { type: Date, default: null },
+};
+
 // Attempts live in their own collection: inserting the row under the unique (deliveryId, number)
 // index is how a worker claims an attempt. FerretDB v1 does not make conditional updates atomic
 // (two concurrent findOneAndUpdate calls can both match), but it does enforce unique indexes.
@@ -57,22 +68,40 @@ const AttemptSchema = new Schema(
     _id: { type: String, required: true },
     deliveryId: { type: String, required: true },
     number: { type: Number, required: true },
+    /**
+     * `pending` when written; the outcome is its result row. Rows written before result rows
+     * existed were updated in place and carry their outcome (and the fields below) themselves.
+     */
     status: { type: String, enum: ATTEMPT_STATUSES, required: true },
     startedAt: { type: Date, required: true },
     /** Until when the attempt may still be in flight; after it, a pending attempt counts as interrupted. */
     leaseUntil: { type: Date, required: true },
-    finishedAt: { type: Date, default: null },
-    httpStatus: { type: Number, default: null },
-    durationMs: { type: Number, default: null },
-    error: { type: new Schema({ code: String, message: String }, { _id: false }), default: null },
-    responseBody: { type: String, default: null },
-    responseTruncated: { type: Boolean, default: false },
-    /** When a failed attempt's successor is due (null after the last one); read by every runner. */
-    retryAt: { type: Date, default: null },
+    ...outcomeFields,
   },
   { minimize: false },
 );
 AttemptSchema.index({ deliveryId: 1, number: 1 }, { unique: true });
+
+export const RESULT_STATUSES = ['succeeded', 'failed', 'interrupted'] as const;
+
+// How an attempt ended, written once by insert under the attempt's key: the first outcome recorded
+// (the request's, or `interrupted` by a runner that found the lease run out) is the one that counts.
+// An insert, not an update of the attempt row, because FerretDB v1 runs each update statement on
+// its own (about 1 ms each even in a bulk write) while an `insertMany` costs about 0.1 ms a
+// document: first attempts record their outcomes in batches (docs/WEBHOOKS.md, "Recording").
+const AttemptResultSchema = new Schema(
+  {
+    /** attemptKey(deliveryId, number), the same as the attempt row's. */
+    _id: { type: String, required: true },
+    deliveryId: { type: String, required: true },
+    number: { type: Number, required: true },
+    status: { type: String, enum: RESULT_STATUSES, required: true },
+    ...outcomeFields,
+    finishedAt: { type: Date, required: true },
+  },
+  { minimize: false, versionKey: false },
+);
+AttemptResultSchema.index({ deliveryId: 1 });
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -117,6 +146,7 @@ DeliverySchema.index({ status: 1, nextAttemptAt: 1 });
 export type Webhook = InferSchemaType<typeof WebhookSchema>;
 export type Delivery = InferSchemaType<typeof DeliverySchema>;
 export type DeliveryAttempt = InferSchemaType<typeof AttemptSchema>;
+export type AttemptResult = InferSchemaType<typeof AttemptResultSchema>;
 export interface DeliveryRequest {
   method: string;
   url: string;
@@ -130,3 +160,4 @@ export const attemptKey = (deliveryId: string, number: number) => `${deliveryId}
 export const WebhookModel = mongoose.model('Webhook', WebhookSchema);
 export const DeliveryModel = mongoose.model('WebhookDelivery', DeliverySchema);
 export const AttemptModel = mongoose.model('WebhookDeliveryAttempt', AttemptSchema);
+export const AttemptResultModel = mongoose.model('WebhookDeliveryAttemptResult', AttemptResultSchema, 'webhookdeliveryattemptresults');

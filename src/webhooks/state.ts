@@ -42,7 +42,7 @@ export function createWebhooksState(ctx: AppContext, opts: WebhooksOptions): Web
     outbound,
     schedule,
     deps,
-    dispatcher: new DeliveryDispatcher(deps, opts.dispatchConcurrency ?? 16),
+    dispatcher: new DeliveryDispatcher(deps, opts.dispatchConcurrency ?? 64),
     sweepAfterMs: opts.sweepAfterMs ?? Math.max(2 * config.JOB_LOCK_LIFETIME_MS, 2 * deps.leaseMs),
   };
 }

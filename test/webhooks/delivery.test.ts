@@ -164,6 +164,7 @@ describe('webhook deliveries', () => {
     const event = await emit({ type: 'conversation.escalated', payload: { event: 'conversation.escalated' } });
     expect(await deliveriesOf(res.body.webhook.id)).toHaveLength(0);
     const { EventModel } = await import('../../src/events/model.ts');
+    await rt.runtime.ctx.events.flush();
     expect((await EventModel.findOne({ id: event.id }).lean())?.dispatchedAt).toBeInstanceOf(Date);
     expect(at('/disabled')).toHaveLength(0);
   });

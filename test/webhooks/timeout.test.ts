@@ -7,7 +7,7 @@ import { waitFor } from '../helpers/harness.ts';
 import { adminApi, createTenant, type Tenant } from '../helpers/factories.ts';
 import { createOutboundClient, type OutboundClientOptions, type SendOptions } from '../../src/outbound/client.ts';
 import { createWebhooksModule } from '../../src/webhooks/index.ts';
-import { attemptKey, AttemptModel, type DeliveryAttempt } from '../../src/webhooks/model.ts';
+import { readAttempt } from '../../src/webhooks/attempts.ts';
 import { startSink, type Sink } from './sink.ts';
 import { useRuntimeWithWebhooks } from './runtime.ts';
 
@@ -52,7 +52,10 @@ describe('the delivery timeout', () => {
     expect(effectiveTimeouts('/event')).toEqual([10_000]);
 
     const deliveryId = String(request!.headers['x-service-delivery-id']);
-    const attempt = await waitFor(() => AttemptModel.findOne({ _id: attemptKey(deliveryId, 1), status: 'succeeded' }).lean<DeliveryAttempt>());
+    const attempt = await waitFor(async () => {
+      const a = await readAttempt(deliveryId, 1);
+      return a?.status === 'succeeded' && a;
+    });
     // The claim's lease must outlive the timeout, or a slow attempt would be taken for a dead one.
     expect(attempt.leaseUntil.getTime() - attempt.startedAt.getTime()).toBe(15_000);
   });

@@ -80,6 +80,8 @@ describe('deliveries across workers', () => {
       const items = (await listDeliveries(tenant.botId, id, { limit: 10 })).items;
       return items[0]?.status === 'delivered' && items;
     });
+    // Its row is settled after the result (dispatcher.ts); the test rewrites the row after that.
+    await module.state().dispatcher.idle();
     // Simulate a worker that claimed attempt 2 and died: a pending row whose lease has run out.
     const past = new Date(Date.now() - 60_000);
     await AttemptModel.create({ _id: attemptKey(first!.id, 2), deliveryId: first!.id, number: 2, status: 'pending', startedAt: past, leaseUntil: past });
@@ -109,6 +111,7 @@ describe('deliveries across workers', () => {
       const items = (await listDeliveries(tenant.botId, id, { limit: 10 })).items;
       return items[0]?.status === 'delivered' && items;
     });
+    await module.state().dispatcher.idle();
     const soon = new Date(Date.now() + 60_000);
     await AttemptModel.create({ _id: attemptKey(d!.id, 2), deliveryId: d!.id, number: 2, status: 'pending', startedAt: new Date(), leaseUntil: soon });
     await DeliveryModel.updateOne({ id: d!.id }, { $set: { status: 'pending', attemptLimit: 6, nextAttemptAt: new Date(0) } });

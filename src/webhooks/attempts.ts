@@ -1,0 +1,60 @@
+// Attempts as they are read: the attempt row (written before the request left) merged with its
+// result row (written once it ended), and a delivery as its newest attempt tells it. The delivery
+// row's own status is a copy that may trail the results by a moment: first attempts record their
+// results in batches and settle the delivery rows afterwards (dispatcher.ts).
+import { attemptKey, AttemptModel, AttemptResultModel, type AttemptResult, type Delivery, type DeliveryAttempt, type DeliveryStatus } from './model.ts';
+import { insertNew } from '../db/insertNew.ts';
+import { trusted } from '../db/connection.ts';
+
+export function withResult(attempt: DeliveryAttempt, result: AttemptResult | null | undefined): DeliveryAttempt {
+  if (!result) return attempt;
+  const { status, finishedAt, httpStatus, durationMs, error, responseBody, responseTruncated, retryAt } = result;
+  return { ...attempt, status, finishedAt, httpStatus, durationMs, error, responseBody, responseTruncated, retryAt };
+}
+
+/** One attempt by key, with its result. */
+export async function readAttempt(deliveryId: string, number: number): Promise<DeliveryAttempt | null> {
+  const key = attemptKey(deliveryId, number);
+  const [attempt, result] = await Promise.all([AttemptModel.findById(key).lean<DeliveryAttempt>(), AttemptResultModel.findById(key).lean<AttemptResult>()]);
+  return attempt && withResult(attempt, result);
+}
+
+/** Every attempt of these deliveries, oldest first, with their results. */
+export async function readAttempts(deliveryIds: string[]): Promise<DeliveryAttempt[]> {
+  const filter = { deliveryId: trusted({ $in: deliveryIds }) };
+  const [attempts, results] = await Promise.all([
+    AttemptModel.find(filter).sort({ number: 1 }).lean<DeliveryAttempt[]>(),
+    AttemptResultModel.find(filter).lean<AttemptResult[]>(),
+  ]);
+  const byKey = new Map(results.map((r) => [r._id, r]));
+  return attempts.map((a) => withResult(a, byKey.get(a._id)));
+}
+
+/** Records outcomes; an attempt that already has one keeps it. Returns the keys recorded by this call. */
+export async function insertResults(results: AttemptResult[]): Promise<Set<string>> {
+  const existed = await insertNew(AttemptResultModel.collection, results);
+  return new Set(results.filter((_, i) => !existed.has(i)).map((r) => r._id));
+}
+
+export interface Settlement {
+  status: DeliveryStatus;
+  attemptCount: number;
+  nextAttemptAt: Date | null;
+  finishedAt: Date | null;
+}
+
+/** What the delivery row says once this ended attempt is settled on it. */
+export function settlement(delivery: Pick<Delivery, 'attemptLimit'>, attempt: Pick<DeliveryAttempt, 'number' | 'status' | 'finishedAt' | 'retryAt'>): Settlement {
+  const finishedAt = attempt.finishedAt ?? null;
+  if (attempt.status === 'succeeded') return { status: 'delivered', attemptCount: attempt.number, nextAttemptAt: null, finishedAt };
+  if (attempt.status === 'failed' && attempt.number >= delivery.attemptLimit) return { status: 'failed', attemptCount: attempt.number, nextAttemptAt: null, finishedAt };
+  return { status: 'pending', attemptCount: attempt.number, nextAttemptAt: attempt.retryAt ?? null, finishedAt: null };
+}
+
+/** The delivery as its newest attempt of the current run tells it, whether or not that is settled yet. */
+export function currentDelivery<D extends Delivery>(delivery: D, latest: DeliveryAttempt | undefined): D {
+  // A running or interrupted attempt changes nothing yet: the row counts attempts as they end.
+  if (delivery.status !== 'pending' || !latest || latest.number <= (delivery.runAfter ?? 0)) return delivery;
+  if (latest.status === 'pending' || latest.status === 'interrupted') return delivery;
+  return { ...delivery, ...settlement(delivery, latest) };
+}
