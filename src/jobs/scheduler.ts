@@ -7,24 +7,47 @@ import type { Config } from '../config.ts';
 
 export type Scheduler = Agenda;
 
+const DEFAULT_CONCURRENCY = 10;
+
 export function createScheduler(db: Db, config: Config, name = `relay-${process.pid}`): Scheduler {
   const backend = new MongoBackend({ mongo: db as never, collection: 'agendaJobs' });
   serialiseJobLocking(backend);
-  return new Agenda({
+  const agenda = new Agenda({
     backend,
     name,
     processEvery: config.JOB_PROCESS_EVERY_MS,
     maxConcurrency: config.JOB_MAX_CONCURRENCY,
-    defaultConcurrency: 10,
+    // No more jobs locked than can run (see lockNoMoreThanCanRun).
+    lockLimit: config.JOB_MAX_CONCURRENCY,
+    defaultConcurrency: DEFAULT_CONCURRENCY,
     defaultLockLifetime: config.JOB_LOCK_LIFETIME_MS,
     // Jobs enqueued by this process start at once instead of waiting for the next poll;
     // other processes still find them by polling every JOB_PROCESS_EVERY_MS.
     notificationChannel: new InMemoryNotificationChannel(),
   });
+  lockNoMoreThanCanRun(agenda);
+  return agenda;
+}
+
+type Define = (name: string, processor: unknown, options?: { concurrency?: number; lockLimit?: number }) => void;
+
+/**
+ * Agenda locks every due job it finds (no lock limit by default), though it runs only
+ * `concurrency` of a name at once. Under a backlog the rest wait in memory while their lock
+ * lifetime runs out; they are then never started here, and the next poll locks them again (a
+ * second copy of the same job). Each job name is therefore limited to as many locked jobs as it
+ * may run at once (and the process to JOB_MAX_CONCURRENCY, its total), so a locked job starts at
+ * once; a name at its limit also sends no lock query until one of its jobs finishes.
+ */
+function lockNoMoreThanCanRun(agenda: Agenda): void {
+  const define = agenda.define.bind(agenda) as Define;
+  (agenda as unknown as { define: Define }).define = (name, processor, options) =>
+    define(name, processor, { ...options, lockLimit: options?.lockLimit ?? options?.concurrency ?? DEFAULT_CONCURRENCY });
 }
 
 type LockNext = (jobName: string, ...rest: unknown[]) => Promise<unknown>;
 
+/** A lock query older than this no longer holds back the next one (see serialiseJobLocking). */
 const LOCK_WAIT_BOUND_MS = 15_000;
 
 /**
@@ -33,23 +56,29 @@ const LOCK_WAIT_BOUND_MS = 15_000;
  * process then lock the same job together: 81 of 100 `now()` jobs ran twice in the reproduction.
  * Lock attempts for one job name therefore run one at a time inside the process. Across processes
  * the race remains on FerretDB, which is why every job also claims its work by a unique insert.
+ *
+ * An attempt made while another one for the same name is in flight is not queued behind it: it
+ * finds nothing to lock, and the next poll tries again. Agenda polls every name every
+ * JOB_PROCESS_EVERY_MS whether or not the last poll's queries have answered; queued attempts grew
+ * without bound whenever a lock query took longer than that (after a database outage, under a
+ * backlog), until lock queries filled the connection pool and every job's own queries waited
+ * minutes behind them (docs/FERRETDB.md, "Recovering from an outage under load").
  */
 function serialiseJobLocking(backend: MongoBackend): void {
   const repository = backend.repository as unknown as { getNextJobToRun: LockNext };
   const lockNext = repository.getNextJobToRun.bind(repository);
-  const tails = new Map<string, Promise<unknown>>();
-  repository.getNextJobToRun = (jobName, ...rest) => {
-    const attempt = (tails.get(jobName) ?? Promise.resolve()).then(() => lockNext(jobName, ...rest));
-    // The next attempt waits for this one, but not forever: one lock query that never settles
-    // (a connection lost in a database outage) must not stop this job name for good.
-    let timer: NodeJS.Timeout | undefined;
-    const bound = new Promise((r) => (timer = setTimeout(r, LOCK_WAIT_BOUND_MS).unref()));
-    // The timer goes as soon as the attempt settles: polls run every few hundred ms.
-    const tail = Promise.race([attempt.catch(() => undefined), bound]).finally(() => clearTimeout(timer));
-    tails.set(jobName, tail);
-    void tail.then(() => {
-      if (tails.get(jobName) === tail) tails.delete(jobName);
-    });
-    return attempt;
+  const inFlight = new Map<string, number>();
+  repository.getNextJobToRun = async (jobName, ...rest) => {
+    const since = inFlight.get(jobName);
+    // One lock query that never settles (a connection lost in an outage) must not stop this job
+    // name for good: after the bound, the next attempt goes ahead.
+    if (since !== undefined && Date.now() - since < LOCK_WAIT_BOUND_MS) return undefined;
+    const startedAt = Date.now();
+    inFlight.set(jobName, startedAt);
+    try {
+      return await lockNext(jobName, ...rest);
+    } finally {
+      if (inFlight.get(jobName) === startedAt) inFlight.delete(jobName);
+    }
   };
 }
