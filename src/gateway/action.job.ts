@@ -44,12 +44,20 @@ async function claim(ctx: AppContext, outcomeId: string): Promise<ActionOutcome 
     throw new RetryableActionError('an attempt of this action is in flight', current.leaseUntil!.getTime() - now.getTime() + 1_000);
   }
   if (current.status !== 'pending' && current.status !== 'retrying' && !leased) return null;
-  const attempt = current.attempts + 1;
-  try {
-    await ActionClaimModel.create({ _id: `${outcomeId}#${attempt}`, outcome: outcomeId, attempt, claimedAt: now });
-  } catch (err) {
-    if (isDuplicateKey(err)) return null;
-    throw err;
+  let attempt = current.attempts + 1;
+  for (;;) {
+    try {
+      await ActionClaimModel.create({ _id: `${outcomeId}#${attempt}`, outcome: outcomeId, attempt, claimedAt: now });
+      break;
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+    // Someone claimed this attempt. Within a lease of the claim it may be running it now. Later, the
+    // claimer died (or lost the database) between its claim and marking the outcome running, which
+    // would otherwise leave the action pending for ever: like an expired lease, take the next attempt.
+    const taken = await ActionClaimModel.findById(`${outcomeId}#${attempt}`, { claimedAt: 1 }).lean<{ claimedAt: Date }>();
+    if (!taken || taken.claimedAt.getTime() + ctx.config.JOB_LOCK_LIFETIME_MS >= now.getTime()) return null;
+    attempt++;
   }
   const leaseUntil = new Date(now.getTime() + ctx.config.JOB_LOCK_LIFETIME_MS);
   await ActionOutcomeModel.updateOne({ _id: current._id }, { $set: { status: 'running', attempts: attempt, leaseUntil } });

@@ -9,7 +9,7 @@ import { createLogger } from '../../src/observability/logger.ts';
 import { GatewayDeliveryModel } from '../../src/gateway/model.ts';
 import { getDelivery } from '../../src/gateway/service.ts';
 import { performSweep } from '../../src/gateway/sweep.job.ts';
-import { ActionOutcomeModel } from '../../src/gateway/model.ts';
+import { ActionClaimModel, ActionOutcomeModel } from '../../src/gateway/model.ts';
 import { performAction, RetryableActionError } from '../../src/gateway/action.job.ts';
 import { databaseUri, testConfig, uniqueDatabaseName, waitFor } from '../helpers/harness.ts';
 import { gatewayFiles } from './support/gatewayFiles.ts';
@@ -96,6 +96,43 @@ describe('gateway crash recovery', () => {
     expect(record.delivery.processedRun).toBe(0);
     // A second sweep finds nothing left to do.
     expect(await performSweep(worker.ctx, 30_000)).toEqual({ deliveries: 0, actions: 0 });
+  });
+
+  it('takes the next attempt when a runner claimed one but lost the database before marking it running', async () => {
+    const worker = runtimes.at(-1)!;
+    const { body, deliveryId } = eventBody({ event: 'conversation.started' });
+    const deliveryRecordId = '44444444-4444-4444-8444-444444444444';
+    await GatewayDeliveryModel.create({ id: deliveryRecordId, source: 'relay', deliveryId, event: 'conversation.started', test: false, headers: {}, rawBody: body, receivedAt: new Date() });
+    // What a database outage between the claim insert and the outcome update leaves: claim #1, outcome still pending.
+    const now = new Date();
+    const outcomeId = '55555555-5555-4555-8555-555555555555';
+    await ActionOutcomeModel.create({
+      id: outcomeId,
+      delivery: deliveryRecordId,
+      run: 0,
+      rule: 'notify',
+      index: 0,
+      type: 'http',
+      spec: { method: 'POST', url: `${sink.url}/hook/${deliveryId}`, headers: {}, body: '{}' },
+      status: 'pending',
+      attempts: 0,
+      leaseUntil: null,
+      createdAt: now,
+    });
+    await ActionClaimModel.create({ _id: `${outcomeId}#1`, outcome: outcomeId, attempt: 1, claimedAt: now });
+    const s = gateway.state();
+    const services = { mailer: s.mailer, outbound: s.outbound, sourceOf: () => null };
+    const at = (ms: number) => ({ ...worker.ctx, clock: { now: () => new Date(now.getTime() + ms) } satisfies Clock });
+
+    // Within a lease of the claim its runner may still be at work: nothing runs.
+    await performAction(at(5_000), services, [50, 50], { outcomeId });
+    expect(await ActionOutcomeModel.findById(outcomeId).lean()).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(sink.requests.some((r) => r.url === `/hook/${deliveryId}`)).toBe(false);
+
+    // After it: the next attempt runs once.
+    await performAction(at(worker.ctx.config.JOB_LOCK_LIFETIME_MS + 1_000), services, [50, 50], { outcomeId });
+    expect(await ActionOutcomeModel.findById(outcomeId).lean()).toMatchObject({ status: 'succeeded', attempts: 2 });
+    expect(sink.requests.filter((r) => r.url === `/hook/${deliveryId}`)).toHaveLength(1);
   });
 
   it('comes back after the lease when a job is re-locked while a dead runner still holds the attempt', async () => {
