@@ -57,8 +57,8 @@ const LOCK_WAIT_BOUND_MS = 15_000;
  * Lock attempts for one job name therefore run one at a time inside the process. Across processes
  * the race remains on FerretDB, which is why every job also claims its work by a unique insert.
  *
- * An attempt made while another one for the same name is in flight is not queued behind it: it
- * finds nothing to lock, and the next poll tries again. Agenda polls every name every
+ * At most one attempt waits behind the one in flight for a name; any further one finds nothing to
+ * lock, and the next poll tries again. Agenda polls every name every
  * JOB_PROCESS_EVERY_MS whether or not the last poll's queries have answered; queued attempts grew
  * without bound whenever a lock query took longer than that (after a database outage, under a
  * backlog), until lock queries filled the connection pool and every job's own queries waited
@@ -67,18 +67,38 @@ const LOCK_WAIT_BOUND_MS = 15_000;
 function serialiseJobLocking(backend: MongoBackend): void {
   const repository = backend.repository as unknown as { getNextJobToRun: LockNext };
   const lockNext = repository.getNextJobToRun.bind(repository);
-  const inFlight = new Map<string, number>();
+  const inFlight = new Map<string, { startedAt: number; settled: Promise<unknown> }>();
+  const waiting = new Set<string>();
+  // One lock query that never settles (a connection lost in an outage) must not stop this job
+  // name for good: after the bound, the next attempt goes ahead.
+  const blocking = (jobName: string) => {
+    const current = inFlight.get(jobName);
+    return current && Date.now() - current.startedAt < LOCK_WAIT_BOUND_MS ? current : undefined;
+  };
   repository.getNextJobToRun = async (jobName, ...rest) => {
-    const since = inFlight.get(jobName);
-    // One lock query that never settles (a connection lost in an outage) must not stop this job
-    // name for good: after the bound, the next attempt goes ahead.
-    if (since !== undefined && Date.now() - since < LOCK_WAIT_BOUND_MS) return undefined;
+    if (blocking(jobName)) {
+      // One attempt may wait for the running one (a job just enqueued here starts without waiting
+      // for the next poll); it will find whatever a further attempt would, so those find nothing.
+      if (waiting.has(jobName)) return undefined;
+      waiting.add(jobName);
+      try {
+        for (let current = blocking(jobName); current; current = blocking(jobName)) {
+          let timer: NodeJS.Timeout | undefined;
+          const bound = new Promise((r) => (timer = setTimeout(r, LOCK_WAIT_BOUND_MS - (Date.now() - current!.startedAt)).unref()));
+          await Promise.race([current.settled, bound]).finally(() => clearTimeout(timer));
+        }
+      } finally {
+        waiting.delete(jobName);
+      }
+    }
     const startedAt = Date.now();
-    inFlight.set(jobName, startedAt);
+    const settled = lockNext(jobName, ...rest);
+    const entry = { startedAt, settled: settled.catch(() => undefined) };
+    inFlight.set(jobName, entry);
     try {
-      return await lockNext(jobName, ...rest);
+      return await settled;
     } finally {
-      if (inFlight.get(jobName) === startedAt) inFlight.delete(jobName);
+      if (inFlight.get(jobName) === entry) inFlight.delete(jobName);
     }
   };
 }
