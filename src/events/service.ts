@@ -17,6 +17,12 @@ export interface EventInput {
   payload: Record<string, unknown>;
 }
 
+interface PendingInsert {
+  doc: InstanceType<typeof EventModel>;
+  stored: () => void;
+  failed: (err: unknown) => void;
+}
+
 export class EventBus {
   private readonly subscribers: EventSubscriber[] = [];
   /**
@@ -24,11 +30,14 @@ export class EventBus {
    * makes the sweeper dispatch the event again, which creates nothing twice (fan-out is idempotent).
    */
   private readonly marks: SerialBatcher<{ _id: unknown; at: Date }>;
+  /** Events emitted together are stored in one insert (a group commit); each emit waits for its own. */
+  private readonly inserts: SerialBatcher<PendingInsert>;
   constructor(
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {
     this.marks = new SerialBatcher(256, (marks) => this.writeMarks(marks));
+    this.inserts = new SerialBatcher(256, (items) => this.insert(items));
   }
 
   subscribe(subscriber: EventSubscriber): void {
@@ -37,7 +46,10 @@ export class EventBus {
 
   /** Stores the event and dispatches it. A failed dispatch is logged; the sweeper retries it. */
   async emit(input: EventInput): Promise<StoredEvent> {
-    const doc = await EventModel.create({ ...input, id: newId(), createdAt: this.clock.now() });
+    const doc = new EventModel({ ...input, id: newId(), createdAt: this.clock.now() });
+    // Validated here, so a bad event fails its own emit (insertMany would skip it silently).
+    await doc.validate();
+    await new Promise<void>((stored, failed) => this.inserts.add({ doc, stored, failed }));
     const event = doc.toObject() as StoredEvent;
     await this.dispatch(event);
     return event;
@@ -57,6 +69,19 @@ export class EventBus {
   /** Resolves once every dispatched mark so far is written (shutdown, tests). */
   flush(): Promise<void> {
     return this.marks.drained();
+  }
+
+  private async insert(items: PendingInsert[]): Promise<void> {
+    let failed = new Set<number>();
+    let error: unknown;
+    try {
+      await EventModel.insertMany(items.map((i) => i.doc), { ordered: false });
+    } catch (err) {
+      error = err;
+      const writeErrors = (err as { writeErrors?: Array<{ index?: number; err?: { index?: number } }> }).writeErrors;
+      failed = writeErrors?.length ? new Set(writeErrors.map((e) => e.index ?? e.err?.index ?? -1)) : new Set(items.keys());
+    }
+    items.forEach((item, i) => (failed.has(i) ? item.failed(error) : item.stored()));
   }
 
   private async writeMarks(marks: Array<{ _id: unknown; at: Date }>): Promise<void> {

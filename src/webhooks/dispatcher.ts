@@ -27,12 +27,15 @@ interface Ended {
 }
 
 export class DeliveryDispatcher {
-  /** New deliveries: sent without reading them back. */
-  private fresh: FreshDelivery[] = [];
+  /** New deliveries waiting for their claim: one insert per batch. */
+  private readonly claims: SerialBatcher<FreshDelivery>;
+  /** Claimed first attempts waiting for a slot. */
+  private claimed: FreshDelivery[] = [];
   /** Existing deliveries (resends): perform() reads what is due. */
   private queue: string[] = [];
   private running = 0;
   private idleWaiters: Array<() => void> = [];
+  private roomWaiters: Array<() => void> = [];
   private readonly results: SerialBatcher<Ended>;
   private readonly settles: SerialBatcher<Ended>;
 
@@ -40,14 +43,14 @@ export class DeliveryDispatcher {
     private readonly deps: DeliveryDeps,
     private readonly concurrency: number,
   ) {
+    this.claims = new SerialBatcher(CLAIM_BATCH, (items) => this.claim(items), () => this.wakeIfIdle());
     this.results = new SerialBatcher(RESULT_BATCH, (items) => this.recordResults(items), () => this.wakeIfIdle());
     this.settles = new SerialBatcher(RESULT_BATCH, (items) => this.settle(items), () => this.wakeIfIdle());
   }
 
   /** Sends the first attempt of each new delivery as soon as a slot is free; does not wait for them. */
   dispatch(deliveries: FreshDelivery[]): void {
-    this.fresh.push(...deliveries);
-    this.pump();
+    for (const d of deliveries) this.claims.add(d);
   }
 
   /** Starts the due attempt of each delivery as soon as a slot is free; does not wait for them. */
@@ -79,7 +82,7 @@ export class DeliveryDispatcher {
   }
 
   private isIdle(): boolean {
-    return this.running === 0 && !this.fresh.length && !this.queue.length && this.results.idle && this.settles.idle;
+    return this.running === 0 && !this.claimed.length && !this.queue.length && this.claims.idle && this.results.idle && this.settles.idle;
   }
 
   private wakeIfIdle(): void {
@@ -92,17 +95,12 @@ export class DeliveryDispatcher {
   }
 
   private pump(): void {
-    while (this.running < this.concurrency && (this.fresh.length || this.queue.length)) {
-      if (this.fresh.length) {
-        const batch = this.fresh.splice(0, Math.min(CLAIM_BATCH, this.concurrency - this.running));
-        this.running += batch.length;
-        void this.firstAttempts(batch);
-      } else {
-        const id = this.queue.shift()!;
-        this.running++;
-        void this.attempt(id).finally(() => this.release(1));
-      }
+    while (this.running < this.concurrency && (this.claimed.length || this.queue.length)) {
+      this.running++;
+      if (this.claimed.length) void this.firstAttempt(this.claimed.shift()!).finally(() => this.release(1));
+      else void this.attempt(this.queue.shift()!).finally(() => this.release(1));
     }
+    if (this.running + this.claimed.length < this.concurrency) for (const wake of this.roomWaiters.splice(0)) wake();
     this.wakeIfIdle();
   }
 
@@ -115,36 +113,36 @@ export class DeliveryDispatcher {
     }
   }
 
-  /** Claims attempt 1 of every delivery in one insert, then sends each; one slot per delivery. */
-  private async firstAttempts(batch: FreshDelivery[]): Promise<void> {
+  /**
+   * Claims attempt 1 of a batch of new deliveries in one insert and queues their sends; the next
+   * batch is claimed once there is room, so no claim waits for a slot long enough for its lease
+   * to run out (a backlog waits unclaimed, where the sweep may take it instead).
+   */
+  private async claim(batch: FreshDelivery[]): Promise<void> {
     const { clock, logger } = this.deps.ctx;
-    let taken: Set<number>;
     try {
       const now = clock.now();
-      taken = await insertNew(
+      const taken = await insertNew(
         AttemptModel,
         batch.map((f) => claimRow(f.delivery.id, 1, now, this.deps.leaseMs)),
       );
+      // Claimed before by someone else (a sweep that ran early): theirs to send.
+      this.claimed.push(...batch.filter((_, i) => !taken.has(i)));
     } catch (err) {
       logger.error({ err, deliveries: batch.length }, 'webhook first attempts could not be claimed; the sweep will run them');
-      this.release(batch.length);
-      return;
     }
-    await Promise.all(
-      batch.map(async ({ delivery, secret }, i) => {
-        try {
-          // Claimed before by someone else (a sweep that ran early): theirs to send.
-          if (taken.has(i)) return;
-          const request = signedRequest(delivery.request as DeliveryRequest, { secret, deliveryId: delivery.id, event: delivery.event });
-          const res = await this.deps.outbound.send(request);
-          this.results.add({ delivery, result: resultOf(this.deps, delivery, 1, res, clock.now()) });
-        } catch (err) {
-          logger.error({ err, deliveryId: delivery.id }, 'webhook first attempt failed to run; the sweep will retry it');
-        } finally {
-          this.release(1);
-        }
-      }),
-    );
+    this.pump();
+    if (this.running + this.claimed.length >= this.concurrency) await new Promise<void>((r) => this.roomWaiters.push(r));
+  }
+
+  private async firstAttempt({ delivery, secret }: FreshDelivery): Promise<void> {
+    try {
+      const request = signedRequest(delivery.request as DeliveryRequest, { secret, deliveryId: delivery.id, event: delivery.event });
+      const res = await this.deps.outbound.send(request);
+      this.results.add({ delivery, result: resultOf(this.deps, delivery, 1, res, this.deps.ctx.clock.now()) });
+    } catch (err) {
+      this.deps.ctx.logger.error({ err, deliveryId: delivery.id }, 'webhook first attempt failed to run; the sweep will retry it');
+    }
   }
 
   private async recordResults(items: Ended[]): Promise<void> {
