@@ -193,13 +193,14 @@ export async function startFerretDb(opts: { dataDir: string; port?: number; data
   // A small shell watchdog stops FerretDB when this process dies without cleaning up
   // (SIGKILL, a killed test runner), so no orphan keeps the port or the SQLite files. It also runs
   // the _id index helper, which exits with FerretDB.
+  // Both are gone before stop() resolves, so the data directory can be removed right after.
   const idIndex = binaries.idIndex
-    ? `${shellQuote(binaries.idIndex)} -dir ${shellQuote(opts.dataDir)} -watch-pid $child & `
+    ? `${shellQuote(binaries.idIndex)} -dir ${shellQuote(opts.dataDir)} -watch-pid $child & idx=$!; `
     : '';
   const watchdog =
-    `"$@" & child=$!; ${idIndex}trap 'kill $child 2>/dev/null; wait $child; exit 0' TERM INT; ` +
+    `"$@" & child=$!; ${idIndex}trap 'kill $child \${idx:-} 2>/dev/null; wait; exit 0' TERM INT; ` +
     `while kill -0 ${process.pid} 2>/dev/null && kill -0 $child 2>/dev/null; do sleep 1; done; ` +
-    'kill $child 2>/dev/null; wait $child';
+    'kill $child 2>/dev/null; wait';
   const child = spawn('sh', ['-c', watchdog, 'ferretdb-watchdog', binaries.ferretdb, ...args], {
     stdio: ['ignore', logFile, logFile],
   });
