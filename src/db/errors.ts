@@ -21,8 +21,9 @@ const TRANSIENT_SERVER_CODES = new Set([
 /**
  * FerretDB on SQLite gives up on a write that waited longer than its 10 s busy timeout for the
  * database lock, as InternalError (code 1) "database is locked (5) (SQLITE_BUSY)" (docs/FERRETDB.md).
+ * A command running when FerretDB shuts down (SIGTERM) fails as InternalError "… context canceled".
  */
-const SQLITE_BUSY = /\bSQLITE_BUSY\b|database is locked/;
+const FERRETDB_TRANSIENT = /\bSQLITE_BUSY\b|database is locked|context canceled/;
 
 export function isTransientDatabaseError(err: unknown): boolean {
   for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
@@ -35,7 +36,7 @@ export function isTransientDatabaseError(err: unknown): boolean {
     ) {
       return true;
     }
-    if (e instanceof MongoServerError && (TRANSIENT_SERVER_CODES.has(Number(e.code)) || e.hasErrorLabel('RetryableWriteError') || (e.code === 1 && SQLITE_BUSY.test(e.message)))) {
+    if (e instanceof MongoServerError && (TRANSIENT_SERVER_CODES.has(Number(e.code)) || e.hasErrorLabel('RetryableWriteError') || (e.code === 1 && FERRETDB_TRANSIENT.test(e.message)))) {
       return true;
     }
     // Mongoose wraps selection errors in its own classes and has no driver class for buffering.

@@ -44,8 +44,11 @@ describe('error mapping', () => {
   it('answers 503 with Retry-After for a database that is away or overloaded, and 500 for other server errors', async () => {
     // As FerretDB on SQLite answers a write that waited past its busy timeout (docs/FERRETDB.md).
     const busy = new MongoServerError({ message: 'database is locked (5) (SQLITE_BUSY)', code: 1, codeName: 'InternalError' });
+    // As FerretDB answers a command it was running when it shut down.
+    const shutdown = new MongoServerError({ message: '[msg_insert.go:168 handler.(*Handler).MsgInsert] [db.go:134 fsql.(*DB).InTransaction] context canceled', code: 1, codeName: 'InternalError' });
     const transient = [
       busy,
+      shutdown,
       new MongoNetworkTimeoutError('connection timed out'),
       new MongoServerError({ message: 'not primary', code: 10107 }),
       new MongoServerError({ message: 'stepped down', code: 189 }),
