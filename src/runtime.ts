@@ -34,7 +34,15 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const role = opts.role ?? { api: true, worker: true };
   const clock = opts.clock ?? systemClock;
   const modules = opts.modules ?? allModules;
-  const mongoose = await connectDatabase(opts.uri);
+  const mongoose = await connectDatabase(opts.uri, {
+    watchdog: {
+      onEvent: (e) => {
+        if (e.type === 'stalled') opts.logger.error(e, 'database: server monitor stalled, restarting the client');
+        else if (e.type === 'restarted') opts.logger.warn(e, 'database: client restarted after a stalled server monitor');
+        else opts.logger.warn({ attempt: e.attempt, err: e.err }, 'database: client restart failed, retrying');
+      },
+    },
+  });
   await ensureIndexes();
   const jobs = createScheduler(mongoose.connection.db!, opts.config);
   jobs.on('error', (err) => opts.logger.error({ err }, 'scheduler error'));

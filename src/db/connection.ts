@@ -1,5 +1,6 @@
 // The mongoose connection: one per process, from MONGODB_URI or the embedded FerretDB.
 import mongoose from 'mongoose';
+import { stallLimitMs, watchMonitor, type MonitorWatchdog, type MonitorWatchdogOptions } from './monitorWatchdog.ts';
 
 mongoose.set('strictQuery', true);
 // NoSQL injection guard (issue 7): a filter value that is an object with `$` keys is matched as a
@@ -24,18 +25,52 @@ export const WRITE_BATCH = 4;
  */
 export const SERIAL_WRITE_BATCH = 16;
 
-export async function connectDatabase(uri: string): Promise<typeof mongoose> {
+/**
+ * The driver's defaults, set explicitly because the monitor watchdog's limit (80 s) is derived from
+ * them. A shorter connect timeout would recover sooner but also fail slow handshakes under load.
+ */
+const CONNECT_TIMEOUT_MS = 30_000;
+const HEARTBEAT_FREQUENCY_MS = 10_000;
+
+let watchdog: MonitorWatchdog | null = null;
+
+export interface ConnectOptions {
+  /**
+   * The server monitor watchdog (monitorWatchdog.ts): `onEvent` is told of stalls and restarts; the
+   * limit is derived from the driver's timeouts unless given (tests).
+   */
+  watchdog?: Partial<MonitorWatchdogOptions>;
+}
+
+export async function connectDatabase(uri: string, connectOpts: ConnectOptions = {}): Promise<typeof mongoose> {
   // Fail fast instead of queueing when the database is away; the edge maps it to 503.
   mongoose.set('bufferTimeoutMS', 3_000);
   // No operation waits on its socket for ever: a connection lost without a close (a database host
   // gone mid-request) fails after 2 minutes instead of holding a request or a job lock open.
-  const options = { serverSelectionTimeoutMS: 5_000, socketTimeoutMS: 120_000 };
+  const options = {
+    serverSelectionTimeoutMS: 5_000,
+    socketTimeoutMS: 120_000,
+    connectTimeoutMS: CONNECT_TIMEOUT_MS,
+    heartbeatFrequencyMS: HEARTBEAT_FREQUENCY_MS,
+  };
   await mongoose.connect(uri, options);
   if (!setsPoolSize(uri) && (await isFerretDb())) {
     await mongoose.disconnect();
     await mongoose.connect(uri, { ...options, maxPoolSize: FERRETDB_POOL_SIZE });
   }
+  // A server monitor whose heartbeat never ends (driver 7.8, a write to a destroyed socket) would
+  // leave every operation failing server selection for good; the watchdog restarts the client.
+  await watchdog?.stop();
+  watchdog = watchMonitor(mongoose.connection.getClient(), {
+    stallAfterMs: stallLimitMs({ connectTimeoutMS: CONNECT_TIMEOUT_MS, heartbeatFrequencyMS: HEARTBEAT_FREQUENCY_MS }),
+    ...connectOpts.watchdog,
+  });
   return mongoose;
+}
+
+/** The running monitor watchdog, for tests. */
+export function monitorWatchdog(): MonitorWatchdog | null {
+  return watchdog;
 }
 
 async function isFerretDb(): Promise<boolean> {
@@ -66,6 +101,8 @@ export async function ensureIndexes(): Promise<void> {
 }
 
 export async function disconnectDatabase(): Promise<void> {
+  await watchdog?.stop();
+  watchdog = null;
   await mongoose.disconnect();
 }
 
