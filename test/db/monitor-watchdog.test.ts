@@ -115,4 +115,21 @@ describe('server monitor watchdog', () => {
     await waitFor(() => mongoose.connection.readyState === 1, 10_000);
     expect(await Probe.countDocuments()).toBeGreaterThan(1);
   });
+
+  it('keeps reconnecting while the database is away, and recovers once it is back', async () => {
+    const events: WatchdogEvent[] = [];
+    await disconnectDatabase();
+    await connectDatabase(db.uri, { watchdog: { stallAfterMs: 1_000, checkEveryMs: 3_600_000, retryEveryMs: 200, onEvent: (e) => events.push(e) } });
+    const handle = mongoose.connection.db!;
+    await stallMonitor(mongoose.connection.getClient());
+    await failInFlight(mongoose.connection.getClient(), handle);
+    await db.stop();
+    const restart = monitorWatchdog()!.check();
+    await waitFor(() => events.some((e) => e.type === 'restart-failed'), 30_000);
+    expect(await attempt(handle)).not.toBe('ok');
+    db = await startFerretDb({ dataDir: dir, port: db.port, database: 'monitor' });
+    await restart;
+    expect(events.at(-1)).toMatchObject({ type: 'restarted' });
+    await waitFor(async () => (await attempt(handle)) === 'ok', 20_000);
+  });
 });
