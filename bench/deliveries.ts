@@ -1,6 +1,7 @@
 // Outgoing webhooks: sustained deliveries/s from events emitted on the bus to a loopback sink that
 // answers 200 at once, and enqueue-to-first-attempt latency (delivery created → attempt 1 started),
-// against a same-run baseline of plain signed fetch calls to the same sink.
+// both for a burst emitted as fast as possible and at a steady rate of half the burst's, against a
+// same-run baseline of plain signed fetch calls to the same sink.
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { startBenchRuntime, machineLine } from './lib/runtime.ts';
@@ -14,6 +15,7 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 300);
 const HOOKS = Number(process.env.BENCH_HOOKS ?? 10);
 const EMIT_CONCURRENCY = Number(process.env.BENCH_EMIT_CONCURRENCY ?? 8);
 const BASELINE_CONCURRENCY = 64;
+const OPEN_SECONDS = Number(process.env.BENCH_OPEN_SECONDS ?? 6);
 const DEADLINE_MS = 120_000;
 
 let received = 0;
@@ -106,6 +108,28 @@ const firstStarts = new Map(
 const latencies = deliveries.map((d) => firstStarts.get(d.id)!.getTime() - d.createdAt.getTime()).sort((a, b) => a - b);
 const attempts = await AttemptModel.countDocuments({});
 
+// Steady load: events at a fixed rate (half of the burst's delivery rate), as senders of real
+// traffic arrive, for OPEN_SECONDS; latency of those deliveries only.
+const openRate = relayRate / 2 / HOOKS;
+const openEvents = Math.max(1, Math.round(openRate * OPEN_SECONDS));
+const openFrom = received;
+const openStartedAt = new Date();
+const openStarted = performance.now();
+const emits: Promise<unknown>[] = [];
+for (let i = 0; i < openEvents; i++) {
+  const wait = openStarted + (i * 1000) / openRate - performance.now();
+  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  emits.push(ctx.events.emit({ type: 'conversation.started', teamId: tenant.teamId, botId: tenant.botId, payload: payload() }));
+}
+await Promise.all(emits);
+await untilDelivered(openFrom, openEvents * HOOKS);
+await untilRecorded(total + openEvents * HOOKS);
+const openDeliveries = await DeliveryModel.find({ createdAt: trusted({ $gte: openStartedAt }) }, { id: 1, createdAt: 1 }).lean<Array<{ id: string; createdAt: Date }>>();
+const openStarts = new Map(
+  (await AttemptModel.find({ number: 1, startedAt: trusted({ $gte: openStartedAt }) }, { deliveryId: 1, startedAt: 1 }).lean<Array<{ deliveryId: string; startedAt: Date }>>()).map((a) => [a.deliveryId, a.startedAt]),
+);
+const openLatencies = openDeliveries.map((d) => openStarts.get(d.id)!.getTime() - d.createdAt.getTime()).sort((a, b) => a - b);
+
 // Baseline: the same number of signed POSTs with fetch, no database, 64 at a time.
 const body = JSON.stringify({ ...payload(), deliveryId: crypto.randomUUID() });
 let sent = 0;
@@ -130,6 +154,7 @@ const lines = [
   `events: ${EVENTS} x ${HOOKS} enabled hooks = ${total} deliveries (${attempts} attempts), emitted ${EMIT_CONCURRENCY} at a time`,
   `relay deliveries: ${relayRate.toFixed(0)}/s (first event emitted -> last request received by the sink), ${(elapsedMs / 1000).toFixed(2)} s`,
   `enqueue-to-first-attempt: p50 ${pct(latencies, 50)} ms, p99 ${pct(latencies, 99)} ms, max ${latencies.at(-1)} ms`,
+  `steady load at half that rate (${(openRate * HOOKS).toFixed(0)} deliveries/s for ${OPEN_SECONDS} s, ${openLatencies.length} deliveries): enqueue-to-first-attempt p50 ${pct(openLatencies, 50)} ms, p99 ${pct(openLatencies, 99)} ms`,
   `baseline signed fetch: ${baseRate.toFixed(0)}/s (${BASELINE_CONCURRENCY} concurrent, no database)`,
   `ratio relay/baseline: ${(relayRate / baseRate).toFixed(2)}`,
   `sink received: ${received}`,
