@@ -27,8 +27,10 @@ export class SerialBatcher<T> {
   }
 
   private async drain(): Promise<void> {
-    // `flush` handles its own errors; a throw here would stop the batcher, so it is logged by the caller's flush.
-    while (this.waiting.length) await this.flush(this.waiting.splice(0, this.max));
+    while (this.waiting.length) {
+      // `flush` logs and handles its own failures; a throw that escapes it must not stop the batcher.
+      await this.flush(this.waiting.splice(0, this.max)).catch(() => undefined);
+    }
     this.running = null;
     this.onIdle();
   }

@@ -65,7 +65,7 @@ export class DeliveryDispatcher {
     try {
       await this.attempt(deliveryId);
     } finally {
-      this.release(1);
+      this.release();
     }
   }
 
@@ -89,16 +89,16 @@ export class DeliveryDispatcher {
     if (this.isIdle()) for (const wake of this.idleWaiters.splice(0)) wake();
   }
 
-  private release(slots: number): void {
-    this.running -= slots;
+  private release(): void {
+    this.running--;
     this.pump();
   }
 
   private pump(): void {
     while (this.running < this.concurrency && (this.claimed.length || this.queue.length)) {
       this.running++;
-      if (this.claimed.length) void this.firstAttempt(this.claimed.shift()!).finally(() => this.release(1));
-      else void this.attempt(this.queue.shift()!).finally(() => this.release(1));
+      if (this.claimed.length) void this.firstAttempt(this.claimed.shift()!).finally(() => this.release());
+      else void this.attempt(this.queue.shift()!).finally(() => this.release());
     }
     if (this.running + this.claimed.length < this.concurrency) for (const wake of this.roomWaiters.splice(0)) wake();
     this.wakeIfIdle();
