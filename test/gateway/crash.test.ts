@@ -98,14 +98,10 @@ describe('gateway crash recovery', () => {
     expect(await performSweep(worker.ctx, 30_000)).toEqual({ deliveries: 0, actions: 0 });
   });
 
-  it('takes the next attempt when a runner claimed one but lost the database before marking it running', async () => {
-    const worker = runtimes.at(-1)!;
+  /** A stored delivery with one planned `http` action to the sink, in the given state. */
+  async function storeActionOutcome(deliveryRecordId: string, outcomeId: string, state: { status: 'pending' | 'running'; attempts: number; leaseUntil: Date | null; createdAt: Date }) {
     const { body, deliveryId } = eventBody({ event: 'conversation.started' });
-    const deliveryRecordId = '44444444-4444-4444-8444-444444444444';
     await GatewayDeliveryModel.create({ id: deliveryRecordId, source: 'relay', deliveryId, event: 'conversation.started', test: false, headers: {}, rawBody: body, receivedAt: new Date() });
-    // What a database outage between the claim insert and the outcome update leaves: claim #1, outcome still pending.
-    const now = new Date();
-    const outcomeId = '55555555-5555-4555-8555-555555555555';
     await ActionOutcomeModel.create({
       id: outcomeId,
       delivery: deliveryRecordId,
@@ -114,11 +110,17 @@ describe('gateway crash recovery', () => {
       index: 0,
       type: 'http',
       spec: { method: 'POST', url: `${sink.url}/hook/${deliveryId}`, headers: {}, body: '{}' },
-      status: 'pending',
-      attempts: 0,
-      leaseUntil: null,
-      createdAt: now,
+      ...state,
     });
+    return { deliveryId };
+  }
+
+  it('takes the next attempt when a runner claimed one but lost the database before marking it running', async () => {
+    const worker = runtimes.at(-1)!;
+    // What a database outage between the claim insert and the outcome update leaves: claim #1, outcome still pending.
+    const now = new Date();
+    const outcomeId = '55555555-5555-4555-8555-555555555555';
+    const { deliveryId } = await storeActionOutcome('44444444-4444-4444-8444-444444444444', outcomeId, { status: 'pending', attempts: 0, leaseUntil: null, createdAt: now });
     await ActionClaimModel.create({ _id: `${outcomeId}#1`, outcome: outcomeId, attempt: 1, claimedAt: now });
     const s = gateway.state();
     const services = { mailer: s.mailer, outbound: s.outbound, sourceOf: () => null };
@@ -137,20 +139,10 @@ describe('gateway crash recovery', () => {
 
   it('comes back after the lease when a job is re-locked while a dead runner still holds the attempt', async () => {
     const worker = runtimes.at(-1)!;
-    const { body, deliveryId } = eventBody({ event: 'conversation.started' });
-    const deliveryRecordId = '22222222-2222-4222-8222-222222222222';
-    await GatewayDeliveryModel.create({ id: deliveryRecordId, source: 'relay', deliveryId, event: 'conversation.started', test: false, headers: {}, rawBody: body, receivedAt: new Date() });
     // What a runner killed mid-request leaves: attempt 1 claimed and running, its lease 20 s ahead.
     const now = new Date();
     const outcomeId = '33333333-3333-4333-8333-333333333333';
-    await ActionOutcomeModel.create({
-      id: outcomeId,
-      delivery: deliveryRecordId,
-      run: 0,
-      rule: 'notify',
-      index: 0,
-      type: 'http',
-      spec: { method: 'POST', url: `${sink.url}/hook/${deliveryId}`, headers: {}, body: '{}' },
+    const { deliveryId } = await storeActionOutcome('22222222-2222-4222-8222-222222222222', outcomeId, {
       status: 'running',
       attempts: 1,
       leaseUntil: new Date(now.getTime() + 20_000),
