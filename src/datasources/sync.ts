@@ -7,6 +7,7 @@ import { effectiveLimits } from '../platform/presenters.ts';
 import { getBot, getTeam } from '../platform/service.ts';
 import { TeamModel } from '../platform/model.ts';
 import { serialized } from '../chat/serial.ts';
+import { insertedOnce } from '../db/insertNew.ts';
 import { syncs, tokensUsed } from '../observability/metrics.ts';
 import { discardUncommitted, readCommitted } from '../knowledge/store.ts';
 import { estimateTokens } from './content.ts';
@@ -28,8 +29,6 @@ export interface SyncResults {
   unmodifiedRows: number;
   totalDataSourceRows: number;
 }
-
-const isDuplicateKey = (err: unknown) => (err as { code?: number })?.code === 11000;
 
 /** Storage tokens the next sync is expected to use: ~4 bytes per token over rows not yet learned. */
 export async function estimateSyncTokens(ds: Pick<DataSource, '_id' | 'rowLog'>): Promise<{ tokens: number; modifiedRows: number }> {
@@ -68,11 +67,8 @@ export async function startSync(ctx: AppContext, input: { botId: string; dataSou
   await checkStorageBudget(ctx, ds);
   const now = ctx.clock.now();
   const run = ds.syncRun + 1;
-  try {
-    await SyncClaimModel.create({ _id: ds._id, run, createdAt: now });
-  } catch (err) {
-    if (isDuplicateKey(err)) throw new AppError('already_syncing', 'The data source is already syncing');
-    throw err;
+  if (!(await insertedOnce(SyncClaimModel.create({ _id: ds._id, run, createdAt: now })))) {
+    throw new AppError('already_syncing', 'The data source is already syncing');
   }
   const res = await DataSourceModel.updateOne(
     { _id: ds._id, botId: input.botId },

@@ -5,6 +5,7 @@ import { newId } from '../clock.ts';
 import { EventModel, type EventType, type StoredEvent } from './model.ts';
 import { bulkWriteInBatches, trusted } from '../db/connection.ts';
 import { SerialBatcher } from '../db/serialBatcher.ts';
+import { failedWrites } from '../db/insertNew.ts';
 
 export type EventSubscriber = (event: StoredEvent) => Promise<void>;
 
@@ -78,8 +79,7 @@ export class EventBus {
       await EventModel.insertMany(items.map((i) => i.doc), { ordered: false });
     } catch (err) {
       error = err;
-      const writeErrors = (err as { writeErrors?: Array<{ index?: number; err?: { index?: number } }> }).writeErrors;
-      failed = writeErrors?.length ? new Set(writeErrors.map((e) => e.index ?? e.err?.index ?? -1)) : new Set(items.keys());
+      failed = new Set(failedWrites(err)?.map((f) => f.index) ?? items.keys());
     }
     items.forEach((item, i) => (failed.has(i) ? item.failed(error) : item.stored()));
   }

@@ -7,6 +7,7 @@ import { runAction } from './actions/index.ts';
 import type { ActionContext } from './actions/report.ts';
 import type { ActionSpec } from './actions/specs.ts';
 import { byPublicId } from '../db/byId.ts';
+import { insertedOnce } from '../db/insertNew.ts';
 import { ActionClaimModel, ActionOutcomeModel, GatewayDeliveryModel, type ActionOutcome, type GatewayDelivery } from './model.ts';
 import type { ActionType } from './rules/format.ts';
 import type { ActionJobData } from './service.ts';
@@ -26,8 +27,6 @@ export class RetryableActionError extends Error {
 
 export type ActionServices = Pick<ActionContext, 'mailer' | 'outbound'> & { sourceOf(name: string): ActionContext['source'] };
 
-const isDuplicateKey = (err: unknown) => (err as { code?: number })?.code === 11000;
-
 /**
  * Takes the next attempt of an outcome that is waiting (pending, retrying) or whose running
  * attempt outlived its lease. The attempt is owned by whoever inserts its claim document first.
@@ -45,13 +44,7 @@ async function claim(ctx: AppContext, outcomeId: string): Promise<ActionOutcome 
   }
   if (current.status !== 'pending' && current.status !== 'retrying' && !leased) return null;
   let attempt = current.attempts + 1;
-  for (;;) {
-    try {
-      await ActionClaimModel.create({ _id: `${outcomeId}#${attempt}`, outcome: outcomeId, attempt, claimedAt: now });
-      break;
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-    }
+  while (!(await insertedOnce(ActionClaimModel.create({ _id: `${outcomeId}#${attempt}`, outcome: outcomeId, attempt, claimedAt: now })))) {
     // Someone claimed this attempt. Within a lease of the claim it may be running it now. Later, the
     // claimer died (or lost the database) between its claim and marking the outcome running, which
     // would otherwise leave the action pending for ever: like an expired lease, take the next attempt.

@@ -9,16 +9,7 @@ import type { RuleSet } from './rules/loader.ts';
 import { planDelivery, type RulePlan } from './rules/plan.ts';
 import { ACTION_JOB, ruleInputOf, type ActionJobData, type ProcessItem, type ProcessJobData } from './service.ts';
 import { byPublicId } from '../db/byId.ts';
-
-/** Inserts once: true when this call inserted it, false when an earlier planning of the run had. */
-const insertedOnce = (insert: Promise<unknown>): Promise<boolean> =>
-  insert.then(
-    () => true,
-    (err: unknown) => {
-      if ((err as { code?: number })?.code !== 11000) throw err;
-      return false;
-    },
-  );
+import { insertedOnce } from '../db/insertNew.ts';
 
 /** A planned action: `known` when this planning inserted it as pending, else its status must be read. */
 interface PlannedAction {

@@ -8,6 +8,7 @@ import { paginate, type PageQuery } from '../http/pagination.ts';
 import { gatewayDeliveries } from '../observability/metrics.ts';
 import type { IncomingDelivery } from './intake.ts';
 import { byPublicId } from '../db/byId.ts';
+import { insertedOnce } from '../db/insertNew.ts';
 import { ActionOutcomeModel, GatewayDeliveryModel, RuleOutcomeModel, type ActionOutcome, type GatewayDelivery, type RuleOutcome } from './model.ts';
 import type { RuleInput } from './rules/plan.ts';
 import { trusted } from '../db/connection.ts';
@@ -30,7 +31,6 @@ export interface ActionJobData {
   outcomeId: string;
 }
 
-const isDuplicateKey = (err: unknown) => (err as { code?: number })?.code === 11000;
 
 /**
  * Stores the first arrival and queues its processing; a later arrival of the same id hits the
@@ -44,8 +44,8 @@ export async function acceptDelivery(
   rawBody: Buffer,
 ): Promise<{ id: string; duplicate: boolean }> {
   const id = newId();
-  try {
-    await GatewayDeliveryModel.collection.insertOne({
+  const inserted = await insertedOnce(
+    GatewayDeliveryModel.collection.insertOne({
       _id: id,
       id,
       source,
@@ -58,9 +58,9 @@ export async function acceptDelivery(
       run: 0,
       processedRun: -1,
       processedAt: null,
-    } as never);
-  } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
+    } as never),
+  );
+  if (!inserted) {
     gatewayDeliveries.inc({ source, result: 'duplicate' });
     return { id, duplicate: true };
   }

@@ -10,7 +10,7 @@ import type { OutboundClient, OutboundResponse } from '../outbound/client.ts';
 import { deliveries as deliveriesMetric } from '../observability/metrics.ts';
 import { attemptKey, AttemptModel, DeliveryModel, WebhookModel, type AttemptResult, type Delivery, type DeliveryAttempt, type DeliveryRequest, type Webhook } from './model.ts';
 import { insertResults, readAttempt, settlement } from './attempts.ts';
-import { insertNew } from '../db/insertNew.ts';
+import { insertedOnce } from '../db/insertNew.ts';
 import { signedRequest } from './request.ts';
 import type { RetrySchedule } from './retry.ts';
 
@@ -70,8 +70,7 @@ export function claimRow(deliveryId: string, number: number, now: Date, leaseMs:
 
 /** False when another worker won. */
 async function claimAttempt(deliveryId: string, number: number, now: Date, leaseMs: number): Promise<boolean> {
-  const existed = await insertNew(AttemptModel, [claimRow(deliveryId, number, now, leaseMs)]);
-  return !existed.size;
+  return insertedOnce(AttemptModel.create(claimRow(deliveryId, number, now, leaseMs)));
 }
 
 /** The result row of an attempt that got this response, with when the next one is due. */

@@ -3,6 +3,7 @@
 // numbered slots for the hour; the unique _id makes the slots race-proof, even on FerretDB where
 // a conditional `$inc` is not (docs/FERRETDB.md).
 import { ResyncAttemptModel } from '../model.ts';
+import { insertedOnce } from '../../db/insertNew.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -11,12 +12,7 @@ export async function takeResyncAttempt(target: string, cap: number, now: Date):
   const hour = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS);
   const taken = await ResyncAttemptModel.countDocuments({ target, hour });
   for (let slot = taken + 1; slot <= cap; slot++) {
-    try {
-      await ResyncAttemptModel.create({ _id: `${target}|${hour.toISOString()}|${slot}`, target, hour, takenAt: now });
-      return true;
-    } catch (err) {
-      if ((err as { code?: number }).code !== 11000) throw err;
-    }
+    if (await insertedOnce(ResyncAttemptModel.create({ _id: `${target}|${hour.toISOString()}|${slot}`, target, hour, takenAt: now }))) return true;
   }
   return false;
 }
