@@ -5,7 +5,7 @@ import { newId } from '../clock.ts';
 import { EventModel, type EventType, type StoredEvent } from './model.ts';
 import { bulkWriteInBatches, trusted } from '../db/connection.ts';
 import { SerialBatcher } from '../db/serialBatcher.ts';
-import { failedWrites } from '../db/insertNew.ts';
+import { GroupInsert } from '../db/groupInsert.ts';
 
 export type EventSubscriber = (event: StoredEvent) => Promise<void>;
 
@@ -18,12 +18,6 @@ export interface EventInput {
   payload: Record<string, unknown>;
 }
 
-interface PendingInsert {
-  doc: InstanceType<typeof EventModel>;
-  stored: () => void;
-  failed: (err: unknown) => void;
-}
-
 export class EventBus {
   private readonly subscribers: EventSubscriber[] = [];
   /**
@@ -32,13 +26,12 @@ export class EventBus {
    */
   private readonly marks: SerialBatcher<{ _id: unknown; at: Date }>;
   /** Events emitted together are stored in one insert (a group commit); each emit waits for its own. */
-  private readonly inserts: SerialBatcher<PendingInsert>;
+  private readonly inserts = new GroupInsert(EventModel);
   constructor(
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {
     this.marks = new SerialBatcher(256, (marks) => this.writeMarks(marks));
-    this.inserts = new SerialBatcher(256, (items) => this.insert(items));
   }
 
   subscribe(subscriber: EventSubscriber): void {
@@ -50,7 +43,8 @@ export class EventBus {
     const doc = new EventModel({ ...input, id: newId(), createdAt: this.clock.now() });
     // Validated here, so a bad event fails its own emit (insertMany would skip it silently).
     await doc.validate();
-    await new Promise<void>((stored, failed) => this.inserts.add({ doc, stored, failed }));
+    // A fresh id never exists already; false here would mean a broken id generator.
+    if (!(await this.inserts.insert(doc))) throw new Error(`event id ${doc.id} exists already`);
     const event = doc.toObject() as StoredEvent;
     await this.dispatch(event);
     return event;
@@ -70,18 +64,6 @@ export class EventBus {
   /** Resolves once every dispatched mark so far is written (shutdown, tests). */
   flush(): Promise<void> {
     return this.marks.drained();
-  }
-
-  private async insert(items: PendingInsert[]): Promise<void> {
-    let failed = new Set<number>();
-    let error: unknown;
-    try {
-      await EventModel.insertMany(items.map((i) => i.doc), { ordered: false });
-    } catch (err) {
-      error = err;
-      failed = new Set(failedWrites(err)?.map((f) => f.index) ?? items.keys());
-    }
-    items.forEach((item, i) => (failed.has(i) ? item.failed(error) : item.stored()));
   }
 
   private async writeMarks(marks: Array<{ _id: unknown; at: Date }>): Promise<void> {

@@ -25,7 +25,7 @@ export function intakeRoutes(router: Router, ctx: AppContext, state: () => Gatew
       const rawBody = await readRawBody(c.req, source.maxBodyBytes);
       authenticateDelivery(source, c.req.headers, rawBody);
       const incoming = readDelivery(c.req.headers, rawBody, ctx.config.JSON_MAX_DEPTH);
-      const { id, duplicate } = await acceptDelivery(ctx, state().queue, source.name, incoming, rawBody);
+      const { id, duplicate } = await acceptDelivery(ctx, state(), source.name, incoming, rawBody);
       c.status = duplicate ? 200 : 202;
       c.body = duplicate ? { success: true, duplicate: true, deliveryId: incoming.deliveryId } : { success: true, duplicate: false, deliveryId: incoming.deliveryId, id };
     } catch (err) {

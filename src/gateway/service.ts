@@ -8,9 +8,9 @@ import { paginate, type PageQuery } from '../http/pagination.ts';
 import { gatewayDeliveries } from '../observability/metrics.ts';
 import type { IncomingDelivery } from './intake.ts';
 import { byPublicId } from '../db/byId.ts';
-import { insertedOnce } from '../db/insertNew.ts';
 import { ActionOutcomeModel, GatewayDeliveryModel, RuleOutcomeModel, type ActionOutcome, type GatewayDelivery, type RuleOutcome } from './model.ts';
 import type { RuleInput } from './rules/plan.ts';
+import type { GatewayState } from './state.ts';
 import { trusted } from '../db/connection.ts';
 
 export const PROCESS_JOB = 'gateway.process';
@@ -38,28 +38,27 @@ export interface ActionJobData {
  */
 export async function acceptDelivery(
   ctx: AppContext,
-  queue: { add(item: ProcessItem): void },
+  { inserts, queue }: Pick<GatewayState, 'inserts' | 'queue'>,
   source: string,
   incoming: IncomingDelivery,
   rawBody: Buffer,
 ): Promise<{ id: string; duplicate: boolean }> {
   const id = newId();
-  const inserted = await insertedOnce(
-    GatewayDeliveryModel.collection.insertOne({
-      _id: id,
-      id,
-      source,
-      deliveryId: incoming.deliveryId,
-      event: incoming.event,
-      test: incoming.test,
-      headers: incoming.headers,
-      rawBody,
-      receivedAt: ctx.clock.now(),
-      run: 0,
-      processedRun: -1,
-      processedAt: null,
-    } as never),
-  );
+  // Group-committed with the deliveries arriving at the same moment (db/groupInsert.ts).
+  const inserted = await inserts.insert({
+    _id: id,
+    id,
+    source,
+    deliveryId: incoming.deliveryId,
+    event: incoming.event,
+    test: incoming.test,
+    headers: incoming.headers,
+    rawBody,
+    receivedAt: ctx.clock.now(),
+    run: 0,
+    processedRun: -1,
+    processedAt: null,
+  });
   if (!inserted) {
     gatewayDeliveries.inc({ source, result: 'duplicate' });
     return { id, duplicate: true };

@@ -6,6 +6,8 @@ import { createMailer, type Mailer } from './actions/email.ts';
 import type { OutboundSender } from './actions/http.ts';
 import { RuleBook } from './rules/watch.ts';
 import { ProcessQueue } from './queue.ts';
+import { GroupInsert } from '../db/groupInsert.ts';
+import { GatewayDeliveryModel } from './model.ts';
 import { loadGatewayConfig, type Source } from './sources.ts';
 
 export interface GatewayState {
@@ -13,6 +15,8 @@ export interface GatewayState {
   vars: Record<string, string>;
   rules: RuleBook;
   queue: ProcessQueue;
+  /** Stores arriving deliveries, those arriving together in one insert. */
+  inserts: GroupInsert;
   mailer: Mailer;
   outbound: OutboundSender;
   /** Re-reads GATEWAY_CONFIG; throws GatewayConfigError and keeps the old sources when it is invalid. */
@@ -31,6 +35,7 @@ export function createGatewayState(ctx: AppContext, opts: { rulesDebounceMs?: nu
     vars: initial.vars,
     rules,
     queue: new ProcessQueue(ctx.jobs, ctx.logger),
+    inserts: new GroupInsert(GatewayDeliveryModel.collection),
     mailer,
     outbound: createOutboundClient({
       allowPrivate: config.OUTBOUND_ALLOW_PRIVATE,
@@ -44,6 +49,7 @@ export function createGatewayState(ctx: AppContext, opts: { rulesDebounceMs?: nu
     },
     async close() {
       rules.close();
+      await state.inserts.drained();
       await state.queue.flush();
       mailer.close();
     },
