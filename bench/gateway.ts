@@ -1,58 +1,69 @@
 // Gateway intake (verify + de-duplicate + store + enqueue) against a bare node:http server that
 // verifies the same HMAC and inserts the same document with the raw driver, in the same run.
 // Peak: closed loop at BENCH_CONCURRENCY. Then open loop at half of our peak rate for p99.
+// Relay and the baseline each run in a process of their own (bench/lib/gatewayTarget.ts), as a
+// service does; this process only generates load, so its garbage is not counted as theirs.
+import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { MongoClient } from 'mongodb';
-import getRawBody from 'raw-body';
-import { startBenchRuntime, machineLine } from './lib/runtime.ts';
+import { fileURLToPath } from 'node:url';
+import { machineLine } from './lib/runtime.ts';
 import { percentile } from './lib/load.ts';
-import { signBody, verifySignature } from '../src/security/signature.ts';
+import type { GcReport, TargetReady } from './lib/gatewayTarget.ts';
+import { startFerretDb, type EmbeddedDb } from '../src/db/ferretdb.ts';
+import { signBody } from '../src/security/signature.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 6_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const OPEN_LOOP_SECONDS = Number(process.env.BENCH_OPEN_SECONDS ?? 8);
 const SECRET = 'bench-secret-0123456789';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-gateway-'));
-fs.mkdirSync(path.join(dir, 'rules'));
-fs.writeFileSync(path.join(dir, 'gateway.json'), JSON.stringify({ sources: { relay: { secrets: [SECRET] } } }));
-const bench = await startBenchRuntime({ worker: false, env: { GATEWAY_CONFIG: path.join(dir, 'gateway.json'), RULES_DIR: path.join(dir, 'rules') } });
+let embedded: EmbeddedDb | undefined;
+let dbDir: string | undefined;
+let uri = process.env.MONGODB_URI;
+if (!uri) {
+  dbDir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-db-'));
+  embedded = await startFerretDb({ dataDir: dbDir, database: 'relay_bench' });
+  uri = embedded.uri;
+}
 
-// Baseline: the same checks and the same document, no framework, no queue.
-const client = await MongoClient.connect(bench.uri);
-const collection = client.db().collection('benchBaselineDeliveries');
-await collection.createIndex({ source: 1, deliveryId: 1 }, { unique: true });
-const baseline = http.createServer(async (req, res) => {
-  const raw = await getRawBody(req, { limit: 1024 * 1024 });
-  if (!verifySignature(raw, req.headers['x-service-signature'], [SECRET])) return res.writeHead(401).end('{"success":false}');
-  const payload = JSON.parse(raw.toString('utf8'));
-  try {
-    await collection.insertOne({
-      id: randomUUID(),
-      source: 'relay',
-      deliveryId: payload.deliveryId,
-      event: String(req.headers['x-service-event']),
-      test: false,
-      headers: req.headers,
-      rawBody: raw,
-      receivedAt: new Date(),
-      run: 0,
-      processedRun: -1,
-      processedAt: null,
-    });
-  } catch (err) {
-    if ((err as { code?: number }).code !== 11000) throw err;
-    return res.writeHead(200).end('{"success":true,"duplicate":true}');
-  }
-  res.writeHead(202, { 'content-type': 'application/json' }).end('{"success":true}');
-});
-await new Promise<void>((r) => baseline.listen(0, '127.0.0.1', r));
-const baselineUrl = `http://127.0.0.1:${(baseline.address() as { port: number }).port}/gateway/relay`;
-const oursUrl = `${bench.baseUrl}/gateway/relay`;
+interface Target {
+  url: string;
+  child: ChildProcess;
+  gc(): Promise<GcReport>;
+  close(): Promise<void>;
+}
+// BENCH_TARGET_NODE_ARGS passes flags to both sides, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+const targetNodeArgs = (process.env.BENCH_TARGET_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const targetScript = fileURLToPath(new URL('./lib/gatewayTarget.ts', import.meta.url));
+async function startTarget(side: 'relay' | 'baseline'): Promise<Target> {
+  const child = fork(targetScript, [side], { execArgv: ['--import', 'tsx', ...targetNodeArgs], env: { ...process.env, MONGODB_URI: uri, GATEWAY_BENCH_SECRET: SECRET } });
+  const ready = await new Promise<TargetReady>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as TargetReady));
+    child.once('exit', (code) => reject(new Error(`${side} exited with ${code} before it listened`)));
+  });
+  return {
+    url: ready.url,
+    child,
+    gc: () =>
+      new Promise((resolve) => {
+        child.once('message', (m) => resolve((m as { gc: GcReport }).gc));
+        child.send({ report: true });
+      }),
+    close: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.send({ close: true });
+      }),
+  };
+}
+const baseline = await startTarget('baseline');
+const relay = await startTarget('relay');
+const baselineUrl = baseline.url;
+const oursUrl = relay.url;
 
 function delivery() {
   const deliveryId = randomUUID();
@@ -114,7 +125,7 @@ async function closedLoop(url: string, requests: number): Promise<Figures> {
 }
 
 /** Fixed arrival rate regardless of answers (what a sender does), for `seconds`. */
-async function openLoop(url: string, rate: number, seconds: number): Promise<Figures> {
+async function openLoop(url: string, rate: number, seconds: number): Promise<Figures & { latencies: number[] }> {
   const latencies: number[] = [];
   let errors = 0;
   const total = Math.floor(rate * seconds);
@@ -127,7 +138,7 @@ async function openLoop(url: string, rate: number, seconds: number): Promise<Fig
     pending.push(post(url).then((r) => void (latencies.push(r.ms), r.ok || errors++)));
   }
   await Promise.all(pending);
-  return figures(latencies, errors, (Date.now() - started) / 1000);
+  return { ...figures(latencies, errors, (Date.now() - started) / 1000), latencies };
 }
 
 const line = (name: string, f: Figures) =>
@@ -147,26 +158,52 @@ const median = (rounds: Figures[]) => [...rounds].sort((a, b) => a.rps - b.rps)[
 const basePeak = median(baseRounds);
 const oursPeak = median(oursRounds);
 const ratios = oursRounds.map((o, i) => o.rps / baseRounds[i]!.rps);
-const halfRate = oursPeak.rps / 2;
+// BENCH_OPEN_RATE fixes the open loop's rate (to compare changes at one load) instead of half our peak.
+const halfRate = Number(process.env.BENCH_OPEN_RATE ?? oursPeak.rps / 2);
 // Let the database finish what the peak phase left (SQLite checkpoints) before timing latency.
 const settle = () => new Promise((r) => setTimeout(r, 3000));
-await settle();
-const baseHalf = await openLoop(baselineUrl, halfRate, OPEN_LOOP_SECONDS);
-await settle();
-const oursHalf = await openLoop(oursUrl, halfRate, OPEN_LOOP_SECONDS);
+// Two rounds a side in the order baseline, relay, relay, baseline: the later phases of a run were
+// slower for whichever side ran them, so each side gets an early and a late slot. p99 over both.
+interface HalfLoad {
+  latencies: number[];
+  errors: number;
+  seconds: number;
+  gc: GcReport;
+}
+const half: Record<'baseline' | 'relay', HalfLoad> = {
+  baseline: { latencies: [], errors: 0, seconds: 0, gc: { pauses: 0, totalMs: 0, maxMs: 0 } },
+  relay: { latencies: [], errors: 0, seconds: 0, gc: { pauses: 0, totalMs: 0, maxMs: 0 } },
+};
+for (const side of ['baseline', 'relay', 'relay', 'baseline'] as const) {
+  const target = side === 'relay' ? relay : baseline;
+  await settle();
+  await target.gc();
+  const round = await openLoop(target.url, halfRate, OPEN_LOOP_SECONDS / 2);
+  const gc = await target.gc();
+  const h = half[side];
+  h.latencies.push(...round.latencies);
+  h.errors += round.errors;
+  h.seconds += round.requests / round.rps;
+  h.gc = { pauses: h.gc.pauses + gc.pauses, totalMs: h.gc.totalMs + gc.totalMs, maxMs: Math.max(h.gc.maxMs, gc.maxMs) };
+}
+const baseHalf = figures(half.baseline.latencies, half.baseline.errors, half.baseline.seconds);
+const oursHalf = figures(half.relay.latencies, half.relay.errors, half.relay.seconds);
+const baseGc = half.baseline.gc;
+const oursGc = half.relay.gc;
 
 console.log(`gateway intake benchmark — ${machineLine()}`);
 console.log(`peak: closed loop, ${CONCURRENCY} connections, ${ROUNDS} alternating rounds of ${Math.ceil(REQUESTS / ROUNDS)} requests (median round shown)`);
 console.log(line('baseline node:http + raw driver', basePeak));
 console.log(line('relay gateway intake', oursPeak));
 console.log(`ratio relay/baseline per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${[...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!.toFixed(2)}x req/s (goal >= 0.70)`);
-console.log(`half of relay's peak: open loop at ${halfRate.toFixed(0)} req/s for ${OPEN_LOOP_SECONDS} s`);
+console.log(`half of relay's peak: open loop at ${halfRate.toFixed(0)} req/s, ${OPEN_LOOP_SECONDS} s a side in two rounds (baseline, relay, relay, baseline)`);
 console.log(line('baseline node:http + raw driver', baseHalf));
 console.log(line('relay gateway intake', oursHalf));
+const gcLine = (g: GcReport) => `${g.pauses} GC pauses, ${g.totalMs.toFixed(0)} ms in all, longest ${g.maxMs.toFixed(1)} ms`;
+console.log(`during the half-load phase: baseline ${gcLine(baseGc)}; relay ${gcLine(oursGc)}`);
 console.log(`relay p99 at half load: ${oursHalf.p99.toFixed(2)} ms (goal < 20 ms)`);
 
 agent.destroy();
-baseline.close();
-await client.close();
-await bench.close();
-fs.rmSync(dir, { recursive: true, force: true });
+await Promise.all([baseline.close(), relay.close()]);
+await embedded?.stop();
+if (dbDir) fs.rmSync(dbDir, { recursive: true, force: true });
