@@ -93,10 +93,23 @@ export async function bulkWriteInBatches(
   for (let i = 0; i < ops.length; i += size) await collection.bulkWrite(ops.slice(i, i + size) as never[], { ordered: true });
 }
 
-/** Creates every index declared by the registered models. Call after all models are imported. */
+/**
+ * Creates the indexes declared by the registered models. Call after all models are imported. On
+ * FerretDB v1 only the unique ones: it never uses a secondary index to answer a query (every filter
+ * but `_id` equality scans, docs/FERRETDB.md), so the others would only make each write maintain
+ * them, while a unique index is what makes an insert the "only one wins" primitive.
+ */
 export async function ensureIndexes(): Promise<void> {
+  const uniqueOnly = await isFerretDb();
   for (const name of mongoose.modelNames()) {
-    await mongoose.model(name).createIndexes();
+    const model = mongoose.model(name);
+    if (!uniqueOnly) {
+      await model.createIndexes();
+      continue;
+    }
+    for (const [fields, options] of model.schema.indexes()) {
+      if (options?.unique) await model.collection.createIndex(fields as Record<string, 1 | -1>, options as never);
+    }
   }
 }
 
