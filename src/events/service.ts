@@ -26,7 +26,7 @@ export class EventBus {
    */
   private readonly marks: SerialBatcher<{ _id: unknown; at: Date }>;
   /** Events emitted together are stored in one insert (a group commit); each emit waits for its own. */
-  private readonly inserts = new GroupInsert(EventModel);
+  private readonly inserts = new GroupInsert(EventModel.collection);
   constructor(
     private readonly clock: Clock,
     private readonly logger: Logger,
@@ -41,11 +41,11 @@ export class EventBus {
   /** Stores the event and dispatches it. A failed dispatch is logged; the sweeper retries it. */
   async emit(input: EventInput): Promise<StoredEvent> {
     const doc = new EventModel({ ...input, id: newId(), createdAt: this.clock.now() });
-    // Validated here, so a bad event fails its own emit (insertMany would skip it silently).
+    // Validated and cast here, once: the group commit writes the plain document.
     await doc.validate();
-    // A fresh id never exists already; false here would mean a broken id generator.
-    if (!(await this.inserts.insert(doc))) throw new Error(`event id ${doc.id} exists already`);
     const event = doc.toObject() as StoredEvent;
+    // A fresh id never exists already; false here would mean a broken id generator.
+    if (!(await this.inserts.insert(event))) throw new Error(`event id ${doc.id} exists already`);
     await this.dispatch(event);
     return event;
   }

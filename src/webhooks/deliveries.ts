@@ -49,8 +49,9 @@ export async function reopenDelivery(
   if (!hook.enabled) throw new AppError('conflict', 'The webhook is disabled; enable it before resending');
   if (current.status === 'pending') throw new AppError('conflict', 'The delivery is still being attempted');
   // Its outcome is known but not yet copied onto the row (dispatcher.ts settles within moments):
-  // reopening now would be overwritten by that copy.
-  if (current.settled === 'pending') throw new AppError('conflict', 'The delivery outcome is still being recorded; try again in a moment');
+  // reopening now would be overwritten by that copy. A fresh row whose first attempt succeeded
+  // is never settled, so nothing would overwrite it.
+  if (current.settled === 'pending' && !(current.fresh && current.status === 'delivered')) throw new AppError('conflict', 'The delivery outcome is still being recorded; try again in a moment');
   const lastNumber = current.attempts.at(-1)?.number ?? 0;
   const reopened = await DeliveryModel.findOneAndUpdate(
     { _id: deliveryId, webhookId, status: current.settled },
@@ -62,6 +63,7 @@ export async function reopenDelivery(
         nextAttemptAt: ctx.clock.now(),
         finishedAt: null,
         cancelReason: null,
+        fresh: false,
       },
     },
     { returnDocument: 'after' },

@@ -39,7 +39,7 @@ export class RetryLater extends Error {
 }
 
 async function closeDelivery(id: string, set: Record<string, unknown>): Promise<void> {
-  await DeliveryModel.updateOne({ _id: id, status: 'pending' }, { $set: { ...set, nextAttemptAt: null } });
+  await DeliveryModel.updateOne({ _id: id, status: 'pending' }, { $set: { ...set, nextAttemptAt: null, fresh: false } });
 }
 
 /** A pending attempt whose lease ran out: its worker is gone and its outcome unknown. False when it has one after all. */
@@ -98,7 +98,7 @@ async function recordResult(deps: DeliveryDeps, delivery: Delivery, number: numb
   if (!(await insertResults([result])).size) return DONE;
   deliveriesMetric.inc({ outcome: res.ok ? 'succeeded' : 'failed', attempt: String(number) });
   const settled = settlement(delivery, result);
-  await DeliveryModel.updateOne({ _id: delivery.id }, { $set: settled });
+  await DeliveryModel.updateOne({ _id: delivery.id }, { $set: { ...settled, fresh: false } });
   return settled.nextAttemptAt ? later(settled.nextAttemptAt) : DONE;
 }
 

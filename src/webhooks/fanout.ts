@@ -7,7 +7,8 @@ import type { StoredEvent } from '../events/model.ts';
 import { DeliveryModel, type Delivery, type DeliveryStatus, type Webhook } from './model.ts';
 import { insertNew } from '../db/insertNew.ts';
 import { buildDeliveryRequest, withDeliveryId, type BuiltRequest } from './request.ts';
-import { hooksForEvent } from './service.ts';
+import { hooksForEvents } from './service.ts';
+import { SerialBatcher } from '../db/serialBatcher.ts';
 
 /** A delivery just created, with what its first attempt needs to be sent without reading it back. */
 export interface FreshDelivery {
@@ -15,15 +16,52 @@ export interface FreshDelivery {
   secret: string;
 }
 
-/** Creates the deliveries of an event in one insert; returns those created by this call that are due. */
-export async function fanOut(ctx: Pick<AppContext, 'clock' | 'logger'>, event: StoredEvent, attemptLimit: number): Promise<FreshDelivery[]> {
-  const hooks = await hooksForEvent(event);
-  if (!hooks.length) return [];
-  const docs = hooks.map((hook) => deliveryDocument(ctx, event, hook, timeOrderedId(), attemptLimit));
-  // One insertMany, not an upsert per hook: FerretDB v1 writes are slow one by one and under
-  // contention, and its $setOnInsert drops empty arrays. An existing one = fanned out before.
-  const existed = await insertNew(DeliveryModel, docs);
-  return docs.flatMap((delivery, i) => (existed.has(i) || delivery.status !== 'pending' ? [] : [{ delivery: delivery as Delivery, secret: hooks[i]!.secret }]));
+interface Waiting {
+  event: StoredEvent;
+  done: (created: FreshDelivery[]) => void;
+  failed: (err: unknown) => void;
+}
+
+/**
+ * Fans events out in batches: events handed in while a batch is being written share the next
+ * one, which reads the hooks of all its events in one query and creates all their deliveries in
+ * one insert. Per event that was a read and an insert, the largest share of the database's work
+ * on a busy bus (docs/WEBHOOKS.md, "Recording").
+ */
+export class FanOut {
+  private readonly batcher: SerialBatcher<Waiting>;
+
+  constructor(
+    private readonly ctx: Pick<AppContext, 'clock' | 'logger'>,
+    private readonly attemptLimit: number,
+  ) {
+    this.batcher = new SerialBatcher(64, (items) => this.run(items));
+  }
+
+  /** The event's deliveries created by this call that are due now (none when it was fanned out before). */
+  add(event: StoredEvent): Promise<FreshDelivery[]> {
+    return new Promise((done, failed) => this.batcher.add({ event, done, failed }));
+  }
+
+  private async run(items: Waiting[]): Promise<void> {
+    try {
+      const hooks = await hooksForEvents(items.map((i) => i.event));
+      const planned = items.map((item, n) => hooks[n]!.map((hook) => ({ hook, doc: deliveryDocument(this.ctx, item.event, hook, timeOrderedId(), this.attemptLimit) })));
+      // One insertMany, not an upsert per hook: FerretDB v1 writes are slow one by one and under
+      // contention, and its $setOnInsert drops empty arrays. An existing one = fanned out before.
+      // The raw collection: deliveryDocument builds every field, so mongoose's per-document
+      // casting would only cost time on the busiest path.
+      const existed = await insertNew(DeliveryModel.collection, planned.flat().map((p) => p.doc));
+      let index = 0;
+      items.forEach((item, n) =>
+        item.done(
+          planned[n]!.flatMap(({ hook, doc }) => (existed.has(index++) || doc.status !== 'pending' ? [] : [{ delivery: doc as Delivery, secret: hook.secret }])),
+        ),
+      );
+    } catch (err) {
+      for (const item of items) item.failed(err);
+    }
+  }
 }
 
 function deliveryDocument(ctx: Pick<AppContext, 'clock' | 'logger'>, event: StoredEvent, hook: Webhook, id: string, attemptLimit: number) {
@@ -52,6 +90,7 @@ function deliveryDocument(ctx: Pick<AppContext, 'clock' | 'logger'>, event: Stor
     attemptLimit,
     runAfter: 0,
     nextAttemptAt: built ? now : null,
+    fresh: !!built,
     createdAt: now,
     finishedAt: built ? null : now,
     cancelReason: buildError,

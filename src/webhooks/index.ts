@@ -3,7 +3,6 @@
 // See docs/WEBHOOKS.md.
 import type { DomainModule } from '../module.ts';
 import { defineDeliveryJob } from './delivery.job.ts';
-import { fanOut } from './fanout.ts';
 import { webhookAdminRoutes } from './routes.ts';
 import { createWebhooksState, type WebhooksOptions, type WebhooksState } from './state.ts';
 import { performSweep, SWEEP_JOB } from './sweep.job.ts';
@@ -31,8 +30,7 @@ export function createWebhooksModule(opts: WebhooksOptions = {}): WebhooksModule
       // Every role subscribes: events are emitted by api processes (chat) and workers (syncs) alike.
       ctx.events.subscribe(async (event) => {
         const s = state();
-        const created = await fanOut(ctx, event, s.schedule.attempts);
-        s.dispatcher.dispatch(created);
+        s.dispatcher.dispatch(await s.fanOut.add(event));
       });
       if (role.worker) await ctx.jobs.every('1 minute', SWEEP_JOB, undefined, { skipImmediate: true });
     },

@@ -132,6 +132,12 @@ const DeliverySchema = new Schema(
     /** Attempts made before the current run (0, or the last attempt number when resent). */
     runAfter: { type: Number, default: 0 },
     nextAttemptAt: { type: Date, default: null },
+    /**
+     * True while the row is as the fan-out created it: a successful first attempt leaves it so (its
+     * result row says delivered), and the sweep checks such rows by creation time (sweep.job.ts).
+     * Every later write to the row sets it false.
+     */
+    fresh: { type: Boolean, default: false },
     createdAt: { type: Date, required: true },
     finishedAt: { type: Date, default: null },
     cancelReason: { type: String, default: null },
@@ -142,6 +148,10 @@ const DeliverySchema = new Schema(
 DeliverySchema.index({ eventId: 1, webhookId: 1 }, { unique: true });
 DeliverySchema.index({ webhookId: 1, _id: 1 });
 DeliverySchema.index({ status: 1, nextAttemptAt: 1 });
+DeliverySchema.index({ fresh: 1, createdAt: 1 });
+
+// How far the sweep has checked fresh delivery rows (sweep.job.ts): one document.
+const SweepMarkSchema = new Schema({ _id: { type: String, required: true }, checkedUpTo: { type: Date, required: true } }, { versionKey: false });
 
 export type Webhook = InferSchemaType<typeof WebhookSchema>;
 export type Delivery = InferSchemaType<typeof DeliverySchema>;
@@ -160,4 +170,5 @@ export const attemptKey = (deliveryId: string, number: number) => `${deliveryId}
 export const WebhookModel = mongoose.model('Webhook', WebhookSchema);
 export const DeliveryModel = mongoose.model('WebhookDelivery', DeliverySchema);
 export const AttemptModel = mongoose.model('WebhookDeliveryAttempt', AttemptSchema);
+export const SweepMarkModel = mongoose.model('WebhookSweepMark', SweepMarkSchema, 'webhooksweepmarks');
 export const AttemptResultModel = mongoose.model('WebhookDeliveryAttemptResult', AttemptResultSchema, 'webhookdeliveryattemptresults');

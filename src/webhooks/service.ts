@@ -117,7 +117,18 @@ export async function deleteWebhook(botId: string, webhookId: string): Promise<v
 }
 
 /** The enabled hooks of the event's bot that this event goes to (type and data-source scope). */
-export async function hooksForEvent(event: Pick<StoredEvent, 'type' | 'botId' | 'dataSourceId'>): Promise<Webhook[]> {
-  const hooks = await WebhookModel.find({ botId: event.botId, type: event.type, enabled: true }).sort({ _id: 1 }).lean<Webhook[]>();
-  return hooks.filter((h) => !h.dataSourceIds.length || (event.dataSourceId != null && h.dataSourceIds.includes(event.dataSourceId)));
+/** The enabled hooks each event goes to (scope included), read in one query for all of them. */
+export async function hooksForEvents(events: Array<Pick<StoredEvent, 'type' | 'botId' | 'dataSourceId'>>): Promise<Webhook[][]> {
+  const botIds = [...new Set(events.map((e) => e.botId))];
+  const types = [...new Set(events.map((e) => e.type))];
+  // Values from stored events, not from a caller.
+  const hooks = await WebhookModel.find({ botId: trusted({ $in: botIds }), type: trusted({ $in: types }), enabled: true }).sort({ _id: 1 }).lean<Webhook[]>();
+  return events.map((event) =>
+    hooks.filter(
+      (h) =>
+        h.botId === event.botId &&
+        h.type === event.type &&
+        (!h.dataSourceIds.length || (event.dataSourceId != null && h.dataSourceIds.includes(event.dataSourceId))),
+    ),
+  );
 }

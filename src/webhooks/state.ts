@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { createOutboundClient, type OutboundClient, type OutboundClientOptions } from '../outbound/client.ts';
 import type { DeliveryDeps } from './delivery.job.ts';
 import { DeliveryDispatcher } from './dispatcher.ts';
+import { FanOut } from './fanout.ts';
 import { DEFAULT_JITTER_RATIO, DEFAULT_RETRY_DELAYS_MS, retrySchedule, type RetrySchedule } from './retry.ts';
 
 export interface WebhooksOptions {
@@ -25,6 +26,7 @@ export interface WebhooksState {
   schedule: RetrySchedule;
   deps: DeliveryDeps;
   dispatcher: DeliveryDispatcher;
+  fanOut: FanOut;
   sweepAfterMs: number;
 }
 
@@ -43,6 +45,7 @@ export function createWebhooksState(ctx: AppContext, opts: WebhooksOptions): Web
     schedule,
     deps,
     dispatcher: new DeliveryDispatcher(deps, opts.dispatchConcurrency ?? 64),
+    fanOut: new FanOut(ctx, schedule.attempts),
     sweepAfterMs: opts.sweepAfterMs ?? Math.max(2 * config.JOB_LOCK_LIFETIME_MS, 2 * deps.leaseMs),
   };
 }

@@ -1,27 +1,67 @@
-// webhooks.sweep: deliveries still pending well after their attempt was due (a process died with
-// first attempts queued in memory, or between an attempt and scheduling its retry) are handed to
-// Agenda again. Running perform() twice is harmless, so a needless re-enqueue costs one no-op run.
+// webhooks.sweep: deliveries left behind are handed to Agenda again. Running perform() twice is
+// harmless, so a needless hand-over costs one no-op run. Two kinds of rows are checked:
+// - settled rows still pending well after their attempt was due (a process died between an
+//   attempt and scheduling its retry);
+// - fresh rows, as the fan-out created them, older than the grace period: a successful first
+//   attempt leaves its row fresh (dispatcher.ts), so they are checked by creation time from a mark,
+//   against the first attempts' result rows read in one query, and only those without a success
+//   are handed over (a process died with first attempts queued in memory or in flight).
 import type { AppContext } from '../context.ts';
-import { DeliveryModel } from './model.ts';
+import { AttemptResultModel, DeliveryModel, SweepMarkModel } from './model.ts';
 import { DELIVERY_JOB, type DeliveryJobData } from './delivery.job.ts';
 import { trusted } from '../db/connection.ts';
 
 export const SWEEP_JOB = 'webhooks.sweep';
+const FRESH_MARK = 'fresh-deliveries';
 
-export async function performSweep(ctx: Pick<AppContext, 'clock' | 'jobs'>, overdueAfterMs: number, batch = 500): Promise<number> {
+export async function performSweep(ctx: Pick<AppContext, 'clock' | 'jobs'>, overdueAfterMs: number, batch = 500, freshBatch = 5_000): Promise<number> {
   const now = ctx.clock.now();
   const cutoff = new Date(now.getTime() - overdueAfterMs);
-  const overdue = await DeliveryModel.find({ status: 'pending', nextAttemptAt: trusted({ $lt: cutoff }) }, { id: 1, nextAttemptAt: 1 })
+  return (await sweepSettled(ctx, now, cutoff, batch)) + (await sweepFresh(ctx, now, cutoff, overdueAfterMs, freshBatch));
+}
+
+/**
+ * Moves the row's nextAttemptAt to now and queues its run. The move claims it for this sweep
+ * (another sweeper's conditional update finds it changed) and keeps it off the overdue list until
+ * the grace period passes again.
+ */
+async function handOver(ctx: Pick<AppContext, 'jobs'>, filter: Record<string, unknown>, id: string, now: Date): Promise<boolean> {
+  const res = await DeliveryModel.updateOne({ ...filter, _id: id }, { $set: { nextAttemptAt: now, fresh: false } });
+  if (res.modifiedCount !== 1) return false;
+  await ctx.jobs.now<DeliveryJobData>(DELIVERY_JOB, { deliveryId: id });
+  return true;
+}
+
+async function sweepSettled(ctx: Pick<AppContext, 'jobs'>, now: Date, cutoff: Date, batch: number): Promise<number> {
+  const overdue = await DeliveryModel.find({ status: 'pending', fresh: trusted({ $ne: true }), nextAttemptAt: trusted({ $lt: cutoff }) }, { id: 1, nextAttemptAt: 1 })
     .limit(batch)
     .lean<Array<{ id: string; nextAttemptAt: Date }>>();
   let swept = 0;
-  for (const d of overdue) {
-    // Moving nextAttemptAt to now claims the delivery for this sweep (another sweeper skips it)
-    // and keeps it off the overdue list until the grace period passes again.
-    const res = await DeliveryModel.updateOne({ _id: d.id, status: 'pending', nextAttemptAt: d.nextAttemptAt }, { $set: { nextAttemptAt: now } });
-    if (res.modifiedCount !== 1) continue;
-    await ctx.jobs.now<DeliveryJobData>(DELIVERY_JOB, { deliveryId: d.id });
-    swept++;
+  for (const d of overdue) if (await handOver(ctx, { status: 'pending', nextAttemptAt: d.nextAttemptAt }, d.id, now)) swept++;
+  return swept;
+}
+
+async function sweepFresh(ctx: Pick<AppContext, 'jobs'>, now: Date, cutoff: Date, overdueAfterMs: number, batch: number): Promise<number> {
+  const mark = await SweepMarkModel.findById(FRESH_MARK).lean<{ checkedUpTo: Date }>();
+  const from = mark?.checkedUpTo ?? new Date(0);
+  if (from >= cutoff) return 0;
+  const rows = await DeliveryModel.find({ fresh: true, createdAt: trusted({ $gte: from, $lt: cutoff }) }, { _id: 1, createdAt: 1 })
+    .sort({ createdAt: 1 })
+    .limit(batch)
+    .lean<Array<{ _id: string; createdAt: Date }>>();
+  let swept = 0;
+  if (rows.length) {
+    // A result is never older than its delivery. One that ended later than this window still
+    // counts as missing here, which only costs that delivery a no-op run (perform closes it).
+    const succeeded = await AttemptResultModel.find(
+      { number: 1, status: 'succeeded', finishedAt: trusted({ $gte: rows[0]!.createdAt, $lt: new Date(rows.at(-1)!.createdAt.getTime() + 2 * overdueAfterMs) }) },
+      { deliveryId: 1 },
+    ).lean<Array<{ deliveryId: string }>>();
+    const done = new Set(succeeded.map((r) => r.deliveryId));
+    for (const row of rows) if (!done.has(row._id) && (await handOver(ctx, { fresh: true }, row._id, now))) swept++;
   }
+  // A full batch may stop inside a millisecond: the rows at its last instant are checked again.
+  const checkedUpTo = rows.length < batch ? cutoff : rows.at(-1)!.createdAt;
+  await SweepMarkModel.updateOne({ _id: FRESH_MARK }, { $set: { checkedUpTo } }, { upsert: true });
   return swept;
 }

@@ -282,7 +282,8 @@ describe('webhook deliveries', () => {
     const { id } = await hook('conversation.started', '/resend-rules');
     await emit({ type: 'conversation.started', payload: startedPayload() });
     const [delivery] = await waitFor(() => finished(id));
-    await DeliveryModel.updateOne({ id: delivery!.id }, { $set: { status: 'pending', nextAttemptAt: new Date(Date.now() + 3_600_000) } });
+    // As a row whose retries are running: settled (no longer fresh) and due later.
+    await DeliveryModel.updateOne({ id: delivery!.id }, { $set: { status: 'pending', fresh: false, nextAttemptAt: new Date(Date.now() + 3_600_000) } });
     const path = `/bots/${tenant.botId}/webhooks/${id}/deliveries/${delivery!.id}/resend`;
     expect((await api()('post', path)).status).toBe(409);
     await DeliveryModel.updateOne({ id: delivery!.id }, { $set: { status: 'delivered', nextAttemptAt: null } });

@@ -80,12 +80,12 @@ describe('deliveries across workers', () => {
       const items = (await listDeliveries(tenant.botId, id, { limit: 10 })).items;
       return items[0]?.status === 'delivered' && items;
     });
-    // Its row is settled after the result (dispatcher.ts); the test rewrites the row after that.
     await module.state().dispatcher.idle();
     // Simulate a worker that claimed attempt 2 and died: a pending row whose lease has run out.
     const past = new Date(Date.now() - 60_000);
     await AttemptModel.create({ _id: attemptKey(first!.id, 2), deliveryId: first!.id, number: 2, status: 'pending', startedAt: past, leaseUntil: past });
-    await DeliveryModel.updateOne({ id: first!.id }, { $set: { status: 'pending', attemptLimit: 6, nextAttemptAt: past, finishedAt: null } });
+    // The row as a worker leaves it once it has settled attempt 1 and claims attempt 2.
+    await DeliveryModel.updateOne({ id: first!.id }, { $set: { status: 'pending', fresh: false, attemptCount: 1, attemptLimit: 6, nextAttemptAt: past, finishedAt: null } });
 
     // The sweep finds it overdue and hands it to Agenda; a worker marks attempt 2 interrupted and sends attempt 3.
     expect(await performSweep(rt.runtime.ctx, 30_000)).toBe(1);
