@@ -2,12 +2,13 @@
 // answers 200 at once, and enqueue-to-first-attempt latency (delivery created → attempt 1 started),
 // both for a burst emitted as fast as possible and at a steady rate of half the burst's, against a
 // same-run baseline of plain signed fetch calls to the same sink.
-import http from 'node:http';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { startBenchRuntime, machineLine } from './lib/runtime.ts';
 import { bootstrapTenant } from '../src/platform/service.ts';
 import { createWebhook, setWebhookEnabled } from '../src/webhooks/service.ts';
-import { AttemptModel, DeliveryModel } from '../src/webhooks/model.ts';
+import { AttemptModel, AttemptResultModel, DeliveryModel } from '../src/webhooks/model.ts';
 import { signBody } from '../src/security/signature.ts';
 import { trusted } from '../src/db/connection.ts';
 
@@ -18,17 +19,15 @@ const BASELINE_CONCURRENCY = 64;
 const OPEN_SECONDS = Number(process.env.BENCH_OPEN_SECONDS ?? 6);
 const DEADLINE_MS = 120_000;
 
-let received = 0;
-const sink = http.createServer((req, res) => {
-  req.resume();
-  req.on('end', () => {
-    received++;
-    res.writeHead(200).end('ok');
+// The sink runs in its own process (bench/lib/sink.ts), for Relay and the baseline alike.
+const sinkProcess = fork(fileURLToPath(new URL('./lib/sink.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'] });
+const sinkUrl = await new Promise<string>((resolve) => sinkProcess.once('message', (m) => resolve((m as { url: string }).url)));
+/** How many requests the sink has answered so far. */
+const sinkCount = () =>
+  new Promise<number>((resolve) => {
+    sinkProcess.once('message', (m) => resolve((m as { received: number }).received));
+    sinkProcess.send({ count: true });
   });
-});
-sink.keepAliveTimeout = 60_000;
-await new Promise<void>((r) => sink.listen(0, '127.0.0.1', r));
-const sinkUrl = `http://127.0.0.1:${(sink.address() as { port: number }).port}/hook`;
 
 const progress = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
 progress('starting runtime');
@@ -62,9 +61,11 @@ async function emitAll(events: number): Promise<void> {
 async function untilDelivered(from: number, total: number): Promise<void> {
   const deadline = Date.now() + DEADLINE_MS;
   const target = from + total;
-  while (received < target) {
+  let received: number;
+  while ((received = await sinkCount()) < target) {
     if (Date.now() > deadline) {
-      const stuck = await DeliveryModel.find({ status: trusted({ $ne: 'delivered' }) }).lean();
+      const done = new Set((await AttemptResultModel.find({ status: 'succeeded' }, { deliveryId: 1 }).lean()).map((r) => r.deliveryId));
+      const stuck = (await DeliveryModel.find({}).lean()).filter((d) => !done.has(d.id));
       const attempts = await AttemptModel.find({ deliveryId: trusted({ $in: stuck.map((d) => d.id) }) }).lean();
       throw new Error(`sink saw ${received - target + total} of ${total} in time: ${JSON.stringify({ stuck, attempts })}`);
     }
@@ -72,10 +73,11 @@ async function untilDelivered(from: number, total: number): Promise<void> {
   }
 }
 
+/** Waits until every delivery has its outcome recorded: a succeeded result row (the row itself stays fresh). */
 async function untilRecorded(total: number): Promise<void> {
   const deadline = Date.now() + DEADLINE_MS;
-  while ((await DeliveryModel.countDocuments({ status: 'delivered' })) < total) {
-    if (Date.now() > deadline) throw new Error(`deliveries did not finish in time: ${JSON.stringify(await DeliveryModel.aggregate([{ $group: { _id: '$status', n: { $sum: 1 } } }]))}`);
+  while ((await AttemptResultModel.countDocuments({ status: 'succeeded' })) < total) {
+    if (Date.now() > deadline) throw new Error(`outcomes were not recorded in time: ${JSON.stringify(await AttemptResultModel.aggregate([{ $group: { _id: '$status', n: { $sum: 1 } } }]))}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -84,16 +86,17 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 
 // Warm-up: connections, JIT, indexes.
 progress('warm-up');
-const warmFrom = received;
+const warmFrom = await sinkCount();
 await emitAll(10);
 await untilDelivered(warmFrom, 10 * HOOKS);
 await untilRecorded(10 * HOOKS);
 await AttemptModel.deleteMany({});
+await AttemptResultModel.deleteMany({});
 await DeliveryModel.deleteMany({});
 
 const total = EVENTS * HOOKS;
 progress(`measuring ${total} deliveries`);
-const from = received;
+const from = await sinkCount();
 const started = performance.now();
 await emitAll(EVENTS);
 await untilDelivered(from, total);
@@ -112,7 +115,7 @@ const attempts = await AttemptModel.countDocuments({});
 // traffic arrive, for OPEN_SECONDS; latency of those deliveries only.
 const openRate = relayRate / 2 / HOOKS;
 const openEvents = Math.max(1, Math.round(openRate * OPEN_SECONDS));
-const openFrom = received;
+const openFrom = await sinkCount();
 const openStartedAt = new Date();
 const openStarted = performance.now();
 const emits: Promise<unknown>[] = [];
@@ -157,9 +160,12 @@ const lines = [
   `steady load at half that rate (${(openRate * HOOKS).toFixed(0)} deliveries/s for ${OPEN_SECONDS} s, ${openLatencies.length} deliveries): enqueue-to-first-attempt p50 ${pct(openLatencies, 50)} ms, p99 ${pct(openLatencies, 99)} ms`,
   `baseline signed fetch: ${baseRate.toFixed(0)}/s (${BASELINE_CONCURRENCY} concurrent, no database)`,
   `ratio relay/baseline: ${(relayRate / baseRate).toFixed(2)}`,
-  `sink received: ${received}`,
+  `sink received: ${await sinkCount()}`,
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
 
 await bench.close();
-await new Promise<void>((r) => sink.close(() => r()));
+await new Promise<void>((r) => {
+  sinkProcess.once('exit', () => r());
+  sinkProcess.send({ close: true });
+});
