@@ -26,6 +26,7 @@ export function createScheduler(db: Db, config: Config, name = `relay-${process.
     notificationChannel: new InMemoryNotificationChannel(),
   });
   lockNoMoreThanCanRun(agenda);
+  giveBackExpiredLocks(agenda);
   return agenda;
 }
 
@@ -43,6 +44,62 @@ function lockNoMoreThanCanRun(agenda: Agenda): void {
   const define = agenda.define.bind(agenda) as Define;
   (agenda as unknown as { define: Define }).define = (name, processor, options) =>
     define(name, processor, { ...options, lockLimit: options?.lockLimit ?? options?.concurrency ?? DEFAULT_CONCURRENCY });
+}
+
+interface LocalJob {
+  attrs: { name: string };
+  isExpired(): Promise<boolean>;
+}
+
+/** Agenda's JobProcessor (agenda 6.2.6, dist/JobProcessor.js): the members used below. */
+interface JobProcessor {
+  lockedJobs: LocalJob[];
+  runningJobs: LocalJob[];
+  enqueueJob(job: LocalJob): void;
+  updateStatus(name: string, key: 'locked', change: -1): void;
+}
+
+/**
+ * Agenda 6.2.6 drops a queued job whose lock ran out before it started (`jobProcessing`, the
+ * `isExpired()` branch) but leaves it in `lockedJobs` and in its name's locked count, so with the
+ * lock limits above each such job lowers its name's limit in this process by one until a restart
+ * (docs/FERRETDB.md). Agenda asks a job `isExpired()` only there and, while the job runs, in its
+ * lock check, whose end gives the count back itself; so an expired answer for a locked job that is
+ * not running is the drop, and the count is given back here. The database lock has already run out
+ * and is left alone: another process may hold the job by now.
+ */
+function giveBackExpiredLocks(agenda: Agenda): void {
+  const patched = new WeakSet<JobProcessor>();
+  const start = agenda.start.bind(agenda);
+  agenda.start = async () => {
+    await start();
+    // Created by start(); its first lock queries are still in flight, so every job it locks passes here.
+    const processor = (agenda as unknown as { jobProcessor?: JobProcessor }).jobProcessor;
+    if (!processor || patched.has(processor)) return;
+    patched.add(processor);
+    const watched = new WeakSet<LocalJob>();
+    const enqueue = processor.enqueueJob.bind(processor);
+    processor.enqueueJob = (job) => {
+      if (!watched.has(job)) {
+        watched.add(job);
+        giveBackLockWhenDropped(processor, job);
+      }
+      enqueue(job);
+    };
+  };
+}
+
+function giveBackLockWhenDropped(processor: JobProcessor, job: LocalJob): void {
+  const isExpired = job.isExpired.bind(job);
+  job.isExpired = async () => {
+    const expired = await isExpired();
+    const index = processor.lockedJobs.indexOf(job);
+    if (expired && index !== -1 && !processor.runningJobs.includes(job)) {
+      processor.lockedJobs.splice(index, 1);
+      processor.updateStatus(job.attrs.name, 'locked', -1);
+    }
+    return expired;
+  };
 }
 
 type LockNext = (jobName: string, ...rest: unknown[]) => Promise<unknown>;

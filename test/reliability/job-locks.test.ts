@@ -1,9 +1,10 @@
 // Job locks: two workers on one database never run the same job at the same time, even when its
-// handler runs for a while, because the lock lifetime is well above any step's duration.
+// handler runs for a while, because the lock lifetime is well above any step's duration; and a job
+// whose lock runs out before it starts does not use up its name's lock limit in the process.
 import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createScheduler, type Scheduler } from '../../src/jobs/scheduler.ts';
-import { useTestRuntime, waitFor } from '../helpers/harness.ts';
+import { testConfig, useTestRuntime, waitFor } from '../helpers/harness.ts';
 
 describe('job locks across workers', () => {
   const rt = useTestRuntime();
@@ -51,5 +52,39 @@ describe('job locks across workers', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(runs).toHaveLength(1);
     expect(maxRunning).toBe(1);
+  });
+
+  it('gives back the lock count of a job whose lock ran out while it waited here, so its name keeps running jobs', async () => {
+    const client = await MongoClient.connect(rt.uri);
+    // Polls an hour apart: only the notification of a new job locks, so the job below is locked
+    // as it is scheduled, a second before it is due.
+    const jobs = createScheduler(client.db(), testConfig({ JOB_PROCESS_EVERY_MS: '3600000' }, rt.uri), 'expiring-worker');
+    try {
+      const runs: number[] = [];
+      // Lock limit 1, as the scheduler sets for concurrency 1; a lock lifetime far below the wait.
+      jobs.define('locks.expiring', async (job) => void runs.push(job.attrs.data.i), { concurrency: 1, lockLifetime: 100 });
+      await jobs.start();
+      const stats = async () => {
+        const s = await jobs.getRunningStats();
+        return { queued: s.queuedJobs as number, locked: s.jobStatus?.['locks.expiring']?.locked ?? 0 };
+      };
+
+      const due = Date.now() + 1_000;
+      await jobs.schedule(new Date(due), 'locks.expiring', { i: 1 });
+      // Locked and waiting in the local queue for its time.
+      expect(await waitFor(async () => ((s) => s.queued === 1 && s)(await stats()))).toEqual({ queued: 1, locked: 1 });
+      // At its time its lock has run out, and Agenda drops it from the queue without running it.
+      await waitFor(async () => Date.now() > due && (await stats()).queued === 0);
+      expect(runs).toEqual([]);
+      expect(await stats()).toEqual({ queued: 0, locked: 0 });
+
+      // The name can still lock: the next lock attempt takes the dropped job (its lock ran out) and runs it.
+      await jobs.now('locks.expiring', { i: 2 });
+      await waitFor(() => runs.length >= 1, 10_000);
+      expect(runs[0]).toBe(1);
+    } finally {
+      await jobs.drain();
+      await client.close();
+    }
   });
 });
