@@ -57,7 +57,7 @@ describe('job locks across workers', () => {
   it('gives back the lock count of a job whose lock ran out while it waited here, so its name keeps running jobs', async () => {
     const client = await MongoClient.connect(rt.uri);
     // Polls an hour apart: only the notification of a new job locks, so the job below is locked
-    // as it is scheduled, a second before it is due.
+    // as it is scheduled, seconds before it is due.
     const jobs = createScheduler(client.db(), testConfig({ JOB_PROCESS_EVERY_MS: '3600000' }, rt.uri), 'expiring-worker');
     try {
       const runs: number[] = [];
@@ -69,7 +69,9 @@ describe('job locks across workers', () => {
         return { queued: s.queuedJobs as number, locked: s.jobStatus?.['locks.expiring']?.locked ?? 0 };
       };
 
-      const due = Date.now() + 1_000;
+      // Due well after the lock query answers, also on a loaded machine (with 1 s, a slow lock query
+      // found it due and ran it at once in one of five loaded runs).
+      const due = Date.now() + 4_000;
       await jobs.schedule(new Date(due), 'locks.expiring', { i: 1 });
       // Locked and waiting in the local queue for its time.
       expect(await waitFor(async () => ((s) => s.queued === 1 && s)(await stats()))).toEqual({ queued: 1, locked: 1 });
