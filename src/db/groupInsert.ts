@@ -5,6 +5,7 @@
 // `lanes` batches are in flight at once, so at low load a document does not wait behind another
 // batch's round trip.
 import { failedWrites } from './insertNew.ts';
+import { SerialBatcher } from './serialBatcher.ts';
 
 interface Pending {
   doc: object;
@@ -15,39 +16,23 @@ interface Pending {
 type InsertManyTarget = { insertMany(docs: never[], options: { ordered: false }): Promise<unknown> };
 
 export class GroupInsert {
-  private waiting: Pending[] = [];
-  private inFlight = 0;
-  private drainWaiters: Array<() => void> = [];
+  private readonly batcher: SerialBatcher<Pending>;
 
   constructor(
     private readonly collection: InsertManyTarget,
-    private readonly opts: { max?: number; lanes?: number } = {},
-  ) {}
+    opts: { max?: number; lanes?: number } = {},
+  ) {
+    this.batcher = new SerialBatcher(opts.max ?? 256, (items) => this.write(items), undefined, opts.lanes ?? 2);
+  }
 
   /** True when this call inserted the document, false when its unique key existed; other errors throw. */
   insert(doc: object): Promise<boolean> {
-    return new Promise((inserted, failed) => {
-      this.waiting.push({ doc, inserted, failed });
-      this.pump();
-    });
+    return new Promise((inserted, failed) => this.batcher.add({ doc, inserted, failed }));
   }
 
   /** Resolves once everything handed in so far is written or refused. */
   drained(): Promise<void> {
-    if (!this.inFlight && !this.waiting.length) return Promise.resolve();
-    return new Promise((resolve) => this.drainWaiters.push(resolve));
-  }
-
-  private pump(): void {
-    while (this.inFlight < (this.opts.lanes ?? 2) && this.waiting.length) {
-      const batch = this.waiting.splice(0, this.opts.max ?? 256);
-      this.inFlight++;
-      void this.write(batch).finally(() => {
-        this.inFlight--;
-        this.pump();
-      });
-    }
-    if (!this.inFlight && !this.waiting.length) for (const resolve of this.drainWaiters.splice(0)) resolve();
+    return this.batcher.drained();
   }
 
   private async write(items: Pending[]): Promise<void> {

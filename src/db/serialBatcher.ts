@@ -1,37 +1,50 @@
 // Groups writes that may happen a little later into few commands: items are handed to `flush` one
 // batch at a time, and items added while a batch is being written form the next one. On FerretDB
 // v1 every command is a SQLite commit and concurrent writers wait on each other, so fewer, larger
-// commands are what makes a busy path fast (docs/FERRETDB.md).
+// commands are what makes a busy path fast (docs/FERRETDB.md). With `lanes` above 1, that many
+// batches may be in flight at once: at low load an item then does not wait behind another
+// batch's round trip.
 export class SerialBatcher<T> {
   private waiting: T[] = [];
-  private running: Promise<void> | null = null;
+  private inFlight = 0;
+  private drainWaiters: Array<() => void> = [];
 
   constructor(
     private readonly max: number,
     private readonly flush: (items: T[]) => Promise<void>,
     private readonly onIdle: () => void = () => undefined,
+    private readonly lanes = 1,
   ) {}
 
   add(item: T): void {
     this.waiting.push(item);
-    this.running ??= this.drain();
+    this.pump();
   }
 
   get idle(): boolean {
-    return this.running === null;
+    return this.inFlight === 0 && this.waiting.length === 0;
   }
 
   /** Resolves once everything added so far is flushed. */
-  async drained(): Promise<void> {
-    while (this.running) await this.running;
+  drained(): Promise<void> {
+    if (this.idle) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
   }
 
-  private async drain(): Promise<void> {
-    while (this.waiting.length) {
+  private pump(): void {
+    while (this.inFlight < this.lanes && this.waiting.length) {
+      this.inFlight++;
       // `flush` logs and handles its own failures; a throw that escapes it must not stop the batcher.
-      await this.flush(this.waiting.splice(0, this.max)).catch(() => undefined);
+      void this.flush(this.waiting.splice(0, this.max))
+        .catch(() => undefined)
+        .finally(() => {
+          this.inFlight--;
+          this.pump();
+        });
     }
-    this.running = null;
-    this.onIdle();
+    if (this.idle) {
+      for (const resolve of this.drainWaiters.splice(0)) resolve();
+      this.onIdle();
+    }
   }
 }
