@@ -4,16 +4,12 @@
 // Relay and the baseline each run in a process of their own (bench/lib/gatewayTarget.ts), as a
 // service does; this process only generates load, so its garbage is not counted as theirs.
 import { fork, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { machineLine } from './lib/runtime.ts';
+import { machineLine, startBenchDatabase } from './lib/runtime.ts';
 import { percentile } from './lib/load.ts';
 import type { GcReport, TargetReady } from './lib/gatewayTarget.ts';
-import { startFerretDb, type EmbeddedDb } from '../src/db/ferretdb.ts';
 import { signBody } from '../src/security/signature.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 6_000);
@@ -21,14 +17,8 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const OPEN_LOOP_SECONDS = Number(process.env.BENCH_OPEN_SECONDS ?? 8);
 const SECRET = 'bench-secret-0123456789';
 
-let embedded: EmbeddedDb | undefined;
-let dbDir: string | undefined;
-let uri = process.env.MONGODB_URI;
-if (!uri) {
-  dbDir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-db-'));
-  embedded = await startFerretDb({ dataDir: dbDir, database: 'relay_bench' });
-  uri = embedded.uri;
-}
+const database = await startBenchDatabase();
+const uri = database.uri;
 
 interface Target {
   url: string;
@@ -205,5 +195,4 @@ console.log(`relay p99 at half load: ${oursHalf.p99.toFixed(2)} ms (goal < 20 ms
 
 agent.destroy();
 await Promise.all([baseline.close(), relay.close()]);
-await embedded?.stop();
-if (dbDir) fs.rmSync(dbDir, { recursive: true, force: true });
+await database.close();

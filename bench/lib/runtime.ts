@@ -21,15 +21,23 @@ export interface BenchRuntime {
   close(): Promise<void>;
 }
 
+/** MONGODB_URI when set, else a FerretDB of its own in a temporary directory that close() removes. */
+export async function startBenchDatabase(): Promise<{ uri: string; close(): Promise<void> }> {
+  if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, close: async () => undefined };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-db-'));
+  const embedded: EmbeddedDb = await startFerretDb({ dataDir: dir, database: 'relay_bench' });
+  return {
+    uri: embedded.uri,
+    async close() {
+      await embedded.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 export async function startBenchRuntime(opts: { env?: Record<string, string>; worker?: boolean; extraModules?: DomainModule[] } = {}): Promise<BenchRuntime> {
-  let embedded: EmbeddedDb | undefined;
-  let dir: string | undefined;
-  let uri = process.env.MONGODB_URI;
-  if (!uri) {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-db-'));
-    embedded = await startFerretDb({ dataDir: dir, database: 'relay_bench' });
-    uri = embedded.uri;
-  }
+  const database = await startBenchDatabase();
+  const uri = database.uri;
   const config = loadConfig({ LOG_LEVEL: 'silent', MONGODB_URI: uri, OUTBOUND_ALLOW_PRIVATE: 'true', DATA_DIR: path.join(os.tmpdir(), `relay-bench-${process.pid}`), ...opts.env });
   // BENCH_LOG=path keeps the service's warnings and errors (JSON lines) for reading after a run.
   const logger = process.env.BENCH_LOG ? createLogger('warn', destination({ dest: process.env.BENCH_LOG, sync: false })) : createLogger('silent');
@@ -48,8 +56,7 @@ export async function startBenchRuntime(opts: { env?: Record<string, string>; wo
       await new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections();
       await runtime.shutdown();
-      await embedded?.stop();
-      if (dir) fs.rmSync(dir, { recursive: true, force: true });
+      await database.close();
     },
   };
 }
