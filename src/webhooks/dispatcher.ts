@@ -6,8 +6,8 @@
 // in one insert per batch, their results in one insert per batch. A success leaves the delivery
 // row as created (`fresh`): its result row is the record, readers take the state from it
 // (attempts.ts) and the sweep checks fresh rows in bulk. Any other outcome is settled onto the row
-// afterwards in bulk, and a failure gets its retry on Agenda. Anything lost here (crash, database trouble) stays pending in the database and the
-// sweep job finds it; a failed attempt's next run is handed to Agenda.
+// afterwards in bulk, and a failure gets its retry on Agenda. Anything lost here (crash, database
+// trouble) stays in the database for the sweep job to find.
 import { bulkWriteInBatches, SERIAL_WRITE_BATCH } from '../db/connection.ts';
 import { SerialBatcher } from '../db/serialBatcher.ts';
 import { insertNew } from '../db/insertNew.ts';
