@@ -25,8 +25,18 @@ const TRANSIENT_SERVER_CODES = new Set([
  */
 const FERRETDB_TRANSIENT = /\bSQLITE_BUSY\b|database is locked|context canceled/;
 
+/**
+ * What an error wraps: its `cause`, or the driver error a bulk write wraps as its `errorResponse`
+ * (`insertMany` turns a closed topology or a lost connection into a MongoBulkWriteError, losing the
+ * class).
+ */
+function wrapped(e: Error): unknown {
+  const response = (e as { errorResponse?: unknown }).errorResponse;
+  return e.cause ?? (response instanceof Error ? response : undefined);
+}
+
 export function isTransientDatabaseError(err: unknown): boolean {
-  for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+  for (let e = err, depth = 0; e instanceof Error && depth < 4; e = wrapped(e), depth++) {
     if (
       e instanceof MongoNetworkError || // includes timeouts and a cleared pool
       e instanceof MongoServerSelectionError ||

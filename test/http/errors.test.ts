@@ -1,7 +1,7 @@
 // The closed set of error codes and the one mapping from anything thrown to the spec's error body.
 import { describe, expect, it } from 'vitest';
 import mongoose from 'mongoose';
-import { MongoNetworkTimeoutError, MongoServerError } from 'mongodb';
+import { MongoBulkWriteError, MongoNetworkError, MongoNetworkTimeoutError, MongoServerError, MongoTopologyClosedError } from 'mongodb';
 import { isTransientDatabaseError } from '../../src/db/errors.ts';
 import Koa from 'koa';
 import request from 'supertest';
@@ -12,6 +12,11 @@ import { createLogger } from '../../src/observability/logger.ts';
 function labelled(err: MongoServerError, label: string): MongoServerError {
   err.addErrorLabel(label);
   return err;
+}
+
+function bulkWrapping(err: Error): Error {
+  const Wrapper = MongoBulkWriteError as unknown as new (error: Error, result: object) => Error;
+  return new Wrapper(err, {});
 }
 
 function appThrowing(err: unknown) {
@@ -54,6 +59,10 @@ describe('error mapping', () => {
       new MongoServerError({ message: 'stepped down', code: 189 }),
       labelled(new MongoServerError({ message: 'write conflict', code: 112 }), 'RetryableWriteError'),
       new Error('wrapped', { cause: busy }),
+      // As insertMany fails when the topology is closed or a connection is lost mid-command: the
+      // driver wraps its error in a MongoBulkWriteError (its constructor is internal, hence the cast).
+      bulkWrapping(new MongoTopologyClosedError()),
+      bulkWrapping(new MongoNetworkError('connection 2 to 127.0.0.1:1 closed')),
     ];
     for (const err of transient) {
       expect(isTransientDatabaseError(err), String(err)).toBe(true);
