@@ -4,6 +4,7 @@
 // both raises throughput and shortens the queue behind a stalled write (docs/FERRETDB.md). Up to
 // `lanes` batches are in flight at once, so at low load a document does not wait behind another
 // batch's round trip.
+import { MongoOperationTimeoutError } from 'mongodb';
 import { failedWrites } from './insertNew.ts';
 import { SerialBatcher } from './serialBatcher.ts';
 
@@ -15,13 +16,22 @@ interface Pending {
 
 type InsertManyTarget = { insertMany(docs: never[], options: { ordered: false }): Promise<unknown> };
 
+/**
+ * How long a batch may hold its lane. A command the driver wrote to a socket Node had already
+ * destroyed never settles (docs/FERRETDB.md); one request waiting for ever was the cost of that
+ * before, a blocked lane would stop every insert behind it. Above FerretDB's 10 s busy timeout.
+ */
+const DEFAULT_LANE_TIMEOUT_MS = 20_000;
+
 export class GroupInsert {
   private readonly batcher: SerialBatcher<Pending>;
+  private readonly timeoutMs: number;
 
   constructor(
     private readonly collection: InsertManyTarget,
-    opts: { max?: number; lanes?: number } = {},
+    opts: { max?: number; lanes?: number; timeoutMs?: number } = {},
   ) {
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_LANE_TIMEOUT_MS;
     this.batcher = new SerialBatcher(opts.max ?? 256, (items) => this.write(items), undefined, opts.lanes ?? 2);
   }
 
@@ -36,11 +46,14 @@ export class GroupInsert {
   }
 
   private async write(items: Pending[]): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
     try {
-      await this.collection.insertMany(
-        items.map((i) => i.doc as never),
-        { ordered: false },
-      );
+      // Past the bound its callers fail as on a timeout (503); should the insert still land, a
+      // retried delivery is a duplicate and an event is dispatched by the sweeper.
+      const bound = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new MongoOperationTimeoutError(`insert did not finish within ${this.timeoutMs} ms`)), this.timeoutMs);
+      });
+      await Promise.race([this.collection.insertMany(items.map((i) => i.doc as never), { ordered: false }), bound]);
     } catch (err) {
       // Unordered: every document was tried; writeErrors name the ones that failed and why.
       const failed = failedWrites(err);
@@ -52,6 +65,8 @@ export class GroupInsert {
         else item.failed(err);
       });
       return;
+    } finally {
+      clearTimeout(timer);
     }
     for (const item of items) item.inserted(true);
   }

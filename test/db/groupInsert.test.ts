@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import mongoose from 'mongoose';
 import { GroupInsert } from '../../src/db/groupInsert.ts';
+import { isTransientDatabaseError } from '../../src/db/errors.ts';
 import { useTestRuntime } from '../helpers/harness.ts';
 
 function countingCollection(name: string) {
@@ -47,6 +48,24 @@ describe('GroupInsert', () => {
     const settled = await Promise.allSettled(batch);
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((await collection.find({}).sort({ _id: 1 }).toArray()).map((d) => d._id)).toEqual(['first', 'ok-1', 'ok-2']);
+  });
+
+  it('gives up a command that never settles after its bound, as a transient error, and frees its lane', async () => {
+    const { collection } = countingCollection('groupinsert_hung');
+    let calls = 0;
+    const inserts = new GroupInsert(
+      {
+        // The first command hangs for good, as one written to a destroyed socket does.
+        insertMany: (docs, options) => (calls++ === 0 ? new Promise(() => undefined) : collection.insertMany(docs, options)),
+      },
+      { lanes: 1, timeoutMs: 50 },
+    );
+    const hung = inserts.insert({ _id: 'hung' });
+    const next = inserts.insert({ _id: 'next' });
+    const err = await hung.catch((e: unknown) => e);
+    expect(isTransientDatabaseError(err)).toBe(true);
+    expect(await next).toBe(true);
+    expect(await collection.countDocuments({})).toBe(1);
   });
 
   it('fails every caller of a command that fails as a whole, then carries on', async () => {
