@@ -83,7 +83,11 @@ export function relayCluster(baseEnv: Record<string, string>) {
 
   async function stopAll(): Promise<void> {
     // RELIABILITY_LOGS=dir keeps every process's log lines, for reading a failure afterwards.
-    if (process.env.RELIABILITY_LOGS) for (const r of started) fs.writeFileSync(path.join(process.env.RELIABILITY_LOGS, `${r.role}-${r.pid}.log`), r.logs.map((l) => JSON.stringify(l)).join('\n'));
+    const logs = process.env.RELIABILITY_LOGS;
+    if (logs) {
+      fs.mkdirSync(logs, { recursive: true });
+      for (const r of started) fs.writeFileSync(path.join(logs, `${r.role}-${r.pid}.log`), r.logs.map((l) => JSON.stringify(l)).join('\n'));
+    }
     for (const relay of started) if (relay.alive()) relay.child.kill('SIGKILL');
     await Promise.all(started.map((r) => r.exited));
     await client?.db().dropDatabase().catch(() => undefined);
