@@ -33,6 +33,8 @@ const CONNECT_TIMEOUT_MS = 30_000;
 const HEARTBEAT_FREQUENCY_MS = 10_000;
 
 let watchdog: MonitorWatchdog | null = null;
+/** Whether the connected server is FerretDB, asked once per connect (pool size, indexes). */
+let onFerretDb = false;
 
 export interface ConnectOptions {
   /**
@@ -54,7 +56,8 @@ export async function connectDatabase(uri: string, connectOpts: ConnectOptions =
     heartbeatFrequencyMS: HEARTBEAT_FREQUENCY_MS,
   };
   await mongoose.connect(uri, options);
-  if (!setsPoolSize(uri) && (await isFerretDb())) {
+  onFerretDb = await isFerretDb();
+  if (!setsPoolSize(uri) && onFerretDb) {
     await mongoose.disconnect();
     await mongoose.connect(uri, { ...options, maxPoolSize: FERRETDB_POOL_SIZE });
   }
@@ -100,7 +103,7 @@ export async function bulkWriteInBatches(
  * them, while a unique index is what makes an insert the "only one wins" primitive.
  */
 export async function ensureIndexes(): Promise<void> {
-  const uniqueOnly = await isFerretDb();
+  const uniqueOnly = onFerretDb;
   for (const name of mongoose.modelNames()) {
     const model = mongoose.model(name);
     if (!uniqueOnly) {
