@@ -8,7 +8,7 @@ import { generateSecret } from '../security/secrets.ts';
 import { blockedHostReason } from '../outbound/addressPolicy.ts';
 import { getBot } from '../platform/service.ts';
 import type { StoredEvent } from '../events/model.ts';
-import { AttemptModel, DeliveryModel, SCOPED_TYPES, WebhookModel, type Webhook, type WebhookType } from './model.ts';
+import { AttemptModel, AttemptResultModel, DeliveryModel, SCOPED_TYPES, WebhookModel, type Webhook, type WebhookType } from './model.ts';
 import type { WebhookCreateReq, WebhookUpdateReq } from './schema.ts';
 import { trusted } from '../db/connection.ts';
 
@@ -112,11 +112,12 @@ export async function deleteWebhook(botId: string, webhookId: string): Promise<v
   const res = await WebhookModel.deleteOne({ _id: webhookId, botId });
   if (res.deletedCount === 0) throw new AppError('webhook_not_found', 'Webhook not found');
   const deliveries = await DeliveryModel.find({ webhookId }, { id: 1 }).lean<Array<{ id: string }>>();
-  await AttemptModel.deleteMany({ deliveryId: trusted({ $in: deliveries.map((d) => d.id) }) });
+  const ofDeliveries = { deliveryId: trusted({ $in: deliveries.map((d) => d.id) }) };
+  await AttemptModel.deleteMany(ofDeliveries);
+  await AttemptResultModel.deleteMany(ofDeliveries);
   await DeliveryModel.deleteMany({ webhookId });
 }
 
-/** The enabled hooks of the event's bot that this event goes to (type and data-source scope). */
 /** The enabled hooks each event goes to (scope included), read in one query for all of them. */
 export async function hooksForEvents(events: Array<Pick<StoredEvent, 'type' | 'botId' | 'dataSourceId'>>): Promise<Webhook[][]> {
   const botIds = [...new Set(events.map((e) => e.botId))];

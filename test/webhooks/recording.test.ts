@@ -137,6 +137,18 @@ describe('recording first attempts', () => {
     expect(await AttemptResultModel.findById(attemptKey(copyId, 1)).lean()).toBeNull();
   });
 
+  it('deletes the whole delivery log of a deleted hook, attempt results included', async () => {
+    const webhookId = await hook('/deleted');
+    await emit();
+    await dispatcher().idle();
+    const row = (await DeliveryModel.findOne({ webhookId }).lean<Delivery>())!;
+    expect(await AttemptResultModel.countDocuments({ deliveryId: row.id })).toBe(1);
+    expect((await api()('delete', `/bots/${tenant.botId}/webhooks/${webhookId}`)).status).toBe(200);
+    expect(await DeliveryModel.countDocuments({ webhookId })).toBe(0);
+    expect(await AttemptModel.countDocuments({ deliveryId: row.id })).toBe(0);
+    expect(await AttemptResultModel.countDocuments({ deliveryId: row.id })).toBe(0);
+  });
+
   it('keeps the first outcome recorded for an attempt', async () => {
     const key = attemptKey('00000000-0000-7000-8000-000000000001', 1);
     const base = { _id: key, deliveryId: '00000000-0000-7000-8000-000000000001', number: 1, finishedAt: new Date(), httpStatus: null, durationMs: null, responseBody: null, responseTruncated: false, retryAt: null };
