@@ -31,7 +31,6 @@ export interface ActionJobData {
   outcomeId: string;
 }
 
-
 /**
  * Stores the first arrival and queues its processing; a later arrival of the same id hits the
  * unique index and is reported as a duplicate (never processed again, however many race).
