@@ -18,7 +18,7 @@ const AgentSchema = new Schema({ name: String, email: String }, { _id: false });
 
 const ConversationSchema = new Schema(
   {
-    /** Equal to `id`, a UUIDv7 (ids.ts): lookups by id are `_id` reads and `_id` order is creation order. */
+    /** Equal to `id`, a UUIDv7 (timeOrderedId, clock.ts): lookups by id are `_id` reads and `_id` order is creation order. */
     _id: { type: String, required: true },
     id: { type: String, required: true, unique: true },
     botId: { type: String, required: true },

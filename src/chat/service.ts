@@ -1,13 +1,12 @@
 // Conversations and messages: start, find (always scoped by bot), list and record.
 import type { AppContext } from '../context.ts';
-import { newId } from '../clock.ts';
+import { newId, timeOrderedId } from '../clock.ts';
 import { AppError } from '../http/errors.ts';
 import { paginate, type Page, type PageQuery } from '../http/pagination.ts';
 import type { Bot } from '../platform/model.ts';
 import { ConversationModel, TranscriptModel, type Agent, type Conversation, type ConversationState, type Message, type MessageRole, type Source, type Transcript } from './model.ts';
 import { emitStarted } from './events.ts';
 import { serialized } from './serial.ts';
-import { timeOrderedId } from './ids.ts';
 import type { UserData } from './schema.ts';
 import { findOwned } from '../db/byId.ts';
 

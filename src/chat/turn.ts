@@ -2,7 +2,7 @@
 // (or stay silent while an agent holds the conversation), then save the user's message with the
 // reply and charge its tokens. Streams and whole replies render the same turn events.
 import type { AppContext } from '../context.ts';
-import { newId } from '../clock.ts';
+import { newId, timeOrderedId } from '../clock.ts';
 import { searchKnowledge, type KnowledgeHit } from '../knowledge/service.ts';
 import type { ApiChannel, Bot, Team } from '../platform/model.ts';
 import { answererFor } from './answerers/index.ts';
@@ -13,7 +13,6 @@ import type { Conversation, Message, Source } from './model.ts';
 import type { MessageSendReq, UserData } from './schema.ts';
 import { findConversation, recentMessages, recordMessages, startConversation, type NewMessage } from './service.ts';
 import { countTokens } from './tokens.ts';
-import { timeOrderedId } from './ids.ts';
 
 export interface ChannelAccess {
   bot: Bot;

@@ -5,7 +5,7 @@
 // back to reading every row.
 import type { Manifest } from '../knowledge/store.ts';
 import { trusted } from '../db/connection.ts';
-import { newSortableId } from './ids.ts';
+import { timeOrderedId } from '../clock.ts';
 import { RowChangeModel } from './model.ts';
 
 /** Above this share of the learned rows, one scan beats one `_id` read per changed row. */
@@ -26,7 +26,7 @@ export interface PendingChanges {
 /** Logs a write to these rows of a data source (bytes after the write, 0 for a delete); call before writing. */
 export async function logRowChanges(dataSourceId: string, rows: Array<{ id: string; bytes: number }>, now: Date): Promise<void> {
   if (!rows.length) return;
-  await RowChangeModel.collection.insertOne({ _id: newSortableId(now.getTime()), dataSourceId, rowIds: rows.map((r) => r.id), bytes: rows.map((r) => r.bytes) } as never);
+  await RowChangeModel.collection.insertOne({ _id: timeOrderedId(now.getTime()), dataSourceId, rowIds: rows.map((r) => r.id), bytes: rows.map((r) => r.bytes) } as never);
 }
 
 export async function pendingChanges(ds: { _id: string; rowLog?: boolean | null }, learned: Manifest): Promise<PendingChanges> {

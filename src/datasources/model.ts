@@ -1,5 +1,5 @@
 // Manual data sources, their rows (metadata apart from the deflated content), the one-sync-at-a-time
-// claim and the sync-trigger hooks. Ids are UUIDv7 stored as `_id` (see ids.ts for why).
+// claim and the sync-trigger hooks. Ids are UUIDv7 stored as `_id` (see timeOrderedId in clock.ts for why).
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 
 export const SYNC_STATES = ['not_synced', 'syncing', 'synced', 'sync_error'] as const;

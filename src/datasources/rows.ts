@@ -6,7 +6,7 @@ import { AppError } from '../http/errors.ts';
 import type { PageQuery } from '../http/pagination.ts';
 import { readCommitted, type ManifestRow } from '../knowledge/store.ts';
 import { contentHash, packContent, unpackContent } from './content.ts';
-import { newSortableId } from './ids.ts';
+import { timeOrderedId } from '../clock.ts';
 import { DataSourceRowModel, RowContentModel, type DataSource, type DataSourceRow, type RowContent, type SyncState } from './model.ts';
 import { pageById } from './paging.ts';
 import type { RowView } from './presenters.ts';
@@ -42,7 +42,7 @@ const saveFailed = (cause: unknown) =>
   isTransientDatabaseError(cause) ? cause : Object.assign(new AppError('row_save_failed', 'Saving the rows failed; nothing was changed. Retry.'), { cause });
 
 export async function addRows(ds: DataSource, rows: Array<{ name: string; content: string }>, opts: RowOptions): Promise<number> {
-  const newId = opts.newRowId ?? (() => newSortableId(opts.now.getTime()));
+  const newId = opts.newRowId ?? (() => timeOrderedId(opts.now.getTime()));
   const metas: DataSourceRow[] = [];
   const contents: Array<{ _id: string; dataSourceId: string; hash: string; data: Buffer }> = [];
   for (const row of rows) {

@@ -8,7 +8,7 @@ import type { Bot, Team } from '../platform/model.ts';
 import { serialized } from '../chat/serial.ts';
 import { removeKnowledge } from '../knowledge/store.ts';
 import { forgetSegment } from '../knowledge/service.ts';
-import { newSortableId } from './ids.ts';
+import { timeOrderedId } from '../clock.ts';
 import { cancelIntervalSync, scheduleIntervalSync } from './interval.ts';
 import { DataSourceModel, DataSourceRowModel, RowChangeModel, RowContentModel, SyncClaimModel, SyncHookModel, type DataSource, type SyncInterval } from './model.ts';
 import { pageById } from './paging.ts';
@@ -22,7 +22,7 @@ export async function createDataSource(ctx: AppContext, bot: Pick<Bot, 'id' | 't
     const count = await DataSourceModel.countDocuments({ botId: bot.id });
     if (count >= limit) throw new AppError('data_source_limit_reached', `The plan allows ${limit} data sources per bot`);
     const doc = await DataSourceModel.create({
-      _id: newSortableId(),
+      _id: timeOrderedId(),
       botId: bot.id,
       teamId: bot.teamId,
       name: `Data source ${count + 1}`,

@@ -2,7 +2,7 @@
 // deliveryId and final request bytes fixed here so every retry sends the same thing. Idempotent:
 // the unique (eventId, webhookId) index makes a re-dispatched event create nothing new.
 import type { AppContext } from '../context.ts';
-import { timeOrderedId } from '../chat/ids.ts';
+import { timeOrderedId } from '../clock.ts';
 import type { StoredEvent } from '../events/model.ts';
 import { DeliveryModel, type Delivery, type DeliveryStatus, type Webhook } from './model.ts';
 import { insertNew } from '../db/insertNew.ts';

@@ -1,7 +1,7 @@
 // Hook configuration: create, read, update, enable, regenerate the secret, delete; and the lookup
 // the fan-out uses to find the enabled hooks an event goes to.
 import type { AppContext } from '../context.ts';
-import { timeOrderedId } from '../chat/ids.ts';
+import { timeOrderedId } from '../clock.ts';
 import { AppError } from '../http/errors.ts';
 import { paginate, type Page, type PageQuery } from '../http/pagination.ts';
 import { generateSecret } from '../security/secrets.ts';

@@ -6,14 +6,14 @@ import { useTestRuntime } from '../helpers/harness.ts';
 import { createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
 import { modules } from '../../src/modules.ts';
 import { createDataSourcesModule } from '../../src/datasources/index.ts';
-import { newSortableId } from '../../src/datasources/ids.ts';
+import { timeOrderedId } from '../../src/clock.ts';
 import { DataSourceRowModel, RowContentModel } from '../../src/datasources/model.ts';
 import { createDataSource, rowIds } from './support.ts';
 
 let repeatFrom = Infinity;
 let issued: string[] = [];
 const flakyIds = () => {
-  const id = issued.length >= repeatFrom ? issued[0]! : newSortableId();
+  const id = issued.length >= repeatFrom ? issued[0]! : timeOrderedId();
   issued.push(id);
   return id;
 };

@@ -145,4 +145,21 @@ describe('gateway intake', () => {
     const stored = await admin()('get', `/gateway/deliveries/${res.body.id}`);
     expect(stored.body.delivery.event).toBe('sync.failure');
   });
+  it('stores deliveries under time-ordered ids, so the admin list is oldest first page by page', async () => {
+    const sent: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await sendSigned(rt, 'relay', OLD, { n: i }, { event: 'order.check' });
+      expect(res.status).toBe(202);
+      sent.push(res.body.id);
+    }
+    for (const id of sent) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const listed: string[] = [];
+    let cursor = '';
+    for (let page = 0; page < 3; page++) {
+      const res = await admin()('get', `/gateway/deliveries?event=order.check&limit=2${cursor && `&cursor=${cursor}`}`);
+      listed.push(...(res.body.deliveries as Array<{ id: string }>).map((d) => d.id));
+      cursor = res.body.pagination.last;
+    }
+    expect(listed).toEqual(sent);
+  });
 });

@@ -1,7 +1,7 @@
-// Conversation ids: valid UUIDv7 strings whose text order is their creation order.
+// Time-ordered ids (conversations, rows, deliveries): valid UUIDv7 strings whose text order is their creation order.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { timeOrderedId } from '../../src/chat/ids.ts';
+import { timeOrderedId } from '../../src/clock.ts';
 
 describe('timeOrderedId', () => {
   it('gives UUIDv7 strings the API accepts, in creation order even within one millisecond', () => {
