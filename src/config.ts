@@ -27,6 +27,15 @@ const EnvSchema = z.object({
 
   BODY_LIMIT: z.string().default('1mb'),
   JSON_MAX_DEPTH: z.coerce.number().int().min(2).max(1000).default(64),
+  /**
+   * Response deadline: a request still waiting for its handlers after this long answers 503
+   * `request_timeout` (a driver operation can hang for good: docs/FERRETDB.md). Streams are bound
+   * only until their head is out. 120 s is well above the longest legitimate waits we know of: a
+   * whole chat reply is up to three model calls with no timeout of their own, a 1,000-row write
+   * about 16 s on FerretDB (250 rows take 4 s), a webhook test send OUTBOUND_TIMEOUT_MS (10 s)
+   * plus its reads. Keep it above OUTBOUND_TIMEOUT_MS (docs/API_NOTES.md).
+   */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
 
   /** Agenda: how often a worker polls, and how long a job lock lives. */
   JOB_PROCESS_EVERY_MS: z.coerce.number().int().min(10).default(1000),

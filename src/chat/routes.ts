@@ -43,6 +43,9 @@ export function chatPublicRoutes(router: Router<PublicState>, ctx: AppContext): 
   router.post('/message', validate(MessageSendSchema), async (c) => {
     const req = c.state.input as MessageSendReq;
     const turn = await prepareTurn(ctx, c.state, req);
+    // The response deadline may have answered 503 meanwhile (http/responseDeadline.ts). Nothing is
+    // saved before the turn runs, so stop here rather than call the model for nobody.
+    if (c.res.headersSent) return;
     if (!req.stream) {
       c.body = await wholeReply(turn);
     } else if (c.state.apiVersion === '2.0') {

@@ -1,6 +1,6 @@
 // Which database errors mean "away or overloaded, retry shortly" rather than "this request is
 // wrong" or "our bug". The edge answers these with 503 database_unavailable instead of a 500.
-import { MongoNetworkError, MongoNotConnectedError, MongoOperationTimeoutError, MongoServerError, MongoServerSelectionError, MongoTopologyClosedError } from 'mongodb';
+import { MongoError, MongoNetworkError, MongoNotConnectedError, MongoOperationTimeoutError, MongoServerError, MongoServerSelectionError, MongoTopologyClosedError } from 'mongodb';
 
 /** Server codes of a primary stepping down, a shutdown or a timeout on MongoDB (all retryable). */
 const TRANSIENT_SERVER_CODES = new Set([
@@ -35,8 +35,22 @@ function wrapped(e: Error): unknown {
   return e.cause ?? (response instanceof Error ? response : undefined);
 }
 
+/**
+ * A socket error of the driver's own connection. The driver wraps a write that throws, but an
+ * error emitted while it waits for `drain` (EPIPE on a socket the server has just closed) reaches
+ * the caller as the raw Node error, or inside a MongoBulkWriteError (found by the outage test).
+ * Only counted when it comes from the driver: a Mongo error wraps it or its stack passed through
+ * the driver's connection, so a lost model or webhook connection is never taken for the database.
+ */
+const SOCKET_CODES = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+const fromDriverSocket = (e: Error, insideMongoError: boolean): boolean =>
+  SOCKET_CODES.has(String((e as { code?: unknown }).code)) && (insideMongoError || /node_modules\/mongodb\//.test(e.stack ?? ''));
+
 export function isTransientDatabaseError(err: unknown): boolean {
+  let insideMongoError = false;
   for (let e = err, depth = 0; e instanceof Error && depth < 4; e = wrapped(e), depth++) {
+    if (fromDriverSocket(e, insideMongoError)) return true;
+    insideMongoError ||= e instanceof MongoError;
     if (
       e instanceof MongoNetworkError || // includes timeouts and a cleared pool
       e instanceof MongoServerSelectionError ||

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import type { DomainModule } from '../module.ts';
 import { errorMiddleware } from './errorMiddleware.ts';
 import { jsonBody } from './body.ts';
+import { responseDeadline } from './responseDeadline.ts';
 import { authenticatePublic, createPublicRouter } from './publicApi.ts';
 import { adminAuth } from './adminAuth.ts';
 import { refuseOperatorQueryKeys } from './validate.ts';
@@ -21,6 +22,7 @@ export function createApp(ctx: AppContext, modules: DomainModule[]): Koa {
 
   app.use(httpMetrics);
   app.use(errorMiddleware(ctx.logger));
+  app.use(responseDeadline(ctx.config.REQUEST_TIMEOUT_MS, ctx.logger, ctx.clock));
   app.use(jsonBody({ limit: ctx.config.BODY_LIMIT, maxDepth: ctx.config.JSON_MAX_DEPTH, skip: (c) => rawBodyPaths.some((re) => re.test(c.path)) }));
 
   app.use(refuseOperatorQueryKeys);

@@ -40,8 +40,9 @@ export function errorMiddleware(logger: Logger) {
       if (appError) {
         ctx.status = appError.status;
         ctx.body = { success: false, code: appError.code, message: appError.message, ...appError.extra };
-        if (appError.code === 'database_unavailable') ctx.set('Retry-After', '5');
-        if (appError.status >= 500) logger.error({ err, path: loggablePath(ctx.path) }, appError.message);
+        // Every 503 is a passing condition (an outage, an overload, a request past its deadline).
+        if (appError.status === 503) ctx.set('Retry-After', '5');
+        if (appError.status >= 500) logger.error({ err, method: ctx.method, path: loggablePath(ctx.path) }, appError.message);
         return;
       }
       const requestId = randomUUID();

@@ -35,6 +35,7 @@ export const ERROR_STATUS = {
   internal_error: 500,
   upstream_error: 502,
   database_unavailable: 503,
+  request_timeout: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -14,6 +14,8 @@ export interface StubReply {
   errorMessage?: string;
   /** Streamed only: after the deltas, keep the response open until the client hangs up. */
   hang?: boolean;
+  /** Hold the reply until this settles: a whole reply or a failure is sent only then; a text stream pauses after its first delta. */
+  until?: Promise<unknown>;
   usage?: { prompt_tokens: number; completion_tokens: number };
 }
 
@@ -45,15 +47,20 @@ export async function startOpenAIStub(): Promise<OpenAIStub> {
       stub.requests.push(body);
       const reply = queue.shift() ?? DEFAULT_REPLY;
       const id = `chatcmpl-stub-${++n}`;
-      if (reply.status) {
-        res.writeHead(reply.status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: reply.errorMessage ?? 'stub failure', type: 'server_error', code: null } }));
-        return;
-      }
-      const usage = { prompt_tokens: 10, completion_tokens: 5, ...reply.usage };
-      const fullUsage = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
-      if (body.stream) streamReply(res, body, reply, id, fullUsage, () => stub.hangUps++);
-      else wholeReply(res, body, reply, id, fullUsage);
+      const answer = () => {
+        if (reply.status) {
+          res.writeHead(reply.status, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: { message: reply.errorMessage ?? 'stub failure', type: 'server_error', code: null } }));
+          return;
+        }
+        const usage = { prompt_tokens: 10, completion_tokens: 5, ...reply.usage };
+        const fullUsage = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+        if (body.stream) void streamReply(res, body, reply, id, fullUsage, () => stub.hangUps++);
+        else wholeReply(res, body, reply, id, fullUsage);
+      };
+      // A held stream pauses after its first delta (streamReply); a whole reply or a failure waits here.
+      if (reply.until && (reply.status || !body.stream)) void reply.until.then(answer);
+      else answer();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -87,7 +94,7 @@ function wholeReply(res: http.ServerResponse, body: { model: string }, reply: St
   );
 }
 
-function streamReply(res: http.ServerResponse, body: { model: string }, reply: StubReply, id: string, usage: object, onHangUp: () => void) {
+async function streamReply(res: http.ServerResponse, body: { model: string }, reply: StubReply, id: string, usage: object, onHangUp: () => void) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const created = Math.floor(Date.now() / 1000);
   const send = (choices: unknown[], extra: object = {}) => res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices, ...extra })}\n\n`);
@@ -100,7 +107,10 @@ function streamReply(res: http.ServerResponse, body: { model: string }, reply: S
     for (const piece of [args.slice(0, half), args.slice(half)]) send([{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: piece } }] }, finish_reason: null }]);
   } else {
     const deltas = Array.isArray(reply.text) ? reply.text : [reply.text ?? ''];
-    for (const delta of deltas) send([{ index: 0, delta: { content: delta }, finish_reason: null }]);
+    for (const [i, delta] of deltas.entries()) {
+      send([{ index: 0, delta: { content: delta }, finish_reason: null }]);
+      if (i === 0 && reply.until) await reply.until;
+    }
   }
   if (reply.hang) {
     res.on('close', () => {

@@ -63,6 +63,14 @@ describe('error mapping', () => {
       // driver wraps its error in a MongoBulkWriteError (its constructor is internal, hence the cast).
       bulkWrapping(new MongoTopologyClosedError()),
       bulkWrapping(new MongoNetworkError('connection 2 to 127.0.0.1:1 closed')),
+      // The raw Node error of a write to a socket the server had closed, as the driver passes it on
+      // when it came while waiting for 'drain' (seen in the outage test, wrapped by insertMany).
+      bulkWrapping(Object.assign(new Error('This socket has been ended by the other party'), { code: 'EPIPE' })),
+      // … and unwrapped, from any other operation: its stack passed through the driver's connection.
+      Object.assign(new Error('This socket has been ended by the other party'), {
+        code: 'EPIPE',
+        stack: 'Error: This socket has been ended by the other party\n    at Connection.writeCommand (/app/node_modules/mongodb/lib/cmap/connection.js:408:29)',
+      }),
     ];
     for (const err of transient) {
       expect(isTransientDatabaseError(err), String(err)).toBe(true);
@@ -75,6 +83,11 @@ describe('error mapping', () => {
     expect(isTransientDatabaseError(internal)).toBe(false);
     expect((await appThrowing(internal).get('/')).status).toBe(500);
     expect(isTransientDatabaseError(new Error('database is locked'))).toBe(false);
+    // The same socket error from anywhere but the driver (a model or webhook call) is not the database's.
+    const elsewhere = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+    elsewhere.stack = 'Error: connect ECONNREFUSED\n    at TCPConnectWrap.afterConnect (node:net:1607:16)';
+    expect(isTransientDatabaseError(elsewhere)).toBe(false);
+    expect(isTransientDatabaseError(new Error('model call failed', { cause: elsewhere }))).toBe(false);
   });
 
   it('hides unknown errors behind a 500 with a request id and no stack', async () => {

@@ -6,13 +6,14 @@ import { resolvePlanLimits, DEFAULT_PLAN_LIMITS } from '../../src/platform/plans
 describe('configuration', () => {
   it('applies documented defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ ROLE: 'all', PORT: 3000, BODY_LIMIT: '1mb', OUTBOUND_ALLOW_PRIVATE: false, OUTBOUND_TIMEOUT_MS: 10_000 });
+    expect(config).toMatchObject({ ROLE: 'all', PORT: 3000, BODY_LIMIT: '1mb', OUTBOUND_ALLOW_PRIVATE: false, OUTBOUND_TIMEOUT_MS: 10_000, REQUEST_TIMEOUT_MS: 120_000 });
   });
 
   it('names the variable that is wrong', () => {
     expect(() => loadConfig({ ROLE: 'boss' })).toThrow(/ROLE/);
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ MONGODB_URI: 'not a url' })).toThrow(/MONGODB_URI/);
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '50' })).toThrow(/REQUEST_TIMEOUT_MS/);
   });
 
   it('refuses a job lock lifetime that is not well above the 10 s delivery timeout', () => {
