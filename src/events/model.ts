@@ -1,6 +1,6 @@
 // An Event is a fact the service publishes (spec "Events"): sync results and conversation moves.
-// It is stored first, then handed to subscribers (the webhooks fan-out); `dispatchedAt` records
-// that the hand-off finished, so a sweeper can redo it after a crash.
+// It is stored first, then handed to subscribers (the webhooks fan-out); an EventDispatch row
+// records that the hand-off finished, so a sweeper can redo it after a crash.
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 
 export const EVENT_TYPES = [
@@ -24,10 +24,31 @@ const EventSchema = new Schema(
     /** The spec's payload for this event, without `deliveryId` (added per delivery). */
     payload: { type: Schema.Types.Mixed, required: true },
     createdAt: { type: Date, required: true },
-    dispatchedAt: { type: Date, default: null, index: true },
+    /** Set only by releases before dispatches became rows of their own; such events count as dispatched. */
+    dispatchedAt: { type: Date, default: null },
   },
   { minimize: false },
+);
+EventSchema.index({ createdAt: 1, _id: 1 });
+
+/**
+ * One row per dispatched event (`_id` = event id), inserted in batches. An insert, not an update
+ * of the event: on FerretDB an update costs about four times a document of a batched insert, and
+ * this mark is written for every event (docs/FERRETDB.md).
+ */
+const EventDispatchSchema = new Schema({ _id: { type: String, required: true }, at: { type: Date, required: true, index: true } }, { versionKey: false });
+
+/**
+ * An event whose dispatch by the sweep failed for a reason other than the database being away:
+ * how often, and the last error. After MAX_SWEEP_TRIES the sweep gives it up (`abandonedAt`) so one
+ * event that always fails cannot hold back the sweep of every event after it.
+ */
+const EventDispatchFailureSchema = new Schema(
+  { _id: { type: String, required: true }, tries: { type: Number, required: true }, lastError: { type: String, required: true }, lastAt: { type: Date, required: true }, abandonedAt: { type: Date, default: null } },
+  { versionKey: false },
 );
 
 export type StoredEvent = InferSchemaType<typeof EventSchema> & { _id: mongoose.Types.ObjectId };
 export const EventModel = mongoose.model('Event', EventSchema);
+export const EventDispatchModel = mongoose.model('EventDispatch', EventDispatchSchema, 'eventdispatches');
+export const EventDispatchFailureModel = mongoose.model('EventDispatchFailure', EventDispatchFailureSchema, 'eventdispatchfailures');

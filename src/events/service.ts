@@ -1,11 +1,19 @@
 // Publishing events: store, then hand to in-process subscribers. Domains emit; webhooks subscribes.
+import type { Model } from 'mongoose';
 import type { Logger } from '../observability/logger.ts';
 import type { Clock } from '../clock.ts';
 import { newId } from '../clock.ts';
-import { EventModel, type EventType, type StoredEvent } from './model.ts';
-import { bulkWriteInBatches, trusted } from '../db/connection.ts';
+import { EventDispatchFailureModel, EventDispatchModel, EventModel, type EventType, type StoredEvent } from './model.ts';
+import { isTransientDatabaseError } from '../db/errors.ts';
+import { trusted } from '../db/connection.ts';
 import { SerialBatcher } from '../db/serialBatcher.ts';
 import { GroupInsert } from '../db/groupInsert.ts';
+import { insertNew } from '../db/insertNew.ts';
+import { sweepWindow } from '../db/sweepWindow.ts';
+
+const DISPATCH_MARK = 'events.dispatch';
+/** Sweeps that may fail to dispatch one event (the database being away aside) before it is given up. */
+export const MAX_SWEEP_TRIES = 5;
 
 export type EventSubscriber = (event: StoredEvent) => Promise<void>;
 
@@ -24,7 +32,7 @@ export class EventBus {
    * Dispatched marks are written in batches after the fact: a mark that is late or lost only
    * makes the sweeper dispatch the event again, which creates nothing twice (fan-out is idempotent).
    */
-  private readonly marks: SerialBatcher<{ _id: unknown; at: Date }>;
+  private readonly marks: SerialBatcher<{ _id: string; at: Date }>;
   /** Events emitted together are stored in one insert (a group commit); each emit waits for its own. */
   private readonly inserts = new GroupInsert(EventModel.collection);
   constructor(
@@ -51,13 +59,18 @@ export class EventBus {
   }
 
   async dispatch(event: StoredEvent): Promise<boolean> {
+    return (await this.dispatchOrError(event)) === null;
+  }
+
+  /** Null when every subscriber took the event, else the error (logged). */
+  private async dispatchOrError(event: StoredEvent): Promise<unknown> {
     try {
       for (const subscriber of this.subscribers) await subscriber(event);
-      this.marks.add({ _id: event._id, at: this.clock.now() });
-      return true;
+      this.marks.add({ _id: event.id, at: this.clock.now() });
+      return null;
     } catch (err) {
       this.logger.error({ err, eventId: event.id, type: event.type }, 'event dispatch failed; the sweeper will retry');
-      return false;
+      return err;
     }
   }
 
@@ -66,21 +79,54 @@ export class EventBus {
     return this.marks.drained();
   }
 
-  private async writeMarks(marks: Array<{ _id: unknown; at: Date }>): Promise<void> {
+  private async writeMarks(marks: Array<{ _id: string; at: Date }>): Promise<void> {
     try {
-      // By `_id`: FerretDB v1 looks up nothing else without a scan (docs/FERRETDB.md).
-      await bulkWriteInBatches(EventModel.collection, marks.map((m) => ({ updateOne: { filter: { _id: m._id }, update: { $set: { dispatchedAt: m.at } } } })));
+      // A mark that exists already (an event dispatched twice) is left as it is.
+      await insertNew(EventDispatchModel.collection, marks);
     } catch (err) {
       this.logger.warn({ err, events: marks.length }, 'events could not be marked dispatched; the sweeper will dispatch them again');
     }
   }
 
-  /** Re-dispatches events whose dispatch never finished (crash between store and fan-out). */
-  async redispatchStale(olderThanMs: number): Promise<number> {
+  /**
+   * Re-dispatches events whose dispatch never finished (crash between store and fan-out): those
+   * created since the last run and before the grace period without a dispatch row. The mark stops
+   * before the first event whose dispatch fails again, so the next run tries it once more; one
+   * that fails in MAX_SWEEP_TRIES runs for a reason other than the database is given up.
+   */
+  async redispatchStale(olderThanMs: number, batch = 1_000): Promise<number> {
     const cutoff = new Date(this.clock.now().getTime() - olderThanMs);
-    const stale = await EventModel.find({ dispatchedAt: null, createdAt: trusted({ $lt: cutoff }) }).limit(100).lean<StoredEvent[]>();
+    const { rows: events, advance } = await sweepWindow<StoredEvent>(EventModel as unknown as Model<StoredEvent>, DISPATCH_MARK, { dispatchedAt: null }, cutoff, batch);
     let done = 0;
-    for (const event of stale) if (await this.dispatch(event)) done++;
+    let firstFailed: number | undefined;
+    if (events.length) {
+      // A dispatch row is never older than its event.
+      const marked = await EventDispatchModel.find({ at: trusted({ $gte: events[0]!.createdAt }) }, { _id: 1 }).lean<Array<{ _id: string }>>();
+      const dispatched = new Set(marked.map((m) => m._id));
+      for (const [i, event] of events.entries()) {
+        if (dispatched.has(event.id)) continue;
+        const err = await this.dispatchOrError(event);
+        if (err === null) done++;
+        else if (!(await this.givenUp(event, err))) firstFailed ??= i;
+      }
+    }
+    await advance(firstFailed);
     return done;
+  }
+
+  /** Counts a failed sweep of the event; true once it has failed too often to hold the sweep back. */
+  private async givenUp(event: StoredEvent, err: unknown): Promise<boolean> {
+    // The database being away says nothing about the event: it is tried again without counting.
+    if (isTransientDatabaseError(err)) return false;
+    const now = this.clock.now();
+    const failure = await EventDispatchFailureModel.findOneAndUpdate(
+      { _id: event.id },
+      { $inc: { tries: 1 }, $set: { lastError: String(err instanceof Error ? err.message : err).slice(0, 1000), lastAt: now } },
+      { upsert: true, new: true },
+    ).lean<{ tries: number }>();
+    if (failure!.tries < MAX_SWEEP_TRIES) return false;
+    await EventDispatchFailureModel.updateOne({ _id: event.id }, { $set: { abandonedAt: now } });
+    this.logger.error({ eventId: event.id, type: event.type, tries: failure!.tries }, 'event dispatch given up: its webhook deliveries were never created');
+    return true;
   }
 }
