@@ -1,7 +1,8 @@
 // Outgoing webhooks: sustained deliveries/s from events emitted on the bus to a loopback sink that
-// answers 200 at once, and enqueue-to-first-attempt latency (delivery created → attempt 1 started),
-// both for a burst emitted as fast as possible and at a steady rate of half the burst's, against a
-// same-run baseline of plain signed fetch calls to the same sink.
+// answers 200 at once, and enqueue-to-first-attempt latency (delivery created → attempt 1's request
+// started, from its result row: finished at minus duration), both for a burst emitted as fast as
+// possible and at a steady rate of half the burst's, against a same-run baseline of plain signed
+// fetch calls to the same sink.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -21,6 +22,8 @@ const DEADLINE_MS = 120_000;
 
 // The sink runs in its own process (bench/lib/sink.ts), for Relay and the baseline alike.
 const sinkProcess = fork(fileURLToPath(new URL('./lib/sink.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'] });
+// A bench that fails must not leave its sink running (it would hold the caller's pipe open).
+process.on('exit', () => sinkProcess.kill());
 const sinkUrl = await new Promise<string>((resolve) => sinkProcess.once('message', (m) => resolve((m as { url: string }).url)));
 /** How many requests the sink has answered so far. */
 const sinkCount = () =>
@@ -104,12 +107,18 @@ const elapsedMs = performance.now() - started;
 await untilRecorded(total);
 const relayRate = total / (elapsedMs / 1000);
 
+/** When each delivery's first request started, by delivery id (its claim was written with the delivery, before). */
+async function firstRequestStarts(since: Date): Promise<Map<string, number>> {
+  const results = await AttemptResultModel.find({ number: 1, finishedAt: trusted({ $gte: since }) }, { deliveryId: 1, finishedAt: 1, durationMs: 1 }).lean<
+    Array<{ deliveryId: string; finishedAt: Date; durationMs: number }>
+  >();
+  return new Map(results.map((r) => [r.deliveryId, r.finishedAt.getTime() - r.durationMs]));
+}
+
 const deliveries = await DeliveryModel.find({}, { id: 1, createdAt: 1 }).lean<Array<{ id: string; createdAt: Date }>>();
-const firstStarts = new Map(
-  (await AttemptModel.find({ number: 1 }, { deliveryId: 1, startedAt: 1 }).lean<Array<{ deliveryId: string; startedAt: Date }>>()).map((a) => [a.deliveryId, a.startedAt]),
-);
-const latencies = deliveries.map((d) => firstStarts.get(d.id)!.getTime() - d.createdAt.getTime()).sort((a, b) => a - b);
-const attempts = await AttemptModel.countDocuments({});
+const firstStarts = await firstRequestStarts(new Date(0));
+const latencies = deliveries.map((d) => firstStarts.get(d.id)! - d.createdAt.getTime()).sort((a, b) => a - b);
+const attempts = await AttemptResultModel.countDocuments({});
 
 // Steady load: events at a fixed rate (half of the burst's delivery rate), as senders of real
 // traffic arrive, for OPEN_SECONDS; latency of those deliveries only.
@@ -128,10 +137,8 @@ await Promise.all(emits);
 await untilDelivered(openFrom, openEvents * HOOKS);
 await untilRecorded(total + openEvents * HOOKS);
 const openDeliveries = await DeliveryModel.find({ createdAt: trusted({ $gte: openStartedAt }) }, { id: 1, createdAt: 1 }).lean<Array<{ id: string; createdAt: Date }>>();
-const openStarts = new Map(
-  (await AttemptModel.find({ number: 1, startedAt: trusted({ $gte: openStartedAt }) }, { deliveryId: 1, startedAt: 1 }).lean<Array<{ deliveryId: string; startedAt: Date }>>()).map((a) => [a.deliveryId, a.startedAt]),
-);
-const openLatencies = openDeliveries.map((d) => openStarts.get(d.id)!.getTime() - d.createdAt.getTime()).sort((a, b) => a - b);
+const openStarts = await firstRequestStarts(openStartedAt);
+const openLatencies = openDeliveries.map((d) => openStarts.get(d.id)! - d.createdAt.getTime()).sort((a, b) => a - b);
 
 // Baseline: the same number of signed POSTs with fetch, no database, 64 at a time.
 const body = JSON.stringify({ ...payload(), deliveryId: crypto.randomUUID() });
@@ -156,8 +163,8 @@ const lines = [
   `machine: ${machineLine()}`,
   `events: ${EVENTS} x ${HOOKS} enabled hooks = ${total} deliveries (${attempts} attempts), emitted ${EMIT_CONCURRENCY} at a time`,
   `relay deliveries: ${relayRate.toFixed(0)}/s (first event emitted -> last request received by the sink), ${(elapsedMs / 1000).toFixed(2)} s`,
-  `enqueue-to-first-attempt: p50 ${pct(latencies, 50)} ms, p99 ${pct(latencies, 99)} ms, max ${latencies.at(-1)} ms`,
-  `steady load at half that rate (${(openRate * HOOKS).toFixed(0)} deliveries/s for ${OPEN_SECONDS} s, ${openLatencies.length} deliveries): enqueue-to-first-attempt p50 ${pct(openLatencies, 50)} ms, p99 ${pct(openLatencies, 99)} ms`,
+  `enqueue-to-first-attempt: p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`,
+  `steady load at half that rate (${(openRate * HOOKS).toFixed(0)} deliveries/s for ${OPEN_SECONDS} s, ${openLatencies.length} deliveries): enqueue-to-first-attempt p50 ${pct(openLatencies, 50).toFixed(1)} ms, p99 ${pct(openLatencies, 99).toFixed(1)} ms`,
   `baseline signed fetch: ${baseRate.toFixed(0)}/s (${BASELINE_CONCURRENCY} concurrent, no database)`,
   `ratio relay/baseline: ${(relayRate / baseRate).toFixed(2)}`,
   `sink received: ${await sinkCount()}`,

@@ -1,7 +1,8 @@
-// Attempts as they are read: the attempt row (written before the request left) merged with its
-// result row (written once it ended), and a delivery as its newest attempt tells it. The delivery
-// row's own status is a copy that may trail the results by a moment: first attempts record their
-// results in batches and settle the delivery rows afterwards (dispatcher.ts).
+// Attempts as they are read: the claim (written before the request left: attempt 1's in the
+// delivery row, later ones as attempt rows) merged with its result row (written once it ended),
+// and a delivery as its newest attempt tells it. The delivery row's own status is a copy that may
+// trail the results by a moment: first attempts record their results in batches and settle the
+// delivery rows afterwards (dispatcher.ts).
 import { attemptKey, AttemptModel, AttemptResultModel, type AttemptResult, type Delivery, type DeliveryAttempt, type DeliveryStatus } from './model.ts';
 import { insertNew } from '../db/insertNew.ts';
 import { trusted } from '../db/connection.ts';
@@ -12,20 +13,32 @@ export function withResult(attempt: DeliveryAttempt, result: AttemptResult | nul
   return { ...attempt, status, finishedAt, httpStatus, durationMs, error, responseBody, responseTruncated, retryAt };
 }
 
-/** One attempt by key, with its result. */
-export async function readAttempt(deliveryId: string, number: number): Promise<DeliveryAttempt | null> {
-  const key = attemptKey(deliveryId, number);
-  const [attempt, result] = await Promise.all([AttemptModel.findById(key).lean<DeliveryAttempt>(), AttemptResultModel.findById(key).lean<AttemptResult>()]);
+type Claimed = Pick<Delivery, 'id' | 'firstClaim'>;
+const NO_OUTCOME = { finishedAt: null, httpStatus: null, durationMs: null, error: null, responseBody: null, responseTruncated: false, retryAt: null };
+
+/** Attempt 1 as its claim in the delivery row tells it (rows of older releases have none). */
+export function firstAttemptOf(delivery: Claimed): DeliveryAttempt | null {
+  const claim = delivery.firstClaim;
+  if (!claim?.startedAt || !claim.leaseUntil) return null;
+  return { _id: attemptKey(delivery.id, 1), deliveryId: delivery.id, number: 1, status: 'pending', startedAt: claim.startedAt, leaseUntil: claim.leaseUntil, ...NO_OUTCOME };
+}
+
+/** One attempt of a delivery, with its result. */
+export async function readAttempt(delivery: Claimed, number: number): Promise<DeliveryAttempt | null> {
+  const key = attemptKey(delivery.id, number);
+  const embedded = number === 1 ? firstAttemptOf(delivery) : null;
+  const [attempt, result] = await Promise.all([embedded ?? AttemptModel.findById(key).lean<DeliveryAttempt>(), AttemptResultModel.findById(key).lean<AttemptResult>()]);
   return attempt && withResult(attempt, result);
 }
 
 /** Every attempt of these deliveries, oldest first, with their results. */
-export async function readAttempts(deliveryIds: string[]): Promise<DeliveryAttempt[]> {
-  const filter = { deliveryId: trusted({ $in: deliveryIds }) };
-  const [attempts, results] = await Promise.all([
+export async function readAttempts(deliveries: Claimed[]): Promise<DeliveryAttempt[]> {
+  const filter = { deliveryId: trusted({ $in: deliveries.map((d) => d.id) }) };
+  const [rows, results] = await Promise.all([
     AttemptModel.find(filter).sort({ number: 1 }).lean<DeliveryAttempt[]>(),
     AttemptResultModel.find(filter).lean<AttemptResult[]>(),
   ]);
+  const attempts = [...deliveries.map(firstAttemptOf).filter((a) => a !== null), ...rows].sort((a, b) => a.number - b.number);
   const byKey = new Map(results.map((r) => [r._id, r]));
   return attempts.map((a) => withResult(a, byKey.get(a._id)));
 }

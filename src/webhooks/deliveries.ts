@@ -12,7 +12,7 @@ import { findOwned } from '../db/byId.ts';
 export type DeliveryWithAttempts = Delivery & { attempts: DeliveryAttempt[]; settled: Delivery['status'] };
 
 async function withAttempts(deliveries: Delivery[]): Promise<DeliveryWithAttempts[]> {
-  const attempts = await readAttempts(deliveries.map((d) => d.id));
+  const attempts = await readAttempts(deliveries);
   return deliveries.map((d) => {
     const own = attempts.filter((a) => a.deliveryId === d.id);
     return { ...currentDelivery(d, own.at(-1)), attempts: own, settled: d.status };

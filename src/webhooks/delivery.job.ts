@@ -3,7 +3,8 @@
 // before the request leaves, so two workers never send the same attempt, and records how it
 // ended as a result row (attempts.ts). A worker that died mid-attempt leaves a claim without a
 // result whose lease runs out; the next run records it interrupted and tries again with the same
-// deliveryId and bytes. First attempts of new deliveries take a batched path (dispatcher.ts).
+// deliveryId and bytes. Attempt 1 of a new delivery is claimed in the delivery row when it is
+// created and sent by the process that created it (fanout.ts, dispatcher.ts).
 import type { AppContext } from '../context.ts';
 import type { Scheduler } from '../jobs/scheduler.ts';
 import type { OutboundClient, OutboundResponse } from '../outbound/client.ts';
@@ -64,13 +65,13 @@ async function interruptAttempt(attempt: DeliveryAttempt, now: Date): Promise<bo
 }
 
 /** The attempt row that claims an attempt; inserting it is the claim (unique `_id`). */
-export function claimRow(deliveryId: string, number: number, now: Date, leaseMs: number) {
-  return { _id: attemptKey(deliveryId, number), deliveryId, number, status: 'pending' as const, startedAt: now, leaseUntil: new Date(now.getTime() + leaseMs) };
+export function claimRow(deliveryId: string, number: number, now: Date, leaseMs: number, runner: string | null = null) {
+  return { _id: attemptKey(deliveryId, number), deliveryId, number, status: 'pending' as const, startedAt: now, leaseUntil: new Date(now.getTime() + leaseMs), runner };
 }
 
 /** False when another worker won. */
-async function claimAttempt(deliveryId: string, number: number, now: Date, leaseMs: number): Promise<boolean> {
-  return insertedOnce(AttemptModel.create(claimRow(deliveryId, number, now, leaseMs)));
+async function claimAttempt(deps: DeliveryDeps, deliveryId: string, number: number, now: Date): Promise<boolean> {
+  return insertedOnce(AttemptModel.create(claimRow(deliveryId, number, now, deps.leaseMs, deps.ctx.jobs.attrs.name ?? null)));
 }
 
 /** The result row of an attempt that got this response, with when the next one is due. */
@@ -104,12 +105,13 @@ async function recordResult(deps: DeliveryDeps, delivery: Delivery, number: numb
 
 /**
  * The newest attempt, by `_id` reads only: start from the delivery's attemptCount (it may lag
- * behind while another runner is between writes) and step forward while a newer row exists.
+ * behind while another runner is between writes; a claim in the row counts as attempt 1) and
+ * step forward while a newer row exists.
  */
 async function latestAttempt(delivery: Delivery): Promise<DeliveryAttempt | null> {
-  let number = delivery.attemptCount ?? 0;
+  let number = Math.max(delivery.attemptCount ?? 0, delivery.firstClaim ? 1 : 0);
   while (await AttemptModel.exists({ _id: attemptKey(delivery.id, number + 1) })) number++;
-  return number > 0 ? readAttempt(delivery.id, number) : null;
+  return number > 0 ? readAttempt(delivery, number) : null;
 }
 
 /** Makes the next attempt of a delivery if one is due; safe to call any number of times, anywhere. */
@@ -143,7 +145,7 @@ export async function perform(deps: DeliveryDeps, deliveryId: string): Promise<P
     await closeDelivery(delivery.id, { status: 'cancelled', finishedAt: now, cancelReason: hook ? 'webhook_disabled' : 'webhook_deleted' });
     return DONE;
   }
-  if (!(await claimAttempt(delivery.id, number, now, deps.leaseMs))) return later(new Date(now.getTime() + deps.leaseMs));
+  if (!(await claimAttempt(deps, delivery.id, number, now))) return later(new Date(now.getTime() + deps.leaseMs));
   // Signed now, with the current secret: regenerating it invalidates signatures of queued retries.
   const request = signedRequest(delivery.request as DeliveryRequest, { secret: hook.secret, deliveryId: delivery.id, event: delivery.event });
   const res = await deps.outbound.send(request);

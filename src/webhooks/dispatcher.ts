@@ -2,24 +2,21 @@
 // for a worker to poll Agenda (spec issue: "first attempt must not wait for the poll interval").
 //
 // New deliveries take a batched path, because on FerretDB v1 one write costs about 1 ms while an
-// `insertMany` costs about 0.1 ms a document (docs/WEBHOOKS.md, "Recording"): their claims go out
-// in one insert per batch, their results in one insert per batch. A success leaves the delivery
-// row as created (`fresh`): its result row is the record, readers take the state from it
-// (attempts.ts) and the sweep checks fresh rows in bulk. Any other outcome is settled onto the row
-// afterwards in bulk, and a failure gets its retry on Agenda. Anything lost here (crash, database
-// trouble) stays in the database for the sweep job to find.
+// `insertMany` costs about 0.1 ms a document (docs/WEBHOOKS.md, "Recording"): their claims came
+// with the delivery rows (the fan-out wrote them), their results go out in one insert per batch. A
+// success leaves the delivery row as created (`fresh`): its result row is the record, readers take
+// the state from it (attempts.ts) and the sweep checks fresh rows in bulk. Any other outcome is
+// settled onto the row afterwards in bulk, and a failure gets its retry on Agenda. Anything lost
+// here (crash, database trouble) stays in the database for the sweep job to find.
 import { bulkWriteInBatches, SERIAL_WRITE_BATCH } from '../db/connection.ts';
 import { SerialBatcher } from '../db/serialBatcher.ts';
-import { insertNew } from '../db/insertNew.ts';
 import { deliveries as deliveriesMetric } from '../observability/metrics.ts';
 import { insertResults, settlement } from './attempts.ts';
-import { claimRow, perform, resultOf, scheduleDelivery, type DeliveryDeps } from './delivery.job.ts';
+import { perform, resultOf, scheduleDelivery, type DeliveryDeps } from './delivery.job.ts';
 import type { FreshDelivery } from './fanout.ts';
-import { AttemptModel, DeliveryModel, type AttemptResult, type Delivery, type DeliveryRequest } from './model.ts';
+import { DeliveryModel, type AttemptResult, type Delivery, type DeliveryRequest } from './model.ts';
 import { signedRequest } from './request.ts';
 
-/** Claims per insert: large enough to amortise the write, small enough to start sending soon. */
-const CLAIM_BATCH = 64;
 const RESULT_BATCH = 256;
 
 interface Ended {
@@ -28,15 +25,12 @@ interface Ended {
 }
 
 export class DeliveryDispatcher {
-  /** New deliveries waiting for their claim: one insert per batch. */
-  private readonly claims: SerialBatcher<FreshDelivery>;
-  /** Claimed first attempts waiting for a slot. */
+  /** New deliveries, their first attempts claimed, waiting for a slot. */
   private claimed: FreshDelivery[] = [];
   /** Existing deliveries (resends): perform() reads what is due. */
   private queue: string[] = [];
   private running = 0;
   private idleWaiters: Array<() => void> = [];
-  private roomWaiters: Array<() => void> = [];
   private readonly results: SerialBatcher<Ended>;
   private readonly settles: SerialBatcher<Ended>;
 
@@ -44,14 +38,14 @@ export class DeliveryDispatcher {
     private readonly deps: DeliveryDeps,
     private readonly concurrency: number,
   ) {
-    this.claims = new SerialBatcher(CLAIM_BATCH, (items) => this.claim(items), () => this.wakeIfIdle());
     this.results = new SerialBatcher(RESULT_BATCH, (items) => this.recordResults(items), () => this.wakeIfIdle());
     this.settles = new SerialBatcher(RESULT_BATCH, (items) => this.settle(items), () => this.wakeIfIdle());
   }
 
   /** Sends the first attempt of each new delivery as soon as a slot is free; does not wait for them. */
   dispatch(deliveries: FreshDelivery[]): void {
-    for (const d of deliveries) this.claims.add(d);
+    this.claimed.push(...deliveries);
+    this.pump();
   }
 
   /** Starts the due attempt of each delivery as soon as a slot is free; does not wait for them. */
@@ -83,7 +77,7 @@ export class DeliveryDispatcher {
   }
 
   private isIdle(): boolean {
-    return this.running === 0 && !this.claimed.length && !this.queue.length && this.claims.idle && this.results.idle && this.settles.idle;
+    return this.running === 0 && !this.claimed.length && !this.queue.length && this.results.idle && this.settles.idle;
   }
 
   private wakeIfIdle(): void {
@@ -101,7 +95,6 @@ export class DeliveryDispatcher {
       if (this.claimed.length) void this.firstAttempt(this.claimed.shift()!).finally(() => this.release());
       else void this.attempt(this.queue.shift()!).finally(() => this.release());
     }
-    if (this.running + this.claimed.length < this.concurrency) for (const wake of this.roomWaiters.splice(0)) wake();
     this.wakeIfIdle();
   }
 
@@ -114,37 +107,20 @@ export class DeliveryDispatcher {
     }
   }
 
-  /**
-   * Claims attempt 1 of a batch of new deliveries in one insert and queues their sends; the next
-   * batch is claimed once there is room, so no claim waits for a slot long enough for its lease
-   * to run out (a backlog waits unclaimed, where the sweep may take it instead).
-   */
-  private async claim(batch: FreshDelivery[]): Promise<void> {
-    const { clock, logger } = this.deps.ctx;
-    try {
-      const now = clock.now();
-      // The raw collection: the rows are built complete, and mongoose's casting of each document
-      // was the largest cost of this path in the process's profile.
-      const taken = await insertNew(
-        AttemptModel.collection,
-        batch.map((f) => claimRow(f.delivery.id, 1, now, this.deps.leaseMs)),
-      );
-      // Claimed before by someone else (a sweep that ran early): theirs to send.
-      this.claimed.push(...batch.filter((_, i) => !taken.has(i)));
-    } catch (err) {
-      logger.error({ err, deliveries: batch.length }, 'webhook first attempts could not be claimed; the sweep will run them');
-    }
-    this.pump();
-    if (this.running + this.claimed.length >= this.concurrency) await new Promise<void>((r) => this.roomWaiters.push(r));
-  }
-
   private async firstAttempt({ delivery, secret }: FreshDelivery): Promise<void> {
+    const { clock, logger } = this.deps.ctx;
+    // Waited so long for a slot that the attempt might outlast its claim: the claim's runner would
+    // then look dead to others. Left to perform(), which takes the next attempt once it ran out.
+    if (clock.now().getTime() + this.deps.leaseMs > (delivery.firstClaim?.leaseUntil?.getTime() ?? 0)) {
+      logger.warn({ deliveryId: delivery.id }, 'webhook first attempt waited past its claim; it runs as the next attempt once the claim runs out');
+      return this.attempt(delivery.id);
+    }
     try {
       const request = signedRequest(delivery.request as DeliveryRequest, { secret, deliveryId: delivery.id, event: delivery.event });
       const res = await this.deps.outbound.send(request);
-      this.results.add({ delivery, result: resultOf(this.deps, delivery, 1, res, this.deps.ctx.clock.now()) });
+      this.results.add({ delivery, result: resultOf(this.deps, delivery, 1, res, clock.now()) });
     } catch (err) {
-      this.deps.ctx.logger.error({ err, deliveryId: delivery.id }, 'webhook first attempt failed to run; the sweep will retry it');
+      logger.error({ err, deliveryId: delivery.id }, 'webhook first attempt failed to run; the sweep will retry it');
     }
   }
 

@@ -1,6 +1,7 @@
 // Event fan-out (spec "Events"): one Delivery per matching enabled hook of the event's bot, its
 // deliveryId and final request bytes fixed here so every retry sends the same thing. Idempotent:
-// the unique (eventId, webhookId) index makes a re-dispatched event create nothing new.
+// the unique (eventId, webhookId) index makes a re-dispatched event create nothing new. Each new
+// row carries the claim of its first attempt, which this process then sends (dispatcher.ts).
 import type { AppContext } from '../context.ts';
 import { timeOrderedId } from '../clock.ts';
 import type { StoredEvent } from '../events/model.ts';
@@ -34,6 +35,8 @@ export class FanOut {
   constructor(
     private readonly ctx: Pick<AppContext, 'clock' | 'logger'>,
     private readonly attemptLimit: number,
+    /** How long the first attempt's claim lasts: room to wait for a slot, then a whole attempt. */
+    private readonly firstLeaseMs: number,
   ) {
     this.batcher = new SerialBatcher(64, (items) => this.run(items));
   }
@@ -46,7 +49,7 @@ export class FanOut {
   private async run(items: Waiting[]): Promise<void> {
     try {
       const hooks = await hooksForEvents(items.map((i) => i.event));
-      const planned = items.map((item, n) => hooks[n]!.map((hook) => ({ hook, doc: deliveryDocument(this.ctx, item.event, hook, timeOrderedId(), this.attemptLimit) })));
+      const planned = items.map((item, n) => hooks[n]!.map((hook) => ({ hook, doc: deliveryDocument(this.ctx, item.event, hook, timeOrderedId(), this.attemptLimit, this.firstLeaseMs) })));
       // One insertMany, not an upsert per hook: FerretDB v1 writes are slow one by one and under
       // contention, and its $setOnInsert drops empty arrays. An existing one = fanned out before.
       // The raw collection: deliveryDocument builds every field, so mongoose's per-document
@@ -64,7 +67,7 @@ export class FanOut {
   }
 }
 
-function deliveryDocument(ctx: Pick<AppContext, 'clock' | 'logger'>, event: StoredEvent, hook: Webhook, id: string, attemptLimit: number) {
+function deliveryDocument(ctx: Pick<AppContext, 'clock' | 'logger'>, event: StoredEvent, hook: Webhook, id: string, attemptLimit: number, firstLeaseMs: number) {
   const now = ctx.clock.now();
   const payload = withDeliveryId(event.payload as Record<string, unknown>, id);
   let built: BuiltRequest | null = null;
@@ -90,6 +93,7 @@ function deliveryDocument(ctx: Pick<AppContext, 'clock' | 'logger'>, event: Stor
     attemptLimit,
     runAfter: 0,
     nextAttemptAt: built ? now : null,
+    firstClaim: built ? { startedAt: now, leaseUntil: new Date(now.getTime() + firstLeaseMs) } : null,
     fresh: !!built,
     createdAt: now,
     finishedAt: built ? null : now,

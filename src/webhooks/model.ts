@@ -1,6 +1,7 @@
 // Outgoing webhooks (spec "Webhook", "Events"): a Webhook is one bot's hook configuration; a
-// Delivery is one event sent to one hook, with its final request fixed at creation, one attempt
-// row per try, written before the request leaves, and one result row per finished try.
+// Delivery is one event sent to one hook, with its final request fixed at creation, a claim per
+// try written before the request leaves (attempt 1's in the delivery row, later ones as attempt
+// rows), and one result row per finished try.
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { EVENT_TYPES } from '../events/model.ts';
 
@@ -60,7 +61,8 @@ const outcomeFields = {
 };
 
 // Attempts live in their own collection: inserting the row under the unique (deliveryId, number)
-// index is how a worker claims an attempt. FerretDB v1 does not make conditional updates atomic
+// index is how a worker claims an attempt (attempt 1 of a new delivery is claimed in the delivery
+// row itself: `firstClaim`). FerretDB v1 does not make conditional updates atomic
 // (two concurrent findOneAndUpdate calls can both match), but it does enforce unique indexes.
 const AttemptSchema = new Schema(
   {
@@ -76,6 +78,8 @@ const AttemptSchema = new Schema(
     startedAt: { type: Date, required: true },
     /** Until when the attempt may still be in flight; after it, a pending attempt counts as interrupted. */
     leaseUntil: { type: Date, required: true },
+    /** The process that claimed it (its Agenda name): which worker holds an attempt in flight. */
+    runner: { type: String, default: null },
     ...outcomeFields,
   },
   { minimize: false },
@@ -133,6 +137,13 @@ const DeliverySchema = new Schema(
     runAfter: { type: Number, default: 0 },
     nextAttemptAt: { type: Date, default: null },
     /**
+     * The claim of attempt 1, written with the row by the fan-out, whose process then sends it
+     * (dispatcher.ts): inserting the row is the claim, so first attempts need no attempt row of
+     * their own (a third of the documents of a delivery burst). Null on rows of older releases,
+     * whose attempt 1 has a row like every later attempt.
+     */
+    firstClaim: { type: new Schema({ startedAt: Date, leaseUntil: Date }, { _id: false }), default: null },
+    /**
      * True while the row is as the fan-out created it: a successful first attempt leaves it so (its
      * result row says delivered), and the sweep checks such rows by creation time (sweep.job.ts).
      * Every later write to the row sets it false.
@@ -149,9 +160,6 @@ DeliverySchema.index({ eventId: 1, webhookId: 1 }, { unique: true });
 DeliverySchema.index({ webhookId: 1, _id: 1 });
 DeliverySchema.index({ status: 1, nextAttemptAt: 1 });
 DeliverySchema.index({ fresh: 1, createdAt: 1 });
-
-// How far the sweep has checked fresh delivery rows (sweep.job.ts): one document.
-const SweepMarkSchema = new Schema({ _id: { type: String, required: true }, checkedUpTo: { type: Date, required: true } }, { versionKey: false });
 
 export type Webhook = InferSchemaType<typeof WebhookSchema>;
 export type Delivery = InferSchemaType<typeof DeliverySchema>;
@@ -170,5 +178,4 @@ export const attemptKey = (deliveryId: string, number: number) => `${deliveryId}
 export const WebhookModel = mongoose.model('Webhook', WebhookSchema);
 export const DeliveryModel = mongoose.model('WebhookDelivery', DeliverySchema);
 export const AttemptModel = mongoose.model('WebhookDeliveryAttempt', AttemptSchema);
-export const SweepMarkModel = mongoose.model('WebhookSweepMark', SweepMarkSchema, 'webhooksweepmarks');
 export const AttemptResultModel = mongoose.model('WebhookDeliveryAttemptResult', AttemptResultSchema, 'webhookdeliveryattemptresults');

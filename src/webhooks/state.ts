@@ -45,7 +45,8 @@ export function createWebhooksState(ctx: AppContext, opts: WebhooksOptions): Web
     schedule,
     deps,
     dispatcher: new DeliveryDispatcher(deps, opts.dispatchConcurrency ?? 64),
-    fanOut: new FanOut(ctx, schedule.attempts),
+    // Twice the lease: a first attempt may wait up to one lease for a slot in a burst (dispatcher.ts).
+    fanOut: new FanOut(ctx, schedule.attempts, 2 * deps.leaseMs),
     sweepAfterMs: opts.sweepAfterMs ?? Math.max(2 * config.JOB_LOCK_LIFETIME_MS, 2 * deps.leaseMs),
   };
 }

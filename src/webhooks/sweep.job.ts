@@ -6,13 +6,15 @@
 //   attempt leaves its row fresh (dispatcher.ts), so they are checked by creation time from a mark,
 //   against the first attempts' result rows read in one query, and only those without a success
 //   are handed over (a process died with first attempts queued in memory or in flight).
+import type { Model } from 'mongoose';
 import type { AppContext } from '../context.ts';
-import { AttemptResultModel, DeliveryModel, SweepMarkModel } from './model.ts';
+import { AttemptResultModel, DeliveryModel } from './model.ts';
+import { sweepWindow } from '../db/sweepWindow.ts';
 import { DELIVERY_JOB, type DeliveryJobData } from './delivery.job.ts';
 import { trusted } from '../db/connection.ts';
 
 export const SWEEP_JOB = 'webhooks.sweep';
-const FRESH_MARK = 'fresh-deliveries';
+const FRESH_MARK = 'webhooks.fresh-deliveries';
 
 export async function performSweep(ctx: Pick<AppContext, 'clock' | 'jobs'>, overdueAfterMs: number, batch = 500, freshBatch = 5_000): Promise<number> {
   const now = ctx.clock.now();
@@ -42,13 +44,7 @@ async function sweepSettled(ctx: Pick<AppContext, 'jobs'>, now: Date, cutoff: Da
 }
 
 async function sweepFresh(ctx: Pick<AppContext, 'jobs'>, now: Date, cutoff: Date, overdueAfterMs: number, batch: number): Promise<number> {
-  const mark = await SweepMarkModel.findById(FRESH_MARK).lean<{ checkedUpTo: Date }>();
-  const from = mark?.checkedUpTo ?? new Date(0);
-  if (from >= cutoff) return 0;
-  const rows = await DeliveryModel.find({ fresh: true, createdAt: trusted({ $gte: from, $lt: cutoff }) }, { _id: 1, createdAt: 1 })
-    .sort({ createdAt: 1 })
-    .limit(batch)
-    .lean<Array<{ _id: string; createdAt: Date }>>();
+  const { rows, advance } = await sweepWindow(DeliveryModel as unknown as Model<{ _id: string; createdAt: Date }>, FRESH_MARK, { fresh: true }, cutoff, batch, { _id: 1, createdAt: 1 });
   let swept = 0;
   if (rows.length) {
     // A result is never older than its delivery. One that ended later than this window still
@@ -60,8 +56,6 @@ async function sweepFresh(ctx: Pick<AppContext, 'jobs'>, now: Date, cutoff: Date
     const done = new Set(succeeded.map((r) => r.deliveryId));
     for (const row of rows) if (!done.has(row._id) && (await handOver(ctx, { fresh: true }, row._id, now))) swept++;
   }
-  // A full batch may stop inside a millisecond: the rows at its last instant are checked again.
-  const checkedUpTo = rows.length < batch ? cutoff : rows.at(-1)!.createdAt;
-  await SweepMarkModel.updateOne({ _id: FRESH_MARK }, { $set: { checkedUpTo } }, { upsert: true });
+  await advance();
   return swept;
 }

@@ -1,7 +1,8 @@
-// How first attempts are recorded (dispatcher.ts, attempts.ts, sweep.job.ts): claims and results
-// are rows of their own, written in batches. A success leaves the delivery row as created (fresh)
-// and readers take its state from the result; any other outcome is settled onto the row after,
-// and until then readers take it from the result too. The sweep checks fresh rows in bulk.
+// How first attempts are recorded (fanout.ts, dispatcher.ts, attempts.ts, sweep.job.ts): the claim
+// is written with the delivery row, results are rows of their own, written in batches. A success
+// leaves the delivery row as created (fresh) and readers take its state from the result; any other
+// outcome is settled onto the row after, and until then readers take it from the result too. The
+// sweep checks fresh rows in bulk.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/harness.ts';
 import { adminApi, createTenant, type Tenant } from '../helpers/factories.ts';
@@ -33,18 +34,18 @@ describe('recording first attempts', () => {
   const dispatcher = () => module.state().dispatcher;
   const at = (path: string) => sink.requests.filter((r) => r.path === path);
 
-  it('claims every first attempt before sending, records each result once, and leaves a successful delivery row as created', async () => {
+  it('claims every first attempt in its delivery row, records each result once, and leaves a successful delivery row as created', async () => {
     const hooks = await Promise.all(Array.from({ length: 12 }, (_, i) => hook(`/batch-${i}`)));
     await emit();
     await dispatcher().idle();
     for (const [i, webhookId] of hooks.entries()) {
       expect(at(`/batch-${i}`)).toHaveLength(1);
       const row = await DeliveryModel.findOne({ webhookId }).lean<Delivery>();
-      expect(row).toMatchObject({ status: 'pending', attemptCount: 0, fresh: true });
-      // The claim row stays as written; the outcome is its result row, and readers go by it.
-      expect(await AttemptModel.findById(attemptKey(row!.id, 1)).lean()).toMatchObject({ status: 'pending', number: 1 });
+      expect(row).toMatchObject({ status: 'pending', attemptCount: 0, fresh: true, firstClaim: { startedAt: row!.createdAt } });
+      // The claim stays in the row as written, and needs no attempt row; the outcome is its result row, and readers go by it.
+      expect(await AttemptModel.countDocuments({ deliveryId: row!.id })).toBe(0);
       expect(await AttemptResultModel.findById(attemptKey(row!.id, 1)).lean()).toMatchObject({ status: 'succeeded', httpStatus: 200 });
-      expect(await readAttempt(row!.id, 1)).toMatchObject({ status: 'succeeded', httpStatus: 200, number: 1 });
+      expect(await readAttempt(row!, 1)).toMatchObject({ status: 'succeeded', httpStatus: 200, number: 1, startedAt: row!.createdAt });
       expect(await getDelivery(tenant.botId, webhookId, row!.id)).toMatchObject({ status: 'delivered', attemptCount: 1, nextAttemptAt: null, settled: 'pending' });
     }
   });
@@ -93,48 +94,65 @@ describe('recording first attempts', () => {
     await dispatcher().idle();
     const delivered = (await DeliveryModel.findOne({ webhookId }).lean<Delivery>())!;
     const old = new Date(Date.now() - 120_000);
-    // Copies as a process leaves them when it dies: one never claimed, one claimed and never ended.
-    const copy = async (claimed: boolean) => {
+    // Copies as a process leaves them when it dies with the first attempt claimed and never ended,
+    // and as older releases left them: a row without a claim, and a claim in an attempt row.
+    const copy = async (claim: 'row' | 'none' | 'attempt row') => {
       const id = crypto.randomUUID();
-      await DeliveryModel.collection.insertOne({ ...delivered, _id: id, id, eventId: `copy-${id}`, createdAt: old, nextAttemptAt: old } as never);
-      if (claimed) await AttemptModel.create(claimRow(id, 1, old, 1_000));
+      const firstClaim = claim === 'row' ? { startedAt: old, leaseUntil: new Date(old.getTime() + 30_000) } : null;
+      await DeliveryModel.collection.insertOne({ ...delivered, _id: id, id, eventId: `copy-${id}`, createdAt: old, nextAttemptAt: old, firstClaim } as never);
+      if (claim === 'attempt row') await AttemptModel.create(claimRow(id, 1, old, 1_000));
       return id;
     };
-    const unclaimed = await copy(false);
-    const interrupted = await copy(true);
+    const interrupted = await copy('row');
+    const unclaimed = await copy('none');
+    const interruptedBefore = await copy('attempt row');
     // The delivered one as if it had been created and sent back then too.
     await DeliveryModel.updateOne({ _id: delivered.id }, { $set: { createdAt: old, nextAttemptAt: old } });
     await AttemptResultModel.updateOne({ _id: attemptKey(delivered.id, 1) }, { $set: { finishedAt: new Date(old.getTime() + 50) } });
 
-    expect(await performSweep(rt.runtime.ctx, 30_000)).toBe(2);
+    expect(await performSweep(rt.runtime.ctx, 30_000)).toBe(3);
     // Checked up to the grace period: a second sweep finds nothing to hand over.
     expect(await performSweep(rt.runtime.ctx, 30_000)).toBe(0);
-    await waitFor(async () => (await getDelivery(tenant.botId, webhookId, interrupted)).status === 'delivered' && (await getDelivery(tenant.botId, webhookId, unclaimed)).status === 'delivered');
-    expect((await getDelivery(tenant.botId, webhookId, interrupted)).attempts.map((a) => [a.number, a.status])).toEqual([
-      [1, 'interrupted'],
-      [2, 'succeeded'],
-    ]);
+    const ids = [interrupted, unclaimed, interruptedBefore];
+    await waitFor(async () => (await Promise.all(ids.map((id) => getDelivery(tenant.botId, webhookId, id)))).every((d) => d.status === 'delivered'));
+    for (const id of [interrupted, interruptedBefore]) {
+      expect((await getDelivery(tenant.botId, webhookId, id)).attempts.map((a) => [a.number, a.status])).toEqual([
+        [1, 'interrupted'],
+        [2, 'succeeded'],
+      ]);
+      expect(sink.requests.filter((r) => r.headers['x-service-delivery-id'] === id)).toHaveLength(1);
+    }
     expect((await getDelivery(tenant.botId, webhookId, unclaimed)).attempts.map((a) => [a.number, a.status])).toEqual([[1, 'succeeded']]);
     // The delivered one was left alone: sent once, its row still as created.
     expect(sink.requests.filter((r) => r.headers['x-service-delivery-id'] === delivered.id)).toHaveLength(1);
     expect(await DeliveryModel.findById(delivered.id).lean()).toMatchObject({ fresh: true, status: 'pending' });
   });
 
-  it('sends nothing for a first attempt another runner claimed first', async () => {
-    const webhookId = await hook('/claimed');
+  it('leaves a first attempt that waited past its claim to the next attempt, which runs once the claim ran out', async () => {
+    const webhookId = await hook('/waited');
     await emit();
     await dispatcher().idle();
     const row = (await DeliveryModel.findOne({ webhookId }).lean<Delivery>())!;
-    expect(at('/claimed')).toHaveLength(1);
-    // A fresh delivery whose attempt 1 is already claimed, dispatched as if just created.
+    // A new delivery that waited for a slot until less than a lease (15 s) of its claim was left.
     const copyId = crypto.randomUUID();
-    const copy = { ...row, _id: copyId, id: copyId, eventId: `copy-${copyId}`, status: 'pending' as const, attemptCount: 0, finishedAt: null };
+    const now = Date.now();
+    const firstClaim = { startedAt: new Date(now - 29_000), leaseUntil: new Date(now + 1_000) };
+    const copy = { ...row, _id: copyId, id: copyId, eventId: `copy-${copyId}`, createdAt: firstClaim.startedAt, nextAttemptAt: firstClaim.startedAt, firstClaim };
     await DeliveryModel.collection.insertOne(copy as never);
-    await AttemptModel.create(claimRow(copyId, 1, new Date(), 60_000));
     dispatcher().dispatch([{ delivery: copy as Delivery, secret: 'whsec_unused' }]);
     await dispatcher().idle();
-    expect(sink.requests.filter((r) => r.headers['x-service-delivery-id'] === copyId)).toHaveLength(0);
-    expect(await AttemptResultModel.findById(attemptKey(copyId, 1)).lean()).toBeNull();
+    const sent = () => sink.requests.filter((r) => r.headers['x-service-delivery-id'] === copyId);
+    expect(sent()).toHaveLength(0);
+    // While the claim lasts, nobody else sends attempt 1 either.
+    await dispatcher().runNow(copyId);
+    expect(sent()).toHaveLength(0);
+    // Its retry job, due when the claim runs out, records attempt 1 interrupted and sends attempt 2.
+    const done = await waitFor(async () => ((d) => d.status === 'delivered' && d)(await getDelivery(tenant.botId, webhookId, copyId)));
+    expect(done.attempts.map((a) => [a.number, a.status])).toEqual([
+      [1, 'interrupted'],
+      [2, 'succeeded'],
+    ]);
+    expect(sent()).toHaveLength(1);
   });
 
   it('deletes the whole delivery log of a deleted hook, attempt results included', async () => {
