@@ -37,6 +37,13 @@ const EnvSchema = z.object({
    */
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
 
+  /**
+   * Days to keep the records of finished work: events, webhook deliveries with their attempts, and
+   * processed gateway deliveries with their outcomes (jobs/retention.ts). 0 keeps them for ever.
+   * Gateway de-duplication by delivery id holds for this long.
+   */
+  RETENTION_DAYS: z.coerce.number().int().min(0).default(30),
+
   /** Agenda: how often a worker polls, and how long a job lock lives. */
   JOB_PROCESS_EVERY_MS: z.coerce.number().int().min(10).default(1000),
   JOB_LOCK_LIFETIME_MS: z.coerce.number().int().min(1000).default(60_000),

@@ -18,5 +18,10 @@ export interface DomainModule {
   defineJobs?(ctx: AppContext): void;
   /** Called once after jobs are defined, before traffic; subscribe to events, load rules, ... */
   start?(ctx: AppContext, role: { worker: boolean; api: boolean }): Promise<void>;
+  /**
+   * Deletes the records of finished work (logs, not user data) older than `before`; counts by
+   * collection. Run by the retention job (jobs/retention.ts) when RETENTION_DAYS is set.
+   */
+  prune?(before: Date): Promise<Record<string, number>>;
   stop?(): Promise<void>;
 }

@@ -11,6 +11,7 @@ import type { AppContext } from './context.ts';
 import type { DomainModule } from './module.ts';
 import { resolvePlanLimits } from './platform/plans.ts';
 import { modules as allModules } from './modules.ts';
+import { defineRetention, scheduleRetention } from './jobs/retention.ts';
 
 export interface Runtime {
   ctx: AppContext;
@@ -56,8 +57,10 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     planLimits: resolvePlanLimits(opts.config.PLAN_LIMITS_JSON),
   };
   for (const m of modules) m.defineJobs?.(ctx);
+  defineRetention(ctx, modules);
   await jobs.ready;
   for (const m of modules) await m.start?.(ctx, role);
+  if (role.worker) await scheduleRetention(ctx);
 
   let workerStarted = false;
   return {

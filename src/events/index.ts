@@ -1,5 +1,6 @@
 // The events module: a recurring sweep that re-dispatches events whose fan-out did not finish.
 import type { DomainModule } from '../module.ts';
+import { pruneEvents } from './retention.ts';
 
 export const REDISPATCH_JOB = 'events.redispatch';
 
@@ -13,4 +14,5 @@ export const eventsModule: DomainModule = {
   async start(ctx, role) {
     if (role.worker) await ctx.jobs.every('1 minute', REDISPATCH_JOB, {}, { skipImmediate: true });
   },
+  prune: pruneEvents,
 };

@@ -8,6 +8,7 @@ import { adminRoutes, INTAKE_PATH, intakeRoutes } from './routes.ts';
 import { ACTION_JOB, PROCESS_JOB, SWEEP_JOB, type ActionJobData, type ProcessJobData } from './service.ts';
 import { createGatewayState, type GatewayState } from './state.ts';
 import { performSweep } from './sweep.job.ts';
+import { pruneGateway } from './retention.ts';
 
 export interface GatewayOptions {
   /** Delays between action attempts (attempts = delays + 1); tests pass short ones. */
@@ -56,6 +57,7 @@ export function createGatewayModule(opts: GatewayOptions = {}): DomainModule & {
       current.rules.watch();
       if (role.worker) await ctx.jobs.every('1 minute', SWEEP_JOB, undefined, { skipImmediate: true });
     },
+    prune: (before) => pruneGateway(before),
     async stop() {
       await current?.close();
       current = null;

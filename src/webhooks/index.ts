@@ -6,6 +6,7 @@ import { defineDeliveryJob } from './delivery.job.ts';
 import { webhookAdminRoutes } from './routes.ts';
 import { createWebhooksState, type WebhooksOptions, type WebhooksState } from './state.ts';
 import { performSweep, SWEEP_JOB } from './sweep.job.ts';
+import { pruneDeliveries } from './retention.ts';
 
 export type WebhooksModule = DomainModule & { state(): WebhooksState };
 
@@ -34,6 +35,7 @@ export function createWebhooksModule(opts: WebhooksOptions = {}): WebhooksModule
       });
       if (role.worker) await ctx.jobs.every('1 minute', SWEEP_JOB, undefined, { skipImmediate: true });
     },
+    prune: (before) => pruneDeliveries(before),
     async stop() {
       await current?.dispatcher.idle(20_000);
       await current?.outbound.close();

@@ -6,7 +6,7 @@ import { resolvePlanLimits, DEFAULT_PLAN_LIMITS } from '../../src/platform/plans
 describe('configuration', () => {
   it('applies documented defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ ROLE: 'all', PORT: 3000, BODY_LIMIT: '1mb', OUTBOUND_ALLOW_PRIVATE: false, OUTBOUND_TIMEOUT_MS: 10_000, REQUEST_TIMEOUT_MS: 120_000 });
+    expect(config).toMatchObject({ ROLE: 'all', PORT: 3000, BODY_LIMIT: '1mb', OUTBOUND_ALLOW_PRIVATE: false, OUTBOUND_TIMEOUT_MS: 10_000, REQUEST_TIMEOUT_MS: 120_000, RETENTION_DAYS: 30 });
   });
 
   it('names the variable that is wrong', () => {
