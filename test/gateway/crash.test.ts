@@ -89,9 +89,10 @@ describe('gateway crash recovery', () => {
     });
     expect(await performSweep(worker.ctx, 30_000)).toMatchObject({ deliveries: 1 });
     await waitFor(() => sink.requests.some((r) => r.url === `/hook/${deliveryId}`));
+    // The process job records its run after enqueueing the actions, so the action may finish first.
     const record = await waitFor(async () => {
       const r = await getDelivery('11111111-1111-4111-8111-111111111111');
-      return r.actions[0]?.status === 'succeeded' && r;
+      return r.actions[0]?.status === 'succeeded' && r.delivery.processedAt !== null && r;
     });
     expect(record.delivery.processedRun).toBe(0);
     // A second sweep finds nothing left to do.

@@ -69,21 +69,35 @@ describe('job locks across workers', () => {
         return { queued: s.queuedJobs as number, locked: s.jobStatus?.['locks.expiring']?.locked ?? 0 };
       };
 
-      // Due well after the lock query answers, also on a loaded machine (with 1 s, a slow lock query
-      // found it due and ran it at once in one of five loaded runs).
-      const due = Date.now() + 4_000;
+      // Due well after the lock query answers, also on a loaded machine: with 1 s, a slow lock query
+      // found it due and ran it at once in one of five loaded runs, and with 4 s once in a full
+      // suite run beside a benchmark-sized backlog. The test waits for it, so it costs that long.
+      const due = Date.now() + 12_000;
       await jobs.schedule(new Date(due), 'locks.expiring', { i: 1 });
       // Locked and waiting in the local queue for its time.
       expect(await waitFor(async () => ((s) => s.queued === 1 && s)(await stats()))).toEqual({ queued: 1, locked: 1 });
       // At its time its lock has run out, and Agenda drops it from the queue without running it.
-      await waitFor(async () => Date.now() > due && (await stats()).queued === 0);
+      await waitFor(async () => Date.now() > due && (await stats()).queued === 0, 30_000);
       expect(runs).toEqual([]);
       expect(await stats()).toEqual({ queued: 0, locked: 0 });
 
-      // The name can still lock: the next lock attempt takes the dropped job (its lock ran out) and runs it.
-      await jobs.now('locks.expiring', { i: 2 });
-      await waitFor(() => runs.length >= 1, 10_000);
-      expect(runs[0]).toBe(1);
+      // The name can still lock: new jobs run, and a lock attempt takes the dropped job (its lock
+      // ran out) and runs it. Were the count not given back, the name would stay at its limit and
+      // send no lock query at all. A new job is enqueued each second while waiting: with polls an
+      // hour apart only notifications lock here, and on a loaded machine one notification's
+      // attempt can find another still in flight and give way (jobs/scheduler.ts), which a
+      // worker's next poll covers in production. Failed once in a fresh-clone CI run without this.
+      let next = 2;
+      let nudgedAt = 0;
+      await waitFor(async () => {
+        if (runs.includes(1)) return true;
+        if (Date.now() - nudgedAt >= 1_000) {
+          nudgedAt = Date.now();
+          await jobs.now('locks.expiring', { i: next++ });
+        }
+        return false;
+      }, 30_000);
+      expect(runs).toContain(1);
     } finally {
       await jobs.drain();
       await client.close();
