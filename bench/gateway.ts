@@ -7,6 +7,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { machineLine, startBenchDatabase } from './lib/runtime.ts';
 import { percentile } from './lib/load.ts';
 import type { GcReport, TargetReady } from './lib/gatewayTarget.ts';
@@ -31,6 +32,8 @@ const targetNodeArgs = (process.env.BENCH_TARGET_NODE_ARGS ?? '').split(' ').fil
 const targetScript = fileURLToPath(new URL('./lib/gatewayTarget.ts', import.meta.url));
 async function startTarget(side: 'relay' | 'baseline'): Promise<Target> {
   const child = fork(targetScript, [side], { execArgv: ['--import', 'tsx', ...targetNodeArgs], env: { ...process.env, MONGODB_URI: uri, GATEWAY_BENCH_SECRET: SECRET } });
+  // A bench that fails must not leave its targets running (they would hold the caller's pipe open).
+  process.on('exit', () => child.kill());
   const ready = await new Promise<TargetReady>((resolve, reject) => {
     child.once('message', (m) => resolve(m as TargetReady));
     child.once('exit', (code) => reject(new Error(`${side} exited with ${code} before it listened`)));
@@ -71,8 +74,7 @@ function delivery() {
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-function post(url: string): Promise<{ ms: number; ok: boolean }> {
-  const { body, headers } = delivery();
+function post(url: string, { body, headers } = delivery()): Promise<{ ms: number; ok: boolean }> {
   const started = process.hrtime.bigint();
   return new Promise((resolve) => {
     const req = http.request(url, { method: 'POST', headers, agent }, (res) => {
@@ -114,21 +116,27 @@ async function closedLoop(url: string, requests: number): Promise<Figures> {
   return figures(latencies, errors, (Date.now() - started) / 1000);
 }
 
-/** Fixed arrival rate regardless of answers (what a sender does), for `seconds`. */
-async function openLoop(url: string, rate: number, seconds: number): Promise<Figures & { latencies: number[] }> {
+/**
+ * Fixed arrival rate regardless of answers (what a sender does), for `seconds`. The requests are
+ * built and signed before the clock starts, so the generator's own work is not on the timed path;
+ * `lateMs` says how far behind its schedule it sent (its loop busy or descheduled).
+ */
+async function openLoop(url: string, rate: number, seconds: number): Promise<Figures & { latencies: number[]; lateMs: number[] }> {
   const latencies: number[] = [];
+  const lateMs: number[] = [];
   let errors = 0;
-  const total = Math.floor(rate * seconds);
-  const started = Date.now();
+  const requests = Array.from({ length: Math.floor(rate * seconds) }, delivery);
+  const started = performance.now();
   const pending: Promise<void>[] = [];
-  for (let i = 0; i < total; i++) {
+  for (const [i, request] of requests.entries()) {
     const due = started + (i * 1000) / rate;
-    const wait = due - Date.now();
+    const wait = due - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    pending.push(post(url).then((r) => void (latencies.push(r.ms), r.ok || errors++)));
+    lateMs.push(Math.max(0, performance.now() - due));
+    pending.push(post(url, request).then((r) => void (latencies.push(r.ms), r.ok || errors++)));
   }
   await Promise.all(pending);
-  return { ...figures(latencies, errors, (Date.now() - started) / 1000), latencies };
+  return { ...figures(latencies, errors, (performance.now() - started) / 1000), latencies, lateMs };
 }
 
 const line = (name: string, f: Figures) =>
@@ -159,22 +167,49 @@ interface HalfLoad {
   errors: number;
   seconds: number;
   gc: GcReport;
+  /** CPU seconds of the database server and of this load generator over the side's rounds. */
+  dbCpuMs: number;
+  loadCpuMs: number;
+  /** This generator: how late it sent, and its own event-loop delay (it times every answer). */
+  lateMs: number[];
+  loopP99Ms: number;
+  loopMaxMs: number;
 }
+const noGc = (): GcReport => ({ pauses: 0, totalMs: 0, maxMs: 0, cpuMs: 0, loopP99Ms: 0, loopMaxMs: 0, serverMs: [] });
 const half: Record<'baseline' | 'relay', HalfLoad> = {
-  baseline: { latencies: [], errors: 0, seconds: 0, gc: { pauses: 0, totalMs: 0, maxMs: 0 } },
-  relay: { latencies: [], errors: 0, seconds: 0, gc: { pauses: 0, totalMs: 0, maxMs: 0 } },
+  baseline: { latencies: [], errors: 0, seconds: 0, gc: noGc(), dbCpuMs: 0, loadCpuMs: 0, lateMs: [], loopP99Ms: 0, loopMaxMs: 0 },
+  relay: { latencies: [], errors: 0, seconds: 0, gc: noGc(), dbCpuMs: 0, loadCpuMs: 0, lateMs: [], loopP99Ms: 0, loopMaxMs: 0 },
 };
 for (const side of ['baseline', 'relay', 'relay', 'baseline'] as const) {
   const target = side === 'relay' ? relay : baseline;
   await settle();
   await target.gc();
+  const dbFrom = database.cpuMs();
+  const loadFrom = process.cpuUsage();
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
   const round = await openLoop(target.url, halfRate, OPEN_LOOP_SECONDS / 2);
-  const gc = await target.gc();
+  loop.disable();
+  const load = process.cpuUsage(loadFrom);
   const h = half[side];
+  h.lateMs.push(...round.lateMs);
+  h.loopP99Ms = Math.max(h.loopP99Ms, loop.percentile(99) / 1e6);
+  h.loopMaxMs = Math.max(h.loopMaxMs, loop.max / 1e6);
+  h.dbCpuMs += database.cpuMs() - dbFrom;
+  h.loadCpuMs += (load.user + load.system) / 1000;
+  const gc = await target.gc();
   h.latencies.push(...round.latencies);
   h.errors += round.errors;
   h.seconds += round.requests / round.rps;
-  h.gc = { pauses: h.gc.pauses + gc.pauses, totalMs: h.gc.totalMs + gc.totalMs, maxMs: Math.max(h.gc.maxMs, gc.maxMs) };
+  h.gc = {
+    pauses: h.gc.pauses + gc.pauses,
+    totalMs: h.gc.totalMs + gc.totalMs,
+    maxMs: Math.max(h.gc.maxMs, gc.maxMs),
+    cpuMs: h.gc.cpuMs + gc.cpuMs,
+    loopP99Ms: Math.max(h.gc.loopP99Ms, gc.loopP99Ms),
+    loopMaxMs: Math.max(h.gc.loopMaxMs, gc.loopMaxMs),
+    serverMs: [...h.gc.serverMs, ...gc.serverMs],
+  };
 }
 const baseHalf = figures(half.baseline.latencies, half.baseline.errors, half.baseline.seconds);
 const oursHalf = figures(half.relay.latencies, half.relay.errors, half.relay.seconds);
@@ -191,6 +226,22 @@ console.log(line('baseline node:http + raw driver', baseHalf));
 console.log(line('relay gateway intake', oursHalf));
 const gcLine = (g: GcReport) => `${g.pauses} GC pauses, ${g.totalMs.toFixed(0)} ms in all, longest ${g.maxMs.toFixed(1)} ms`;
 console.log(`during the half-load phase: baseline ${gcLine(baseGc)}; relay ${gcLine(oursGc)}`);
+// Share of one core over the side's rounds, per process: where the machine's two cores went.
+const cores = (ms: number, h: HalfLoad) => `${((ms / 1000 / h.seconds) * 100).toFixed(0)} %`;
+const cpuLine = (h: HalfLoad) => `server ${cores(h.gc.cpuMs, h)} (event-loop delay p99 ${h.gc.loopP99Ms.toFixed(1)} ms, max ${h.gc.loopMaxMs.toFixed(1)} ms), database ${cores(h.dbCpuMs, h)}, load generator ${cores(h.loadCpuMs, h)}`;
+console.log(`CPU, share of one core: baseline ${cpuLine(half.baseline)}; relay ${cpuLine(half.relay)}`);
+const generatorLine = (h: HalfLoad) => {
+  const late = [...h.lateMs].sort((a, b) => a - b);
+  return `sent late p99 ${percentile(late, 99).toFixed(1)} ms, max ${late.at(-1)!.toFixed(1)} ms; event-loop delay p99 ${h.loopP99Ms.toFixed(1)} ms, max ${h.loopMaxMs.toFixed(1)} ms`;
+};
+console.log(`load generator: baseline rounds ${generatorLine(half.baseline)}; relay rounds ${generatorLine(half.relay)}`);
+// The same requests timed inside each server: what is left of the tail outside it is the client,
+// the loopback and the scheduler.
+const serverLine = (g: GcReport) => {
+  const ms = [...g.serverMs].sort((a, b) => a - b);
+  return `p50 ${percentile(ms, 50).toFixed(2)} ms, p99 ${percentile(ms, 99).toFixed(2)} ms, max ${ms.at(-1)!.toFixed(1)} ms`;
+};
+console.log(`inside the server at half load: baseline ${serverLine(baseGc)}; relay ${serverLine(oursGc)}`);
 console.log(`relay p99 at half load: ${oursHalf.p99.toFixed(2)} ms (goal < 20 ms)`);
 
 agent.destroy();

@@ -8,7 +8,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { PerformanceObserver } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import { MongoClient } from 'mongodb';
 import getRawBody from 'raw-body';
 import { startBenchRuntime } from './runtime.ts';
@@ -24,6 +24,22 @@ export interface GcReport {
   pauses: number;
   totalMs: number;
   maxMs: number;
+  /** CPU time of this process (user + system) since the last report. */
+  cpuMs: number;
+  /** Event-loop delay since the last report: how long a ready callback waited for the loop. */
+  loopP99Ms: number;
+  loopMaxMs: number;
+  /** Each request's time inside this server: from its headers parsed to its response written. */
+  serverMs: number[];
+}
+
+/** Server-side time per request, so a tail can be told apart from one in the client or the network. */
+let serverMs: number[] = [];
+function timeRequests(server: http.Server): void {
+  server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    const started = performance.now();
+    res.on('finish', () => serverMs.push(performance.now() - started));
+  });
 }
 
 async function startRelay(): Promise<{ url: string; close(): Promise<void> }> {
@@ -31,6 +47,7 @@ async function startRelay(): Promise<{ url: string; close(): Promise<void> }> {
   fs.mkdirSync(path.join(dir, 'rules'));
   fs.writeFileSync(path.join(dir, 'gateway.json'), JSON.stringify({ sources: { relay: { secrets: [SECRET] } } }));
   const bench = await startBenchRuntime({ worker: false, env: { GATEWAY_CONFIG: path.join(dir, 'gateway.json'), RULES_DIR: path.join(dir, 'rules') } });
+  timeRequests(bench.server);
   return {
     url: `${bench.baseUrl}/gateway/relay`,
     async close() {
@@ -69,6 +86,7 @@ async function startBaseline(uri: string): Promise<{ url: string; close(): Promi
     res.writeHead(202, { 'content-type': 'application/json' }).end('{"success":true}');
   });
   server.keepAliveTimeout = 60_000;
+  timeRequests(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}/gateway/relay`,
@@ -80,7 +98,10 @@ async function startBaseline(uri: string): Promise<{ url: string; close(): Promi
   };
 }
 
-const gc: GcReport = { pauses: 0, totalMs: 0, maxMs: 0 };
+const gc = { pauses: 0, totalMs: 0, maxMs: 0 };
+let cpuFrom = process.cpuUsage();
+const loop = monitorEventLoopDelay({ resolution: 1 });
+loop.enable();
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
     gc.pauses++;
@@ -94,8 +115,13 @@ const target = side === 'relay' ? await startRelay() : await startBaseline(proce
 process.send!({ url: target.url } satisfies TargetReady);
 process.on('message', async (msg: { report?: boolean; close?: boolean }) => {
   if (msg.report) {
-    process.send!({ gc: { ...gc } });
+    const cpu = process.cpuUsage(cpuFrom);
+    const report: GcReport = { ...gc, cpuMs: (cpu.user + cpu.system) / 1000, loopP99Ms: loop.percentile(99) / 1e6, loopMaxMs: loop.max / 1e6, serverMs };
+    process.send!({ gc: report });
     Object.assign(gc, { pauses: 0, totalMs: 0, maxMs: 0 });
+    serverMs = [];
+    cpuFrom = process.cpuUsage();
+    loop.reset();
   }
   if (msg.close) {
     await target.close();

@@ -18,16 +18,39 @@ export interface BenchRuntime {
   config: Config;
   uri: string;
   baseUrl: string;
+  server: http.Server;
   close(): Promise<void>;
 }
 
 /** MONGODB_URI when set, else a FerretDB of its own in a temporary directory that close() removes. */
-export async function startBenchDatabase(): Promise<{ uri: string; close(): Promise<void> }> {
-  if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, close: async () => undefined };
+export interface BenchDatabase {
+  uri: string;
+  /** CPU time the embedded server has used so far (0 for a server given by MONGODB_URI). */
+  cpuMs(): number;
+  close(): Promise<void>;
+}
+
+/** User + system CPU of a process and its descendants now running, from /proc (Linux). */
+function processTreeCpuMs(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    // Fields after the command name; utime and stime are the 12th and 13th, in clock ticks (100/s).
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+    return (Number(fields[11]) + Number(fields[12])) * 10 + children.reduce((sum, child) => sum + processTreeCpuMs(child), 0);
+  } catch {
+    return 0;
+  }
+}
+
+export async function startBenchDatabase(): Promise<BenchDatabase> {
+  if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, cpuMs: () => 0, close: async () => undefined };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-db-'));
   const embedded: EmbeddedDb = await startFerretDb({ dataDir: dir, database: 'relay_bench' });
   return {
     uri: embedded.uri,
+    // The embedded server runs under a shell watchdog: FerretDB and its index helper are its children.
+    cpuMs: () => processTreeCpuMs(embedded.process.pid),
     async close() {
       await embedded.stop();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -52,6 +75,7 @@ export async function startBenchRuntime(opts: { env?: Record<string, string>; wo
     config,
     uri,
     baseUrl: `http://127.0.0.1:${port}`,
+    server,
     async close() {
       await new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections();
