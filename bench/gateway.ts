@@ -11,6 +11,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { machineLine, startBenchDatabase } from './lib/runtime.ts';
 import { percentile } from './lib/load.ts';
 import type { GcReport, TargetReady } from './lib/gatewayTarget.ts';
+import { MongoClient } from 'mongodb';
 import { signBody } from '../src/security/signature.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 6_000);
@@ -118,14 +119,14 @@ async function closedLoop(url: string, requests: number): Promise<Figures> {
 
 /**
  * Fixed arrival rate regardless of answers (what a sender does), for `seconds`. The requests are
- * built and signed before the clock starts, so the generator's own work is not on the timed path;
+ * built (and signed) before the clock starts, so the generator's own work is not on the timed path;
  * `lateMs` says how far behind its schedule it sent (its loop busy or descheduled).
  */
-async function openLoop(url: string, rate: number, seconds: number): Promise<Figures & { latencies: number[]; lateMs: number[] }> {
+async function openLoop<T>(rate: number, seconds: number, build: () => T, send: (request: T) => Promise<{ ms: number; ok: boolean }>): Promise<Figures & { latencies: number[]; lateMs: number[] }> {
   const latencies: number[] = [];
   const lateMs: number[] = [];
   let errors = 0;
-  const requests = Array.from({ length: Math.floor(rate * seconds) }, delivery);
+  const requests = Array.from({ length: Math.floor(rate * seconds) }, build);
   const started = performance.now();
   const pending: Promise<void>[] = [];
   for (const [i, request] of requests.entries()) {
@@ -133,10 +134,30 @@ async function openLoop(url: string, rate: number, seconds: number): Promise<Fig
     const wait = due - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     lateMs.push(Math.max(0, performance.now() - due));
-    pending.push(post(url, request).then((r) => void (latencies.push(r.ms), r.ok || errors++)));
+    pending.push(send(request).then((r) => void (latencies.push(r.ms), r.ok || errors++)));
   }
   await Promise.all(pending);
   return { ...figures(latencies, errors, (performance.now() - started) / 1000), latencies, lateMs };
+}
+
+/**
+ * The database alone: the same document inserted with the raw driver from this process at the same
+ * rate, no HTTP and no server process. Its p99 is the floor under both sides' (docs/BENCHMARKS.md).
+ */
+const floorClient = await MongoClient.connect(uri);
+const floorCollection = floorClient.db().collection('benchFloorDeliveries');
+await floorCollection.createIndex({ source: 1, deliveryId: 1 }, { unique: true });
+const floorDocument = () => {
+  const { body, headers } = delivery();
+  return { id: randomUUID(), source: 'relay', deliveryId: headers['x-service-delivery-id'], event: 'conversation.started', test: false, headers, rawBody: Buffer.from(body), run: 0, processedRun: -1, processedAt: null };
+};
+async function insertTimed(doc: ReturnType<typeof floorDocument>): Promise<{ ms: number; ok: boolean }> {
+  const started = process.hrtime.bigint();
+  const ok = await floorCollection.insertOne({ ...doc, receivedAt: new Date() }).then(
+    () => true,
+    () => false,
+  );
+  return { ms: Number(process.hrtime.bigint() - started) / 1e6, ok };
 }
 
 const line = (name: string, f: Figures) =>
@@ -180,6 +201,17 @@ const half: Record<'baseline' | 'relay', HalfLoad> = {
   baseline: { latencies: [], errors: 0, seconds: 0, gc: noGc(), dbCpuMs: 0, loadCpuMs: 0, lateMs: [], loopP99Ms: 0, loopMaxMs: 0 },
   relay: { latencies: [], errors: 0, seconds: 0, gc: noGc(), dbCpuMs: 0, loadCpuMs: 0, lateMs: [], loopP99Ms: 0, loopMaxMs: 0 },
 };
+const floorLatencies: number[] = [];
+let floorErrors = 0;
+let floorSeconds = 0;
+async function floorRound(): Promise<void> {
+  await settle();
+  const round = await openLoop(halfRate, OPEN_LOOP_SECONDS / 4, floorDocument, insertTimed);
+  floorLatencies.push(...round.latencies);
+  floorErrors += round.errors;
+  floorSeconds += round.requests / round.rps;
+}
+await floorRound();
 for (const side of ['baseline', 'relay', 'relay', 'baseline'] as const) {
   const target = side === 'relay' ? relay : baseline;
   await settle();
@@ -188,7 +220,7 @@ for (const side of ['baseline', 'relay', 'relay', 'baseline'] as const) {
   const loadFrom = process.cpuUsage();
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
-  const round = await openLoop(target.url, halfRate, OPEN_LOOP_SECONDS / 2);
+  const round = await openLoop(halfRate, OPEN_LOOP_SECONDS / 2, delivery, (request) => post(target.url, request));
   loop.disable();
   const load = process.cpuUsage(loadFrom);
   const h = half[side];
@@ -211,6 +243,8 @@ for (const side of ['baseline', 'relay', 'relay', 'baseline'] as const) {
     serverMs: [...h.gc.serverMs, ...gc.serverMs],
   };
 }
+await floorRound();
+const floorHalf = figures(floorLatencies, floorErrors, floorSeconds);
 const baseHalf = figures(half.baseline.latencies, half.baseline.errors, half.baseline.seconds);
 const oursHalf = figures(half.relay.latencies, half.relay.errors, half.relay.seconds);
 const baseGc = half.baseline.gc;
@@ -224,6 +258,7 @@ console.log(`ratio relay/baseline per round: ${ratios.map((r) => r.toFixed(2)).j
 console.log(`half of relay's peak: open loop at ${halfRate.toFixed(0)} req/s, ${OPEN_LOOP_SECONDS} s a side in two rounds (baseline, relay, relay, baseline)`);
 console.log(line('baseline node:http + raw driver', baseHalf));
 console.log(line('relay gateway intake', oursHalf));
+console.log(line('database alone: raw insertOne, no HTTP', floorHalf) + ` (${OPEN_LOOP_SECONDS / 2} s, half before and half after the sides)`);
 const gcLine = (g: GcReport) => `${g.pauses} GC pauses, ${g.totalMs.toFixed(0)} ms in all, longest ${g.maxMs.toFixed(1)} ms`;
 console.log(`during the half-load phase: baseline ${gcLine(baseGc)}; relay ${gcLine(oursGc)}`);
 // Share of one core over the side's rounds, per process: where the machine's two cores went.
@@ -245,5 +280,5 @@ console.log(`inside the server at half load: baseline ${serverLine(baseGc)}; rel
 console.log(`relay p99 at half load: ${oursHalf.p99.toFixed(2)} ms (goal < 20 ms)`);
 
 agent.destroy();
-await Promise.all([baseline.close(), relay.close()]);
+await Promise.all([baseline.close(), relay.close(), floorClient.close()]);
 await database.close();
