@@ -11,6 +11,7 @@ import { dataSourceRoutes, type DataSourceRouteOptions } from './routes.ts';
 import { performSync } from './sync.job.ts';
 import { startSync, SYNC_JOB, type SyncJobData } from './sync.ts';
 import { performSyncSweep, SWEEP_JOB } from './sweep.job.ts';
+import { ensureRecurring } from '../jobs/scheduler.ts';
 
 /** A sync by `syncInterval` follows the API's rules; a refused start (already syncing, no tokens) is skipped. */
 export async function performIntervalSync(ctx: AppContext, data: IntervalJobData): Promise<'started' | 'skipped' | 'gone'> {
@@ -58,7 +59,7 @@ export function createDataSourcesModule(opts: DataSourceRouteOptions = {}): Doma
       });
     },
     async start(ctx, role) {
-      if (role.worker) await ctx.jobs.every('1 minute', SWEEP_JOB, undefined, { skipImmediate: true });
+      if (role.worker) await ensureRecurring(ctx.jobs, '1 minute', SWEEP_JOB);
     },
   };
 }

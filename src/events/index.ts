@@ -1,6 +1,7 @@
 // The events module: a recurring sweep that re-dispatches events whose fan-out did not finish.
 import type { DomainModule } from '../module.ts';
 import { pruneEvents } from './retention.ts';
+import { ensureRecurring } from '../jobs/scheduler.ts';
 
 export const REDISPATCH_JOB = 'events.redispatch';
 
@@ -12,7 +13,7 @@ export const eventsModule: DomainModule = {
     });
   },
   async start(ctx, role) {
-    if (role.worker) await ctx.jobs.every('1 minute', REDISPATCH_JOB, {}, { skipImmediate: true });
+    if (role.worker) await ensureRecurring(ctx.jobs, '1 minute', REDISPATCH_JOB);
   },
   prune: pruneEvents,
 };

@@ -9,6 +9,7 @@ import { ACTION_JOB, PROCESS_JOB, SWEEP_JOB, type ActionJobData, type ProcessJob
 import { createGatewayState, type GatewayState } from './state.ts';
 import { performSweep } from './sweep.job.ts';
 import { pruneGateway } from './retention.ts';
+import { ensureRecurring } from '../jobs/scheduler.ts';
 
 export interface GatewayOptions {
   /** Delays between action attempts (attempts = delays + 1); tests pass short ones. */
@@ -55,7 +56,7 @@ export function createGatewayModule(opts: GatewayOptions = {}): DomainModule & {
     async start(ctx, role) {
       current = createGatewayState(ctx, { rulesDebounceMs: opts.rulesDebounceMs });
       current.rules.watch();
-      if (role.worker) await ctx.jobs.every('1 minute', SWEEP_JOB, undefined, { skipImmediate: true });
+      if (role.worker) await ensureRecurring(ctx.jobs, '1 minute', SWEEP_JOB);
     },
     prune: (before) => pruneGateway(before),
     async stop() {

@@ -4,6 +4,7 @@
 // conversations) is never pruned here.
 import type { AppContext } from '../context.ts';
 import type { DomainModule } from '../module.ts';
+import { ensureRecurring } from './scheduler.ts';
 
 export const RETENTION_JOB = 'retention.prune';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -27,5 +28,5 @@ export function defineRetention(ctx: AppContext, modules: DomainModule[]): void 
 
 /** Hourly, so each run deletes about an hour's worth of records instead of a day's at once. */
 export async function scheduleRetention(ctx: AppContext): Promise<void> {
-  if (ctx.config.RETENTION_DAYS) await ctx.jobs.every('1 hour', RETENTION_JOB, {}, { skipImmediate: true });
+  if (ctx.config.RETENTION_DAYS) await ensureRecurring(ctx.jobs, '1 hour', RETENTION_JOB);
 }

@@ -30,6 +30,20 @@ export function createScheduler(db: Db, config: Config, name = `relay-${process.
   return agenda;
 }
 
+/**
+ * Declares a recurring job without moving an existing schedule. Agenda's `every()` recomputes the
+ * next run from now on each call (docs/FERRETDB.md), so a worker restarted more often than the
+ * interval would push the run back every time and it would never come. An existing job with the
+ * same interval keeps its next run, overdue or not; a new one, or one whose interval changed, is
+ * declared with its first run one interval out.
+ */
+export async function ensureRecurring(jobs: Scheduler, interval: string, name: string, data: unknown = {}): Promise<void> {
+  const { jobs: found } = await jobs.queryJobs({ name });
+  const current = found.find((j) => j.type === 'single');
+  if (current && current.repeatInterval === interval && current.nextRunAt && !current.disabled) return;
+  await jobs.every(interval, name, data, { skipImmediate: true });
+}
+
 type Define = (name: string, processor: unknown, options?: { concurrency?: number; lockLimit?: number }) => void;
 
 /**

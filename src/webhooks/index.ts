@@ -7,6 +7,7 @@ import { webhookAdminRoutes } from './routes.ts';
 import { createWebhooksState, type WebhooksOptions, type WebhooksState } from './state.ts';
 import { performSweep, SWEEP_JOB } from './sweep.job.ts';
 import { pruneDeliveries } from './retention.ts';
+import { ensureRecurring } from '../jobs/scheduler.ts';
 
 export type WebhooksModule = DomainModule & { state(): WebhooksState };
 
@@ -33,7 +34,7 @@ export function createWebhooksModule(opts: WebhooksOptions = {}): WebhooksModule
         const s = state();
         s.dispatcher.dispatch(await s.fanOut.add(event));
       });
-      if (role.worker) await ctx.jobs.every('1 minute', SWEEP_JOB, undefined, { skipImmediate: true });
+      if (role.worker) await ensureRecurring(ctx.jobs, '1 minute', SWEEP_JOB);
     },
     prune: (before) => pruneDeliveries(before),
     async stop() {
