@@ -100,8 +100,9 @@ export class EventBus {
     let done = 0;
     let firstFailed: number | undefined;
     if (events.length) {
-      // A dispatch row is never older than its event.
-      const marked = await EventDispatchModel.find({ at: trusted({ $gte: events[0]!.createdAt }) }, { _id: 1 }).lean<Array<{ _id: string }>>();
+      // By the window's ids: at most one row each (an `at` range would also return every later
+      // event's row, a whole backlog's after an outage).
+      const marked = await EventDispatchModel.find({ _id: trusted({ $in: events.map((e) => e.id) }) }, { _id: 1 }).lean<Array<{ _id: string }>>();
       const dispatched = new Set(marked.map((m) => m._id));
       for (const [i, event] of events.entries()) {
         if (dispatched.has(event.id)) continue;
