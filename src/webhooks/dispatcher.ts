@@ -18,6 +18,7 @@ import { DeliveryModel, type AttemptResult, type Delivery, type DeliveryRequest 
 import { signedRequest } from './request.ts';
 
 const RESULT_BATCH = 256;
+const LATE_WARNING_EVERY_MS = 10_000;
 
 interface Ended {
   delivery: Delivery;
@@ -31,6 +32,9 @@ export class DeliveryDispatcher {
   private queue: string[] = [];
   private running = 0;
   private idleWaiters: Array<() => void> = [];
+  /** First attempts that waited past their claim since the last warning, and when that was. */
+  private late = 0;
+  private lateWarnedAt = -Infinity;
   private readonly results: SerialBatcher<Ended>;
   private readonly settles: SerialBatcher<Ended>;
 
@@ -112,7 +116,7 @@ export class DeliveryDispatcher {
     // Waited so long for a slot that the attempt might outlast its claim: the claim's runner would
     // then look dead to others. Left to perform(), which takes the next attempt once it ran out.
     if (clock.now().getTime() + this.deps.leaseMs > (delivery.firstClaim?.leaseUntil?.getTime() ?? 0)) {
-      logger.warn({ deliveryId: delivery.id }, 'webhook first attempt waited past its claim; it runs as the next attempt once the claim runs out');
+      this.noteLate(delivery.id);
       return this.attempt(delivery.id);
     }
     try {
@@ -122,6 +126,22 @@ export class DeliveryDispatcher {
     } catch (err) {
       logger.error({ err, deliveryId: delivery.id }, 'webhook first attempt failed to run; the sweep will retry it');
     }
+  }
+
+  /**
+   * Only a backlog makes first attempts late, and then thousands at once: one warning per
+   * LATE_WARNING_EVERY_MS with how many there were since the last, not one line per delivery.
+   */
+  private noteLate(deliveryId: string): void {
+    this.late++;
+    const now = this.deps.ctx.clock.now().getTime();
+    if (now - this.lateWarnedAt < LATE_WARNING_EVERY_MS) return;
+    this.deps.ctx.logger.warn(
+      { deliveries: this.late, lastDeliveryId: deliveryId },
+      'webhook first attempts waited past their claim; each runs as the next attempt once its claim runs out',
+    );
+    this.late = 0;
+    this.lateWarnedAt = now;
   }
 
   private async recordResults(items: Ended[]): Promise<void> {

@@ -3,6 +3,7 @@
 // leaves the delivery row as created (fresh) and readers take its state from the result; any other
 // outcome is settled onto the row after, and until then readers take it from the result too. The
 // sweep checks fresh rows in bulk.
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/harness.ts';
 import { adminApi, createTenant, type Tenant } from '../helpers/factories.ts';
@@ -13,9 +14,17 @@ import { getDelivery } from '../../src/webhooks/deliveries.ts';
 import { attemptKey, AttemptModel, AttemptResultModel, DeliveryModel, type Delivery } from '../../src/webhooks/model.ts';
 import { startSink, type Sink } from './sink.ts';
 import { useWebhooksRuntime } from './runtime.ts';
+import { createLogger } from '../../src/observability/logger.ts';
 
 describe('recording first attempts', () => {
-  const { rt, module } = useWebhooksRuntime({ retryDelaysMs: [10, 10, 10, 10] });
+  const logLines: Array<{ msg: string; deliveries?: number }> = [];
+  const logStream = new Writable({
+    write(chunk, _enc, done) {
+      logLines.push(JSON.parse(chunk.toString()));
+      done();
+    },
+  });
+  const { rt, module } = useWebhooksRuntime({ retryDelaysMs: [10, 10, 10, 10] }, { logger: createLogger('info', logStream) });
   let sink: Sink;
   let tenant: Tenant;
   beforeAll(async () => {
@@ -134,15 +143,25 @@ describe('recording first attempts', () => {
     await dispatcher().idle();
     const row = (await DeliveryModel.findOne({ webhookId }).lean<Delivery>())!;
     // A new delivery that waited for a slot until less than a lease (15 s) of its claim was left.
-    const copyId = crypto.randomUUID();
+    // Three of them, as a backlog makes them.
     const now = Date.now();
     const firstClaim = { startedAt: new Date(now - 29_000), leaseUntil: new Date(now + 1_000) };
-    const copy = { ...row, _id: copyId, id: copyId, eventId: `copy-${copyId}`, createdAt: firstClaim.startedAt, nextAttemptAt: firstClaim.startedAt, firstClaim };
-    await DeliveryModel.collection.insertOne(copy as never);
-    dispatcher().dispatch([{ delivery: copy as Delivery, secret: 'whsec_unused' }]);
+    const copies = [0, 1, 2].map(() => {
+      const id = crypto.randomUUID();
+      return { ...row, _id: id, id, eventId: `copy-${id}`, createdAt: firstClaim.startedAt, nextAttemptAt: firstClaim.startedAt, firstClaim };
+    });
+    const copyId = copies[0]!.id;
+    await DeliveryModel.collection.insertMany(copies as never[]);
+    const warnedBefore = logLines.filter((l) => l.msg.includes('waited past')).length;
+    dispatcher().dispatch(copies.map((copy) => ({ delivery: copy as Delivery, secret: 'whsec_unused' })));
     await dispatcher().idle();
     const sent = () => sink.requests.filter((r) => r.headers['x-service-delivery-id'] === copyId);
     expect(sent()).toHaveLength(0);
+    // One warning for the three, not a line per delivery.
+    const warnings = logLines.filter((l) => l.msg.includes('waited past'));
+    expect(warnedBefore).toBe(0);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.deliveries).toBe(1);
     // While the claim lasts, nobody else sends attempt 1 either.
     await dispatcher().runNow(copyId);
     expect(sent()).toHaveLength(0);
@@ -153,6 +172,7 @@ describe('recording first attempts', () => {
       [2, 'succeeded'],
     ]);
     expect(sent()).toHaveLength(1);
+    for (const copy of copies.slice(1)) await waitFor(async () => (await getDelivery(tenant.botId, webhookId, copy.id)).status === 'delivered');
   });
 
   it('deletes the whole delivery log of a deleted hook, attempt results included', async () => {
