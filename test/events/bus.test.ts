@@ -22,6 +22,9 @@ describe('event bus', () => {
     );
     const ids = emitted.map((e) => e.id);
     expect(new Set(ids).size).toBe(20);
+    // UUIDv7 in emit order (calls made in this order get ids in this order): dispatch rows keyed by them append to their index.
+    expect(ids).toEqual([...ids].sort());
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(emitted.map((e) => (e.payload as { n: number }).n)).toEqual(Array.from({ length: 20 }, (_, i) => i));
     expect([...seen].sort()).toEqual([...ids].sort());
     await bus.flush();
