@@ -102,9 +102,12 @@ export class EventBus {
     let done = 0;
     let firstFailed: number | undefined;
     if (events.length) {
-      // By the window's ids: at most one row each (an `at` range would also return every later
-      // event's row, a whole backlog's after an outage).
-      const marked = await EventDispatchModel.find({ _id: trusted({ $in: events.map((e) => e.id) }) }, { _id: 1 }).lean<Array<{ _id: string }>>();
+      // The rows between the window's least and greatest event id hold every row of the window, and
+      // little else since event ids are UUIDv7 (older v4 ids only widen the range). An `at` range
+      // would return every later row too, a whole backlog's after an outage; `$in` of the ids costs
+      // twice as much on FerretDB, which scans either way (docs/FERRETDB.md).
+      const ids = events.map((e) => e.id).sort();
+      const marked = await EventDispatchModel.find({ _id: trusted({ $gte: ids[0]!, $lte: ids.at(-1)! }) }, { _id: 1 }).lean<Array<{ _id: string }>>();
       const dispatched = new Set(marked.map((m) => m._id));
       for (const [i, event] of events.entries()) {
         if (dispatched.has(event.id)) continue;
