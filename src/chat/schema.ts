@@ -2,7 +2,7 @@
 // Every id is a UUID string, so an operator object such as {"$ne": null} is a 400, never a query.
 import { z } from 'zod';
 import { PageQuerySchema } from '../http/pagination.ts';
-import { uuid } from '../http/validate.ts';
+import { isStorableKey, uuid } from '../http/validate.ts';
 import { CONVERSATION_STATES } from './model.ts';
 
 const scalar = z.union([z.string(), z.number(), z.boolean()], { error: 'values must be strings, numbers or booleans' });
@@ -21,8 +21,8 @@ export const UserDataSchema = z
   })
   .catchall(z.union([z.string().max(2000), z.number(), z.boolean(), z.null()], { error: 'userData values must be scalars' }))
   .refine((o) => Object.keys(o).length <= 50, { error: 'userData has too many fields' })
-  .refine((o) => Object.keys(o).every((k) => !k.startsWith('$') && !k.includes('.') && k.length <= 100), {
-    error: 'userData keys must not start with $ or contain dots',
+  .refine((o) => Object.keys(o).every(isStorableKey), {
+    error: 'userData keys must be 1-100 characters, not start with $, and contain no dots or NUL characters',
   });
 export type UserData = z.infer<typeof UserDataSchema>;
 

@@ -41,6 +41,8 @@ async function sendConsole(c: Context, file: string | undefined): Promise<void> 
 }
 
 export function consoleRoutes(router: Router, _ctx: AppContext): void {
+  // The site root has nothing of its own: send a visitor to the console.
+  router.get('/', (c) => c.redirect('/console'));
   router.get('/console', (c) => sendConsole(c, undefined));
   router.get('/console/{*file}', (c) => sendConsole(c, c.params.file));
 }

@@ -3,6 +3,7 @@
 import type { Model } from 'mongoose';
 import type { PageQuery, Page } from '../http/pagination.ts';
 import { trusted } from '../db/connection.ts';
+import { AppError } from '../http/errors.ts';
 
 export async function pageById<D extends { _id: string }>(
   model: Model<any>,
@@ -10,6 +11,10 @@ export async function pageById<D extends { _id: string }>(
   page: PageQuery,
   projection?: Record<string, 0 | 1>,
 ): Promise<Page<D>> {
+  // The cursor must name an item of this list, as in every other list (http/pagination.ts).
+  if (page.cursor && !(await model.exists({ _id: page.cursor, ...filter }))) {
+    throw new AppError('invalid_cursor', 'cursor does not name an item of this list');
+  }
   const query = page.cursor ? { ...filter, _id: trusted({ $gt: page.cursor }) } : filter;
   const [items, total] = await Promise.all([
     model.find(query, projection).sort({ _id: 1 }).limit(page.limit).lean<D[]>(),

@@ -14,21 +14,20 @@ import { healthRoutes } from '../observability/health.ts';
 import { docsRoutes } from './docs.ts';
 import { consoleRoutes } from '../console/routes.ts';
 import { rememberRouters } from './routers.ts';
+import { guardRoutes, ROUTER_MATCHING } from './guard.ts';
 
 export function createApp(ctx: AppContext, modules: DomainModule[]): Koa {
   const app = new Koa({ proxy: false });
   app.silent = true; // errors are logged by errorMiddleware, with secrets redacted
   const rawBodyPaths = modules.flatMap((m) => m.rawBodyPaths ?? []);
+  const body = jsonBody({ limit: ctx.config.BODY_LIMIT, maxDepth: ctx.config.JSON_MAX_DEPTH, skip: (c) => rawBodyPaths.some((re) => re.test(c.path)) });
 
   app.use(httpMetrics);
   app.use(errorMiddleware(ctx.logger));
   app.use(responseDeadline(ctx.config.REQUEST_TIMEOUT_MS, ctx.logger, ctx.clock));
-  app.use(jsonBody({ limit: ctx.config.BODY_LIMIT, maxDepth: ctx.config.JSON_MAX_DEPTH, skip: (c) => rawBodyPaths.some((re) => re.test(c.path)) }));
-
   app.use(refuseOperatorQueryKeys);
-  app.use(authenticatePublic);
 
-  const root = new Router();
+  const root = new Router(ROUTER_MATCHING);
   healthRoutes(root, ctx);
   docsRoutes(root);
   consoleRoutes(root, ctx);
@@ -37,9 +36,15 @@ export function createApp(ctx: AppContext, modules: DomainModule[]): Koa {
   const publicRouter = createPublicRouter();
   for (const m of modules) m.publicRoutes?.(publicRouter, ctx);
 
-  const admin = new Router({ prefix: '/api/admin' });
-  admin.use(adminAuth(ctx.config.ADMIN_TOKEN));
+  const admin = new Router({ prefix: '/api/admin', ...ROUTER_MATCHING });
   for (const m of modules) m.adminRoutes?.(admin, ctx);
+
+  // Authentication first, then the body: nothing is read or parsed for a caller not yet known
+  // (F6), and no request reaches a route around its guard (F1, F2). Root routes authenticate
+  // themselves (hook secret in the path, gateway signature over the raw body).
+  guardRoutes(root, body);
+  guardRoutes(publicRouter, authenticatePublic, body);
+  guardRoutes(admin, adminAuth(ctx.config.ADMIN_TOKEN), body);
 
   rememberRouters(app, { root, public: publicRouter, admin }); // for the OpenAPI document
   for (const router of [root, publicRouter, admin] as Router<any>[]) {

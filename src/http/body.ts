@@ -16,6 +16,13 @@ export function jsonDepthExceeds(value: unknown, maxDepth: number): boolean {
   return false;
 }
 
+const PARSED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function carriesBody(ctx: Context): boolean {
+  const length = ctx.request.length;
+  return length !== undefined ? length > 0 : ctx.get('transfer-encoding') !== '';
+}
+
 export function jsonBody(opts: { limit: string; maxDepth: number; skip?: (ctx: Context) => boolean }) {
   const parse = koaBody({
     json: true,
@@ -28,6 +35,11 @@ export function jsonBody(opts: { limit: string; maxDepth: number; skip?: (ctx: C
   });
   return async function parseJsonBody(ctx: Context, next: Next) {
     if (opts.skip?.(ctx)) return next();
+    // A body in another format would be left unparsed and fail validation as a missing field;
+    // say what is wrong instead. An empty body needs no Content-Type (a bare POST is fine).
+    if (PARSED_METHODS.has(ctx.method) && carriesBody(ctx) && !ctx.is('json', '+json')) {
+      throw new AppError('unsupported_media_type', 'Content-Type must be application/json');
+    }
     let parsed = false;
     try {
       await parse(ctx, async () => {

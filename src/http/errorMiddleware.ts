@@ -7,6 +7,12 @@ import { AppError, ERROR_STATUS, type ErrorCode } from './errors.ts';
 import { isTransientDatabaseError } from '../db/errors.ts';
 import { loggablePath, type Logger } from '../observability/logger.ts';
 
+const UNANSWERED: Record<number, () => AppError> = {
+  404: () => new AppError('not_found', 'Not found'),
+  405: () => new AppError('method_not_allowed', 'This method is not allowed here; the Allow header lists those that are'),
+  501: () => new AppError('not_implemented', 'This method is not implemented'),
+};
+
 /** Maps anything thrown below the edge to an AppError; unknown errors become 500. */
 export function toAppError(err: unknown): AppError | undefined {
   if (err instanceof AppError) return err;
@@ -32,8 +38,10 @@ export function errorMiddleware(logger: Logger) {
   return async function handleErrors(ctx: Context, next: Next) {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
-        throw new AppError('not_found', 'Not found');
+      // Koa and the router's allowedMethods() leave these bodiless (Koa would send plain text).
+      if (ctx.body === undefined) {
+        const unanswered = UNANSWERED[ctx.status];
+        if (unanswered) throw unanswered();
       }
     } catch (err) {
       const appError = toAppError(err);

@@ -6,12 +6,13 @@ import { z } from 'zod';
 import { AppError } from './errors.ts';
 import { trusted } from '../db/connection.ts';
 
+const LIMIT_ERROR = { error: 'limit must be an integer from 1 to 100' };
+
 export const PageQuerySchema = z.object({
-  limit: z.coerce
-    .number({ error: 'limit must be an integer from 1 to 100' })
-    .int({ error: 'limit must be an integer from 1 to 100' })
-    .min(1, { error: 'limit must be an integer from 1 to 100' })
-    .max(100, { error: 'limit must be an integer from 1 to 100' })
+  // A number in a JSON body, or decimal digits in a query string: no "0x10", "1e1" or " 16".
+  limit: z
+    .union([z.number(LIMIT_ERROR), z.string(LIMIT_ERROR).regex(/^[0-9]{1,3}$/, LIMIT_ERROR).transform(Number)], LIMIT_ERROR)
+    .pipe(z.number().int(LIMIT_ERROR).min(1, LIMIT_ERROR).max(100, LIMIT_ERROR))
     .default(10),
   cursor: z.string({ error: 'cursor must be a string' }).max(200).nullish(),
 });

@@ -5,6 +5,7 @@ import type { Context, Next } from 'koa';
 import { AppError } from './errors.ts';
 import { authenticateChannel } from '../platform/service.ts';
 import type { ApiChannel, Bot, Team } from '../platform/model.ts';
+import { ROUTER_MATCHING } from './guard.ts';
 
 export const API_VERSIONS = ['1.0', '2.0'] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
@@ -19,18 +20,16 @@ export interface PublicState {
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const PUBLIC_PREFIX = '/api/public/channels/:channelId/:version';
-const PREFIX_RE = /^\/api\/public\/channels\/([^/]+)\/([^/]+)(?:\/|$)/;
 
 /**
- * Authenticates every request under the public prefix, matched route or not, so an unknown
- * channel is 404 and a wrong key 403 whatever the path.
+ * Authenticates a request to a public route (app.ts binds it to every route of the public
+ * router, so it runs exactly when a route matched): unknown version or channel 404, a missing or
+ * wrong key 403 (spec "Authentication" 1).
  */
 export async function authenticatePublic(ctx: Context, next: Next) {
-  const match = PREFIX_RE.exec(ctx.path);
-  if (!match) return next();
-  const [, channelId, version] = match as unknown as [string, string, string];
+  const { channelId, version } = (ctx as unknown as { params: Record<string, string | undefined> }).params;
   if (!API_VERSIONS.includes(version as ApiVersion)) throw new AppError('not_found', 'Unknown API version');
-  if (!UUID_RE.test(channelId)) throw new AppError('channel_not_found', 'Channel not found');
+  if (!channelId || !UUID_RE.test(channelId)) throw new AppError('channel_not_found', 'Channel not found');
   const header = ctx.get('x-api-secret-key');
   const access = await authenticateChannel(channelId.toLowerCase(), header || undefined);
   Object.assign(ctx.state, access, { apiVersion: version });
@@ -38,5 +37,5 @@ export async function authenticatePublic(ctx: Context, next: Next) {
 }
 
 export function createPublicRouter(): Router<PublicState> {
-  return new Router<PublicState>({ prefix: PUBLIC_PREFIX });
+  return new Router<PublicState>({ prefix: PUBLIC_PREFIX, ...ROUTER_MATCHING });
 }

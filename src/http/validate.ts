@@ -49,6 +49,12 @@ export async function refuseOperatorQueryKeys(ctx: Context, next: Next) {
   return next();
 }
 
+/**
+ * A key a client may choose that is stored as a field name: no leading `$` (an operator), no dot
+ * (a path) and no NUL (BSON ends names at it and the driver refuses them, F3 of issue 21).
+ */
+export const isStorableKey = (key: string): boolean => key.length > 0 && key.length <= 100 && !key.startsWith('$') && !key.includes('.') && !key.includes('\0');
+
 /** Field helpers shared by the public API schemas. */
 export const uuid = (name: string) =>
   z.string({ error: `${name} is required and must be a string` }).uuid({ error: `${name} must be a valid UUID` });

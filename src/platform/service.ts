@@ -115,6 +115,7 @@ export interface ChannelAccess {
 export async function authenticateChannel(channelId: string, secretKey: string | undefined): Promise<ChannelAccess> {
   const channel = await ApiChannelModel.findOne({ id: channelId }).lean();
   if (!channel || !channel.enabled) throw new AppError('channel_not_found', 'Channel not found');
+  if (!secretKey) throw new AppError('forbidden', 'The X-API-Secret-Key header is required');
   if (!secretMatchesHash(secretKey, channel.secretHash)) {
     throw new AppError('forbidden', 'The secret key does not match this channel');
   }

@@ -1,10 +1,15 @@
 // Admin API request schemas for outgoing webhooks and their delivery log.
 import { z } from 'zod';
-import { uuid } from '../http/validate.ts';
+import { isStorableKey, uuid } from '../http/validate.ts';
 import { PageQuerySchema } from '../http/pagination.ts';
 import { CUSTOM_METHODS, WEBHOOK_TYPES } from './model.ts';
 
-const HeaderName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { error: 'header names must be HTTP tokens' });
+// HTTP tokens that are also storable field names (http/validate.ts): a `$` first or a dot would
+// make the stored headers object unwritable.
+const HeaderName = z
+  .string()
+  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { error: 'header names must be HTTP tokens' })
+  .refine(isStorableKey, { error: 'header names may not start with $ or contain dots' });
 // Header values may not carry line breaks (header injection); templates are checked again at send time.
 const HeaderValue = z.string().max(8_192).regex(/^[^\r\n\0]*$/, { error: 'header values may not contain line breaks' });
 
