@@ -9,7 +9,7 @@ import { presentRuleSet } from '../gateway/presenters.ts';
 import { formatLoadError, loadRuleSet } from '../gateway/rules/loader.ts';
 import { planDelivery } from '../gateway/rules/plan.ts';
 import { loadGatewayConfig } from '../gateway/sources.ts';
-import { signBody } from '../security/signature.ts';
+import { signBody, signDeliveryFacts } from '../security/signature.ts';
 import { printJson } from './context.ts';
 
 function readEventFile(file: string): Buffer {
@@ -50,7 +50,8 @@ export function registerGatewayCommands(program: Command): void {
       if (typeof body.deliveryId === 'string') headers['x-service-delivery-id'] = body.deliveryId;
       if (o.name) headers['x-service-event'] = o.name;
       if (o.test) headers['x-service-test'] = 'true';
-      const incoming = readDelivery(headers, raw, config.JSON_MAX_DEPTH);
+      // The operator is the sender here: the facts given on the command line count as signed.
+      const incoming = readDelivery(headers, raw, config.JSON_MAX_DEPTH, { bodySigned: true, factsSigned: true });
       const set = loadRuleSet(o.dir ?? config.RULES_DIR);
       for (const e of set.errors) process.stderr.write(`rejected: ${formatLoadError(e)}\n`);
       const { vars } = loadGatewayConfig(config.GATEWAY_CONFIG, config.gatewaySecretEnv);
@@ -60,6 +61,7 @@ export function registerGatewayCommands(program: Command): void {
         source: o.source,
         event: incoming.event,
         test: incoming.test,
+        signed: incoming.signed,
         deliveryId: incoming.deliveryId,
         receivedAt: new Date().toISOString(),
         vars,
@@ -87,6 +89,7 @@ export function registerGatewayCommands(program: Command): void {
         'X-Service-Event': o.name ?? inferEventName(payload),
       };
       if (o.test) headers['X-Service-Test'] = 'true';
+      headers['X-Relay-Signature'] = signDeliveryFacts({ deliveryId, event: headers['X-Service-Event']!, test: o.test === true }, body, o.secret, new Date());
       const res = await fetch(o.url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(10_000) });
       const text = await res.text();
       let answer: unknown = text;

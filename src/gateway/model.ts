@@ -20,6 +20,8 @@ const DeliverySchema = new Schema(
     deliveryId: { type: String, required: true },
     event: { type: String, required: true },
     test: { type: Boolean, required: true },
+    /** Which of deliveryId, event and test rest on a signature; absent on rows stored before it was kept (read as none). */
+    signed: { type: { _id: false, deliveryId: Boolean, event: Boolean, test: Boolean }, default: undefined },
     /** Request headers without secrets (see intake.ts). */
     headers: { type: Schema.Types.Mixed, required: true },
     /** The exact bytes that were verified. */

@@ -48,6 +48,7 @@ export function presentDelivery(record: DeliveryRecord, opts: { body?: boolean }
     deliveryId: d.deliveryId,
     event: d.event,
     test: d.test,
+    signed: { deliveryId: false, event: false, test: false, ...d.signed },
     receivedAt: d.receivedAt.toISOString(),
     run: d.run,
     processedRun: d.processedRun,

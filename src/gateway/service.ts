@@ -6,7 +6,7 @@ import { timeOrderedId } from '../clock.ts';
 import { AppError } from '../http/errors.ts';
 import { paginate, type PageQuery } from '../http/pagination.ts';
 import { gatewayDeliveries } from '../observability/metrics.ts';
-import type { IncomingDelivery } from './intake.ts';
+import type { IncomingDelivery, SignedFacts } from './intake.ts';
 import { byPublicId } from '../db/byId.ts';
 import { ActionOutcomeModel, GatewayDeliveryModel, RuleOutcomeModel, type ActionOutcome, type GatewayDelivery, type RuleOutcome } from './model.ts';
 import type { RuleInput } from './rules/plan.ts';
@@ -53,6 +53,7 @@ export async function acceptDelivery(
     deliveryId: incoming.deliveryId,
     event: incoming.event,
     test: incoming.test,
+    signed: incoming.signed,
     headers: incoming.headers,
     rawBody,
     receivedAt: ctx.clock.now(),
@@ -78,9 +79,11 @@ export function rawBodyOf(delivery: Pick<GatewayDelivery, 'rawBody'>): Buffer {
   return Buffer.from(binary.buffer.subarray(0, binary.length()));
 }
 
+const NOTHING_SIGNED = { deliveryId: false, event: false, test: false };
+
 /** What rule expressions see for a stored delivery. */
 export function ruleInputOf(
-  delivery: Pick<GatewayDelivery, 'rawBody' | 'headers' | 'source' | 'event' | 'test' | 'deliveryId' | 'receivedAt'>,
+  delivery: Pick<GatewayDelivery, 'rawBody' | 'headers' | 'source' | 'event' | 'test' | 'signed' | 'deliveryId' | 'receivedAt'>,
   vars: Record<string, string>,
 ): RuleInput {
   return {
@@ -89,6 +92,7 @@ export function ruleInputOf(
     source: delivery.source,
     event: delivery.event,
     test: delivery.test,
+    signed: { ...NOTHING_SIGNED, ...delivery.signed } as SignedFacts,
     deliveryId: delivery.deliveryId,
     receivedAt: delivery.receivedAt.toISOString(),
     vars,

@@ -38,3 +38,52 @@ export function verifySignature(rawBody: Buffer, header: string | string[] | und
   }
   return matched;
 }
+
+/** The delivery facts that travel in headers; X-Relay-Signature signs them with the body. */
+export interface DeliveryFacts {
+  deliveryId: string;
+  event: string;
+  test: boolean;
+}
+
+const FACTS_HEADER = /^t=(\d{1,12}),v1=([0-9a-fA-F]{64})$/;
+
+function factsHmac(facts: DeliveryFacts, timestamp: number, body: Buffer | string, secret: string): Buffer {
+  const prefix = `${timestamp}.${facts.deliveryId}.${facts.event}.${facts.test ? 'true' : 'false'}.`;
+  return createHmac('sha256', secret).update(prefix, 'utf8').update(typeof body === 'string' ? Buffer.from(body, 'utf8') : body).digest();
+}
+
+/**
+ * `X-Relay-Signature: t=<unix seconds>,v1=<hex>`, an HMAC-SHA256 over the time, the delivery id,
+ * the event, the test flag and the body. The spec's X-Service-Signature covers the body only, so
+ * its delivery-id, event and test headers could be changed in transit (issue 21, F4); this one
+ * covers them, and its time bounds a replay once the receiver has forgotten the delivery id.
+ */
+export function signDeliveryFacts(facts: DeliveryFacts, body: Buffer | string, secret: string, now: Date): string {
+  const timestamp = Math.floor(now.getTime() / 1000);
+  return `t=${timestamp},v1=${factsHmac(facts, timestamp, body, secret).toString('hex')}`;
+}
+
+export type FactsVerdict = 'valid' | 'invalid' | 'expired';
+
+/** Checks X-Relay-Signature against every secret (constant time each) and its time against `toleranceSeconds`. */
+export function verifyDeliveryFacts(
+  header: string,
+  facts: DeliveryFacts,
+  body: Buffer,
+  secrets: string[],
+  now: Date,
+  toleranceSeconds: number,
+): FactsVerdict {
+  const match = FACTS_HEADER.exec(header);
+  if (!match) return 'invalid';
+  const timestamp = Number(match[1]);
+  const given = Buffer.from(match[2]!.toLowerCase(), 'hex');
+  let matched = false;
+  for (const secret of secrets) {
+    if (typeof secret !== 'string' || secret.length === 0) continue;
+    if (timingSafeEqual(factsHmac(facts, timestamp, body, secret), given)) matched = true;
+  }
+  if (!matched) return 'invalid';
+  return Math.abs(now.getTime() / 1000 - timestamp) <= toleranceSeconds ? 'valid' : 'expired';
+}

@@ -147,7 +147,7 @@ export async function perform(deps: DeliveryDeps, deliveryId: string): Promise<P
   }
   if (!(await claimAttempt(deps, delivery.id, number, now))) return later(new Date(now.getTime() + deps.leaseMs));
   // Signed now, with the current secret: regenerating it invalidates signatures of queued retries.
-  const request = signedRequest(delivery.request as DeliveryRequest, { secret: hook.secret, deliveryId: delivery.id, event: delivery.event });
+  const request = signedRequest(delivery.request as DeliveryRequest, { secret: hook.secret, deliveryId: delivery.id, event: delivery.event, now });
   const res = await deps.outbound.send(request);
   return recordResult(deps, delivery, number, res);
 }

@@ -120,7 +120,7 @@ export class DeliveryDispatcher {
       return this.attempt(delivery.id);
     }
     try {
-      const request = signedRequest(delivery.request as DeliveryRequest, { secret, deliveryId: delivery.id, event: delivery.event });
+      const request = signedRequest(delivery.request as DeliveryRequest, { secret, deliveryId: delivery.id, event: delivery.event, now: clock.now() });
       const res = await this.deps.outbound.send(request);
       this.results.add({ delivery, result: resultOf(this.deps, delivery, 1, res, clock.now()) });
     } catch (err) {

@@ -16,6 +16,7 @@ const input = (payload: unknown, over: Partial<RuleInput> = {}): RuleInput => ({
   source: 'relay',
   event: 'conversation.started',
   test: false,
+  signed: { deliveryId: true, event: true, test: true },
   deliveryId: '6f1c1d2e-3b4a-4c5d-8e9f-0a1b2c3d4e5f',
   receivedAt: '2025-05-01T10:00:00.000Z',
   vars: {},

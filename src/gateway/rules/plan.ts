@@ -4,6 +4,7 @@
 import { resolveSpec, type ActionSpec } from '../actions/specs.ts';
 import type { ActionType } from './format.ts';
 import type { CompiledRule, RuleSet } from './loader.ts';
+import type { SignedFacts } from '../intake.ts';
 
 /** What every expression sees (docs/RULES.md). */
 export interface RuleInput {
@@ -12,6 +13,8 @@ export interface RuleInput {
   source: string;
   event: string;
   test: boolean;
+  /** Which of deliveryId, event and test rest on a signature (intake.ts). */
+  signed: SignedFacts;
   deliveryId: string;
   receivedAt: string;
   /** GATEWAY_CONFIG `vars`. */
