@@ -19,11 +19,28 @@ function plan(value: string): PlanName {
 export function registerPlatformCommands(program: Command): void {
   program
     .command('bootstrap')
-    .description('create a team, a bot and an API channel; prints channelId and secretKey as JSON')
-    .option('--team <name>', 'team name', 'My team')
+    .description(
+      'create a team, a bot and an API channel; prints channelId and secretKey as JSON. Works offline, on the database itself ' +
+        '(MONGODB_URI or the embedded one under DATA_DIR), so it runs before the server is ever started',
+    )
+    .option('--team <name>', 'team name (a second team of the same name is refused)', 'My team')
     .option('--bot <name>', 'bot name', 'My bot')
     .option('--plan <plan>', `plan (${PLANS.join(', ')})`, plan, 'standard' as PlanName)
-    .action(async (o) => printJson(await withRuntime(() => platform.bootstrapTenant({ team: o.team, bot: o.bot, plan: o.plan }))));
+    .action(async (o) =>
+      printJson(
+        await withRuntime(async () => {
+          // Run twice, bootstrap would quietly make a second tenant whose name cannot be told apart.
+          const existing = (await platform.listTeams()).find((t) => t.name === o.team);
+          if (existing) {
+            throw new Error(
+              `a team named "${o.team}" already exists (${existing.id}): bootstrap has run before. Its channel key is shown only once; ` +
+                `"relay channels list" and "relay channels rotate <channelId>" give a new one, or pass --team <name> for another tenant`,
+            );
+          }
+          return platform.bootstrapTenant({ team: o.team, bot: o.bot, plan: o.plan });
+        }),
+      ),
+    );
 
   const teams = program.command('teams').description('manage teams and their plans');
   teams

@@ -1,5 +1,8 @@
 // The `relay` CLI as a process, against the test database.
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { databaseUri, uniqueDatabaseName } from '../helpers/harness.ts';
@@ -23,6 +26,30 @@ describe('relay CLI', () => {
     expect(JSON.parse(rotated).secretKey).not.toBe(creds.secretKey);
     const { stdout: off } = await relay('channels', 'disable', creds.channelId);
     expect(JSON.parse(off).enabled).toBe(false);
+  });
+
+  it('refuses to bootstrap a second team of the same name, naming the first and the way on', async () => {
+    const first = JSON.parse((await relay('bootstrap', '--team', 'Twice')).stdout);
+    const again = await relay('bootstrap', '--team', 'Twice').catch((e) => e);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`a team named "Twice" already exists (${first.teamId})`);
+    expect(again.stderr).toContain('--team');
+    const { stdout } = await relay('teams', 'list');
+    expect(JSON.parse(stdout).filter((t: { name: string }) => t.name === 'Twice')).toHaveLength(1);
+  });
+
+  it('reads .env from the working directory, with the environment winning over the file', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-dotenv-'));
+    fs.mkdirSync(path.join(dir, 'from-file'));
+    fs.mkdirSync(path.join(dir, 'from-env'));
+    fs.writeFileSync(path.join(dir, '.env'), 'RULES_DIR=./from-file\nLOG_LEVEL=silent\n');
+    const bin = path.resolve('bin/relay.js');
+    const { RULES_DIR: _unset, ...env } = process.env;
+    const fromFile = await run('node', [bin, 'gateway', 'check'], { cwd: dir, env });
+    expect(JSON.parse(fromFile.stdout).dir).toBe('./from-file');
+    const fromEnv = await run('node', [bin, 'gateway', 'check'], { cwd: dir, env: { ...env, RULES_DIR: './from-env' } });
+    expect(JSON.parse(fromEnv.stdout).dir).toBe('./from-env');
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('sets a plan with overrides', async () => {
