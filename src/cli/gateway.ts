@@ -8,7 +8,7 @@ import { inferEventName, readDelivery } from '../gateway/intake.ts';
 import { presentRuleSet } from '../gateway/presenters.ts';
 import { formatLoadError, loadRuleSet } from '../gateway/rules/loader.ts';
 import { planDelivery } from '../gateway/rules/plan.ts';
-import { loadGatewayConfig } from '../gateway/sources.ts';
+import { loadGatewayConfig, type Source } from '../gateway/sources.ts';
 import { signBody, signDeliveryFacts } from '../security/signature.ts';
 import { printJson } from './context.ts';
 
@@ -18,6 +18,11 @@ function readEventFile(file: string): Buffer {
   } catch (err) {
     throw new Error(`cannot read ${file}: ${(err as Error).message}`);
   }
+}
+
+/** The operator is the sender of a dry run: a relay-scheme source with nothing to verify. */
+function operatorSource(name: string): Source {
+  return { name, scheme: 'relay', secrets: [], toleranceSeconds: 0, hmac: null, allowLegacySecretHeader: false, maxBodyBytes: 0, api: null, resync: { maxAttemptsPerHour: 0 } };
 }
 
 export function registerGatewayCommands(program: Command): void {
@@ -51,7 +56,8 @@ export function registerGatewayCommands(program: Command): void {
       if (o.name) headers['x-service-event'] = o.name;
       if (o.test) headers['x-service-test'] = 'true';
       // The operator is the sender here: the facts given on the command line count as signed.
-      const incoming = readDelivery(headers, raw, config.JSON_MAX_DEPTH, { bodySigned: true, factsSigned: true });
+      const now = new Date();
+      const incoming = await readDelivery(operatorSource(o.source), headers, raw, config.JSON_MAX_DEPTH, { bodySigned: true, factsSigned: true }, now);
       const set = loadRuleSet(o.dir ?? config.RULES_DIR);
       for (const e of set.errors) process.stderr.write(`rejected: ${formatLoadError(e)}\n`);
       const { vars } = loadGatewayConfig(config.GATEWAY_CONFIG, config.gatewaySecretEnv);
@@ -63,7 +69,7 @@ export function registerGatewayCommands(program: Command): void {
         test: incoming.test,
         signed: incoming.signed,
         deliveryId: incoming.deliveryId,
-        receivedAt: new Date().toISOString(),
+        receivedAt: now.toISOString(),
         vars,
       });
       printJson({ source: o.source, event: incoming.event, test: incoming.test, deliveryId: incoming.deliveryId, rules: plans });
