@@ -8,6 +8,7 @@ import { inferEventName, readDelivery } from '../gateway/intake.ts';
 import { presentRuleSet } from '../gateway/presenters.ts';
 import { formatLoadError, loadRuleSet } from '../gateway/rules/loader.ts';
 import { planDelivery } from '../gateway/rules/plan.ts';
+import { runRuleFixtures } from '../gateway/rules/fixtures.ts';
 import { loadGatewayConfig, type Source } from '../gateway/sources.ts';
 import { signBody, signDeliveryFacts } from '../security/signature.ts';
 import { printJson } from './context.ts';
@@ -37,6 +38,23 @@ export function registerGatewayCommands(program: Command): void {
       for (const e of set.errors) process.stderr.write(`rejected: ${formatLoadError(e)}\n`);
       printJson(presentRuleSet(set));
       if (set.errors.length) process.exitCode = 1;
+    });
+
+  program
+    .command('rules')
+    .description('the gateway\'s rule files')
+    .command('test')
+    .description('run each rules/<name>.test.json through the rule engine; exits 1 when a case fails or a rule file has no fixture')
+    .option('--dir <dir>', 'rules folder (default RULES_DIR, ./rules)')
+    .action(async (o) => {
+      const report = await runRuleFixtures(o.dir ?? loadConfig().RULES_DIR);
+      for (const f of report.files) {
+        if (f.error) process.stderr.write(`${f.file}: ${f.error}\n`);
+        for (const c of f.cases) if (!c.passed) process.stderr.write(`${f.file} "${c.name}":\n  ${c.problems.join('\n  ')}\n`);
+      }
+      for (const m of report.missing) process.stderr.write(`${m}: no fixture (${m.replace(/\.json$/, '.test.json')})\n`);
+      printJson(report);
+      if (report.failed || report.missing.length) process.exitCode = 1;
     });
 
   gateway

@@ -1,5 +1,6 @@
 // `relay gateway check | dry-run | send` as real processes.
 import { execFile } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayFiles } from './support/gatewayFiles.ts';
@@ -19,7 +20,7 @@ describe('relay gateway CLI', () => {
 
   it('checks the shipped rules, and exits 1 naming a broken file', async () => {
     const ok = await relay(['check', '--dir', 'rules']);
-    expect(JSON.parse(ok.stdout).rules).toHaveLength(3);
+    expect(JSON.parse(ok.stdout).rules).toHaveLength(readdirSync('rules').filter((n) => !n.endsWith('.test.json')).length);
     const files = gatewayFiles({ sources: {} }, { 'bad.json': { name: 'bad', when: '(', actions: [{ type: 'log', message: "'x'" }] } });
     const bad = await relay(['check', '--dir', files.rulesDir]);
     expect(bad.code).toBe(1);
