@@ -2,14 +2,14 @@
 // distinct rows ranked) for Relay's retriever, plain BM25 and two libraries, all in the same run,
 // over the ai package's own docs (devDependency `ai-docs-corpus`, pinned to one version), chunked
 // by the sync path's chunker. Also: how often the grounded reply cites a right row, and answer
-// latency (retrieve + compose). Held-out questions are scored only with --held-out.
+// latency (retrieve + compose). --held-out also scores the held-out questions; --ablate measures each choice.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import MiniSearch from 'minisearch';
 import { create, insertMultiple, search as oramaSearch } from '@orama/orama';
 import { chunkMarkdown } from '../src/datasources/chunking.ts';
-import { Bm25Segment, searchSegments } from '../src/knowledge/bm25.ts';
+import { Bm25Segment, DEFAULT_RETRIEVER, searchSegments, type RetrieverOptions } from '../src/knowledge/bm25.ts';
 import { terms } from '../src/knowledge/terms.ts';
 import { composeGroundedReply } from '../src/chat/answerers/grounded.ts';
 import { percentile } from './lib/load.ts';
@@ -43,19 +43,55 @@ const rows = fs
   .filter((f) => /\.mdx?$/.test(f))
   .sort()
   .map((f) => ({ rowId: f.split(path.sep).join('/'), markdown: fs.readFileSync(path.join(corpusDir, f), 'utf8') }));
-const chunks: Chunk[] = rows.flatMap((r) => chunkMarkdown(r.markdown).map((c, i) => ({ id: `${r.rowId}:${i}`, rowId: r.rowId, heading: c.heading, text: c.text })));
+const chunksOf = (clean: boolean): Chunk[] =>
+  rows.flatMap((r) => chunkMarkdown(r.markdown, undefined, clean).map((c, i) => ({ id: `${r.rowId}:${i}`, rowId: r.rowId, heading: c.heading, text: c.text })));
+const chunks = chunksOf(true);
+const uncleaned = chunksOf(false);
 console.log(`retrieval benchmark — ${machineLine()}`);
 console.log(`corpus: ai@${corpusVersion} docs, ${rows.length} rows, ${chunks.length} chunks`);
 
 const CANDIDATES = 30;
 const distinctRows = (rowIds: string[]) => [...new Set(rowIds)];
 
-const relaySegment = new Bm25Segment('corpus', 1);
-for (const c of chunks) relaySegment.add({ chunkId: c.id, rowId: c.rowId, heading: c.heading, text: c.text });
-const relaySearch = (q: string) => searchSegments([relaySegment], q, CANDIDATES);
+// Relay's retriever as configured, and with each choice measured on its own: added to main's
+// retriever as it was before issue 18 (no cleaning, whole-chunk field, no identifier splitting, no
+// section limit), and taken away from the default.
+interface Variant {
+  name: string;
+  options: RetrieverOptions;
+  clean: boolean;
+}
+const BEFORE: RetrieverOptions = { splitIdentifiers: false, headingWeight: null, onePerSection: false };
+const choices: Array<[string, Partial<RetrieverOptions> & { clean?: boolean }]> = [
+  ['cleaning', { clean: true }],
+  ['identifier splitting', { splitIdentifiers: true }],
+  ['heading field', { headingWeight: DEFAULT_RETRIEVER.headingWeight }],
+  ['one chunk per section', { onePerSection: true }],
+];
+const variants: Variant[] = [{ name: 'relay retriever', options: DEFAULT_RETRIEVER, clean: true }];
+if (process.argv.includes('--ablate')) {
+  variants.push({ name: 'before issue 18', options: BEFORE, clean: false });
+  for (const [name, change] of choices) {
+    const { clean, ...options } = change;
+    variants.push({ name: `  before + ${name}`, options: { ...BEFORE, ...options }, clean: clean ?? false });
+    const off = Object.fromEntries(Object.keys(options).map((k) => [k, BEFORE[k as keyof RetrieverOptions]]));
+    variants.push({ name: `  default - ${name}`, options: { ...DEFAULT_RETRIEVER, ...off }, clean: clean === undefined });
+  }
+}
+const searchers = variants.map((v) => {
+  const segment = new Bm25Segment('corpus', 1, v.options);
+  for (const c of v.clean ? chunks : uncleaned) segment.add({ chunkId: c.id, rowId: c.rowId, heading: c.heading, text: c.text });
+  return { name: v.name, search: (q: string) => searchSegments([segment], q, CANDIDATES) };
+});
+const relaySearch = searchers[0]!.search;
 
-const plain = new PlainBm25<Chunk>();
-for (const c of chunks) plain.add(c, c.heading ? `${c.heading}\n${c.text}` : c.text);
+// Plain BM25 over the chunks as synced before issue 18 (uncleaned) and as synced now: the goal is
+// measured against the better of the two.
+const plainOf = (source: Chunk[]) => {
+  const index = new PlainBm25<Chunk>();
+  for (const c of source) index.add(c, c.heading ? `${c.heading}\n${c.text}` : c.text);
+  return (q: string) => distinctRows(index.search(q, CANDIDATES).map((c) => c.rowId));
+};
 
 const mini = new MiniSearch<Chunk>({ fields: ['heading', 'text'], storeFields: ['rowId'] });
 mini.addAll(chunks.map((c) => ({ ...c, heading: c.heading ?? '' })));
@@ -74,10 +110,12 @@ const oramaRank = (db: typeof orama) => async (q: string) =>
   distinctRows((await oramaSearch(db, { term: q, properties: ['heading', 'text'], limit: CANDIDATES })).hits.map((h) => h.document.rowId));
 
 const rankers: Array<[string, Ranker]> = [
-  ['relay retriever', (q) => distinctRows(relaySearch(q).map((h) => h.rowId))],
-  ['plain BM25 (k1 1.2, b 0.75)', (q) => distinctRows(plain.search(q, CANDIDATES).map((c) => c.rowId))],
+  ...searchers.map(({ name, search }): [string, Ranker] => [name, (q) => distinctRows(search(q).map((h) => h.rowId))]),
+  ['plain BM25 (k1 1.2, b 0.75)', plainOf(uncleaned)],
+  ['plain BM25, cleaned chunks', plainOf(chunks)],
   ['minisearch (defaults)', (q) => distinctRows(mini.search(q).slice(0, CANDIDATES).map((r) => r.rowId as string))],
   ['minisearch (relay terms)', (q) => distinctRows(miniTerms.search(q).slice(0, CANDIDATES).map((r) => r.rowId as string))],
+  ['minisearch (relay terms, heading x3)', (q) => distinctRows(miniTerms.search(q, { boost: { heading: 3 } }).slice(0, CANDIDATES).map((r) => r.rowId as string))],
   ['@orama/orama (defaults)', oramaRank(orama)],
   ['@orama/orama (relay terms)', oramaRank(oramaTerms)],
 ];
@@ -98,10 +136,12 @@ for (const [name, questions] of sets) {
         if (question.rows.includes(ranked[0] ?? '')) at1++;
         if (ranked.slice(0, 3).some((r) => question.rows.includes(r))) at3++;
       }
-      console.log(`  ${rankerName.padEnd(30)} recall@1 ${pct(at1, group.length)}   recall@3 ${pct(at3, group.length)}`);
+      console.log(`  ${rankerName.padEnd(38)} recall@1 ${pct(at1, group.length)}   recall@3 ${pct(at3, group.length)}`);
     }
-    const cited = group.filter((question) => composeGroundedReply(relaySearch(question.q)).used.some((h) => question.rows.includes(h.rowId))).length;
-    console.log(`  ${'grounded reply cites a right row'.padEnd(30)} ${pct(cited, group.length)}`);
+    for (const { name, search } of searchers) {
+      const cited = group.filter((question) => composeGroundedReply(search(question.q)).used.some((h) => question.rows.includes(h.rowId))).length;
+      console.log(`  ${`grounded reply cites a right row (${name.trim()})`.padEnd(58)} ${pct(cited, group.length)}`);
+    }
   }
 }
 

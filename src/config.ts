@@ -24,6 +24,8 @@ const EnvSchema = z.object({
   ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
   /** Public base URLs used when the service prints its own addresses. */
   PUBLIC_BASE_URL: z.string().url().optional(),
+  /** Where the `relay` CLI finds the running server (default http://127.0.0.1:PORT). */
+  RELAY_URL: z.string().url().optional(),
   HOOKS_BASE_URL: z.string().url().optional(),
 
   BODY_LIMIT: z.string().default('1mb'),

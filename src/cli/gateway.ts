@@ -21,6 +21,18 @@ function readEventFile(file: string): Buffer {
   }
 }
 
+/** The event body as an object; a file that is not one is named, since a dry run may be handed many. */
+function parseEventFile(file: string, raw: Buffer): Record<string, unknown> {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch (err) {
+    throw new Error(`${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Error(`${file} must hold a JSON object (the event body)`);
+  return body as Record<string, unknown>;
+}
+
 /** The operator is the sender of a dry run: a relay-scheme source with nothing to verify. */
 function operatorSource(name: string): Source {
   return { name, scheme: 'relay', secrets: [], toleranceSeconds: 0, hmac: null, allowLegacySecretHeader: false, maxBodyBytes: 0, api: null, resync: { maxAttemptsPerHour: 0 } };
@@ -69,7 +81,7 @@ export function registerGatewayCommands(program: Command): void {
       const config = loadConfig();
       const raw = readEventFile(o.event);
       const headers: Record<string, string> = { 'x-service-delivery-id': randomUUID() };
-      const body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+      const body = parseEventFile(o.event, raw);
       if (typeof body.deliveryId === 'string') headers['x-service-delivery-id'] = body.deliveryId;
       if (o.name) headers['x-service-event'] = o.name;
       if (o.test) headers['x-service-test'] = 'true';
@@ -103,7 +115,7 @@ export function registerGatewayCommands(program: Command): void {
     .option('--delivery-id <uuid>', 'delivery id (default: the body\'s, else a new one)')
     .option('--test', 'send X-Service-Test: true')
     .action(async (o) => {
-      const payload = JSON.parse(readEventFile(o.event).toString('utf8')) as Record<string, unknown>;
+      const payload = parseEventFile(o.event, readEventFile(o.event));
       const deliveryId = o.deliveryId ?? (typeof payload.deliveryId === 'string' ? payload.deliveryId : randomUUID());
       const body = Buffer.from(JSON.stringify({ ...payload, deliveryId }));
       const headers: Record<string, string> = {
