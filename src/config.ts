@@ -1,5 +1,6 @@
 // Every environment variable the service reads, parsed and validated once.
 // Nothing else in src/ reads process.env.
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { resolvePlanLimits } from './platform/plans.ts';
@@ -23,6 +24,8 @@ const EnvSchema = z.object({
   ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
   /** Public base URLs used when the service prints its own addresses. */
   PUBLIC_BASE_URL: z.string().url().optional(),
+  /** Where the `relay` CLI finds the running server (default http://127.0.0.1:PORT). */
+  RELAY_URL: z.string().url().optional(),
   HOOKS_BASE_URL: z.string().url().optional(),
 
   BODY_LIMIT: z.string().default('1mb'),
@@ -80,6 +83,14 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 const LOCK_LIFETIME_FLOOR_MS = 3 * DELIVERY_TIMEOUT_MS;
 
 export class ConfigError extends Error {}
+
+/**
+ * Reads `.env` from the working directory, as .env.example invites, with Node's own loader. A
+ * variable already in the environment wins over the file. Called once by each entry point.
+ */
+export function loadDotEnv(file = '.env'): void {
+  if (fs.existsSync(file)) process.loadEnvFile(file);
+}
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));

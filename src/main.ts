@@ -1,7 +1,7 @@
 // Process entry: read config, connect (or start the embedded database), then serve HTTP and/or
 // process jobs according to ROLE. SIGTERM/SIGINT drain jobs and close everything in order.
 import http from 'node:http';
-import { loadConfig, ConfigError } from './config.ts';
+import { loadConfig, loadDotEnv, ConfigError } from './config.ts';
 import { createLogger } from './observability/logger.ts';
 import { resolveDatabase } from './db/resolve.ts';
 import { EmbeddedDbUnavailable } from './db/ferretdb.ts';
@@ -10,6 +10,7 @@ import { createApp } from './http/app.ts';
 import { ensureLocalAdminToken, localAdminTokenFile } from './http/localAdminToken.ts';
 
 async function main() {
+  loadDotEnv();
   let config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
   if (!config.ADMIN_TOKEN && !config.MONGODB_URI) {

@@ -13,6 +13,7 @@ import type { Conversation, Message, Source } from './model.ts';
 import type { MessageSendReq, UserData } from './schema.ts';
 import { findConversation, recentMessages, recordMessages, startConversation, type NewMessage } from './service.ts';
 import { countTokens } from './tokens.ts';
+import { rowNames } from '../datasources/service.ts';
 
 export interface ChannelAccess {
   bot: Bot;
@@ -144,6 +145,7 @@ async function answerInput(
     extendContext: req.extendContext,
     history: found.history,
     passages: found.passages,
+    rowNames,
     powerUps: bot.powerUps.includes(HANDOFF_POWER_UP) ? [handoffPowerUp(ctx, conversation, bot, req.userData ?? {}) as never] : [],
     recordedEmail: await recordAwaitedEmail(conversation, req.message),
     stream: req.stream === true,

@@ -8,7 +8,8 @@ import { inferEventName, readDelivery } from '../gateway/intake.ts';
 import { presentRuleSet } from '../gateway/presenters.ts';
 import { formatLoadError, loadRuleSet } from '../gateway/rules/loader.ts';
 import { planDelivery } from '../gateway/rules/plan.ts';
-import { loadGatewayConfig } from '../gateway/sources.ts';
+import { runRuleFixtures } from '../gateway/rules/fixtures.ts';
+import { loadGatewayConfig, type Source } from '../gateway/sources.ts';
 import { signBody, signDeliveryFacts } from '../security/signature.ts';
 import { printJson } from './context.ts';
 
@@ -18,6 +19,23 @@ function readEventFile(file: string): Buffer {
   } catch (err) {
     throw new Error(`cannot read ${file}: ${(err as Error).message}`);
   }
+}
+
+/** The event body as an object; a file that is not one is named, since a dry run may be handed many. */
+function parseEventFile(file: string, raw: Buffer): Record<string, unknown> {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch (err) {
+    throw new Error(`${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Error(`${file} must hold a JSON object (the event body)`);
+  return body as Record<string, unknown>;
+}
+
+/** The operator is the sender of a dry run: a relay-scheme source with nothing to verify. */
+function operatorSource(name: string): Source {
+  return { name, scheme: 'relay', secrets: [], toleranceSeconds: 0, hmac: null, allowLegacySecretHeader: false, maxBodyBytes: 0, api: null, resync: { maxAttemptsPerHour: 0 } };
 }
 
 export function registerGatewayCommands(program: Command): void {
@@ -34,6 +52,23 @@ export function registerGatewayCommands(program: Command): void {
       if (set.errors.length) process.exitCode = 1;
     });
 
+  program
+    .command('rules')
+    .description('the gateway\'s rule files')
+    .command('test')
+    .description('run each rules/<name>.test.json through the rule engine; exits 1 when a case fails or a rule file has no fixture')
+    .option('--dir <dir>', 'rules folder (default RULES_DIR, ./rules)')
+    .action(async (o) => {
+      const report = await runRuleFixtures(o.dir ?? loadConfig().RULES_DIR);
+      for (const f of report.files) {
+        if (f.error) process.stderr.write(`${f.file}: ${f.error}\n`);
+        for (const c of f.cases) if (!c.passed) process.stderr.write(`${f.file} "${c.name}":\n  ${c.problems.join('\n  ')}\n`);
+      }
+      for (const m of report.missing) process.stderr.write(`${m}: no fixture (${m.replace(/\.json$/, '.test.json')})\n`);
+      printJson(report);
+      if (report.failed || report.missing.length) process.exitCode = 1;
+    });
+
   gateway
     .command('dry-run')
     .description('print the actions the rules would take for a sample event, without running them')
@@ -46,12 +81,13 @@ export function registerGatewayCommands(program: Command): void {
       const config = loadConfig();
       const raw = readEventFile(o.event);
       const headers: Record<string, string> = { 'x-service-delivery-id': randomUUID() };
-      const body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+      const body = parseEventFile(o.event, raw);
       if (typeof body.deliveryId === 'string') headers['x-service-delivery-id'] = body.deliveryId;
       if (o.name) headers['x-service-event'] = o.name;
       if (o.test) headers['x-service-test'] = 'true';
       // The operator is the sender here: the facts given on the command line count as signed.
-      const incoming = readDelivery(headers, raw, config.JSON_MAX_DEPTH, { bodySigned: true, factsSigned: true });
+      const now = new Date();
+      const incoming = await readDelivery(operatorSource(o.source), headers, raw, config.JSON_MAX_DEPTH, { bodySigned: true, factsSigned: true }, now);
       const set = loadRuleSet(o.dir ?? config.RULES_DIR);
       for (const e of set.errors) process.stderr.write(`rejected: ${formatLoadError(e)}\n`);
       const { vars } = loadGatewayConfig(config.GATEWAY_CONFIG, config.gatewaySecretEnv);
@@ -63,7 +99,7 @@ export function registerGatewayCommands(program: Command): void {
         test: incoming.test,
         signed: incoming.signed,
         deliveryId: incoming.deliveryId,
-        receivedAt: new Date().toISOString(),
+        receivedAt: now.toISOString(),
         vars,
       });
       printJson({ source: o.source, event: incoming.event, test: incoming.test, deliveryId: incoming.deliveryId, rules: plans });
@@ -79,7 +115,7 @@ export function registerGatewayCommands(program: Command): void {
     .option('--delivery-id <uuid>', 'delivery id (default: the body\'s, else a new one)')
     .option('--test', 'send X-Service-Test: true')
     .action(async (o) => {
-      const payload = JSON.parse(readEventFile(o.event).toString('utf8')) as Record<string, unknown>;
+      const payload = parseEventFile(o.event, readEventFile(o.event));
       const deliveryId = o.deliveryId ?? (typeof payload.deliveryId === 'string' ? payload.deliveryId : randomUUID());
       const body = Buffer.from(JSON.stringify({ ...payload, deliveryId }));
       const headers: Record<string, string> = {

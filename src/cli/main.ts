@@ -1,10 +1,11 @@
 // The `relay` command. Every subcommand has --help and prints JSON for scripting (see program.ts).
 import { CommanderError } from 'commander';
 import { AppError } from '../http/errors.ts';
-import { ConfigError } from '../config.ts';
+import { ConfigError, loadDotEnv } from '../config.ts';
 import { EmbeddedDbUnavailable } from '../db/ferretdb.ts';
 import { buildProgram } from './program.ts';
 
+loadDotEnv();
 buildProgram().parseAsync(process.argv).catch((err) => {
   if (err instanceof CommanderError) process.exit(err.exitCode);
   const message =

@@ -1,8 +1,9 @@
 // `relay bootstrap`, `relay teams …`, `relay bots …`, `relay channels …`: tenancy from the shell.
+// Bootstrap works offline on the database; the rest go through the running server's admin API.
 import type { Command } from 'commander';
 import * as platform from '../platform/service.ts';
-import { presentBot, presentChannel, presentTeam } from '../platform/presenters.ts';
 import { PLANS, type PlanName } from '../platform/plans.ts';
+import { adminCall, seg, type AdminAnswer } from './admin.ts';
 import { printJson, withRuntime } from './context.ts';
 
 const int = (v: string) => {
@@ -19,28 +20,45 @@ function plan(value: string): PlanName {
 export function registerPlatformCommands(program: Command): void {
   program
     .command('bootstrap')
-    .description('create a team, a bot and an API channel; prints channelId and secretKey as JSON')
-    .option('--team <name>', 'team name', 'My team')
+    .description(
+      'create a team, a bot and an API channel; prints channelId and secretKey as JSON. Works offline, on the database itself ' +
+        '(MONGODB_URI or the embedded one under DATA_DIR), so it runs before the server is ever started',
+    )
+    .option('--team <name>', 'team name (a second team of the same name is refused)', 'My team')
     .option('--bot <name>', 'bot name', 'My bot')
     .option('--plan <plan>', `plan (${PLANS.join(', ')})`, plan, 'standard' as PlanName)
-    .action(async (o) => printJson(await withRuntime(() => platform.bootstrapTenant({ team: o.team, bot: o.bot, plan: o.plan }))));
+    .action(async (o) =>
+      printJson(
+        await withRuntime(async () => {
+          // Run twice, bootstrap would quietly make a second tenant whose name cannot be told apart.
+          const existing = (await platform.listTeams()).find((t) => t.name === o.team);
+          if (existing) {
+            throw new Error(
+              `a team named "${o.team}" already exists (${existing.id}): bootstrap has run before. Its channel key is shown only once; ` +
+                `"relay channels list" and "relay channels rotate <channelId>" give a new one, or pass --team <name> for another tenant`,
+            );
+          }
+          return platform.bootstrapTenant({ team: o.team, bot: o.bot, plan: o.plan });
+        }),
+      ),
+    );
 
-  const teams = program.command('teams').description('manage teams and their plans');
+  const teams = program.command('teams').description('manage teams and their plans (through the running server)');
   teams
     .command('create')
     .description('create a team')
     .requiredOption('--name <name>', 'team name')
     .option('--plan <plan>', `plan (${PLANS.join(', ')})`, plan)
-    .action(async (o) => printJson(await withRuntime(async (rt) => presentTeam(await platform.createTeam(o), rt.ctx.planLimits))));
+    .action(async (o) => printJson((await adminCall('POST', '/teams', { name: o.name, plan: o.plan })).team));
   teams
     .command('list')
     .description('list teams')
-    .action(async () => printJson(await withRuntime(async (rt) => (await platform.listTeams()).map((t) => presentTeam(t, rt.ctx.planLimits)))));
+    .action(async () => printJson((await adminCall('GET', '/teams')).teams));
   teams
     .command('set-plan')
-    .description("set a team's plan and optional limit overrides")
+    .description("set a team's plan (required: --plan) and optional limit overrides")
     .argument('<teamId>')
-    .requiredOption('--plan <plan>', `plan (${PLANS.join(', ')})`, plan)
+    .requiredOption('--plan <plan>', `required: the plan (${PLANS.join(', ')})`, plan)
     .option('--data-sources-per-bot <n>', 'override', int)
     .option('--storage-tokens <n>', 'override', int)
     .option('--chat-tokens <n>', 'override', int)
@@ -54,10 +72,10 @@ export function registerPlatformCommands(program: Command): void {
           maxMessageLength: o.maxMessageLength,
         }).filter(([, v]) => v !== undefined),
       );
-      printJson(await withRuntime(async (rt) => presentTeam(await platform.setTeamPlan(teamId, o.plan, limits), rt.ctx.planLimits)));
+      printJson((await adminCall('PUT', `/teams/${seg(teamId)}/plan`, { plan: o.plan, limits })).team);
     });
 
-  const bots = program.command('bots').description('manage bots');
+  const bots = program.command('bots').description('manage bots (through the running server)');
   bots
     .command('create')
     .description('create a bot in a team')
@@ -68,54 +86,40 @@ export function registerPlatformCommands(program: Command): void {
     .option('--max-message-length <n>', 'maximum user message length', int)
     .action(async (o) =>
       printJson(
-        await withRuntime(async () =>
-          presentBot(
-            await platform.createBot(o.team, {
-              name: o.name,
-              instructions: o.instructions,
-              welcomeMessage: o.welcome,
-              maxMessageLength: o.maxMessageLength,
-            }),
-          ),
-        ),
+        (
+          await adminCall('POST', '/bots', {
+            teamId: o.team,
+            name: o.name,
+            instructions: o.instructions,
+            welcomeMessage: o.welcome,
+            maxMessageLength: o.maxMessageLength,
+          })
+        ).bot,
       ),
     );
   bots
     .command('list')
     .description('list bots')
     .option('--team <teamId>', 'only this team')
-    .action(async (o) => printJson(await withRuntime(async () => (await platform.listBots(o.team)).map(presentBot))));
+    .action(async (o) => printJson((await adminCall('GET', `/bots${o.team ? `?teamId=${seg(o.team)}` : ''}`)).bots));
 
-  const channels = program.command('channels').description('manage API channels and their secret keys');
+  const channels = program.command('channels').description('manage API channels and their secret keys (through the running server)');
+  const withKey = (answer: AdminAnswer) => ({ ...(answer.channel as object), secretKey: answer.secretKey });
   channels
     .command('create')
     .description('create an API channel for a bot; prints the secret key once')
     .requiredOption('--bot <botId>', 'bot id')
-    .action(async (o) =>
-      printJson(
-        await withRuntime(async () => {
-          const { channel, secretKey } = await platform.createApiChannel(o.bot);
-          return { ...presentChannel(channel), secretKey };
-        }),
-      ),
-    );
+    .action(async (o) => printJson(withKey(await adminCall('POST', '/channels', { botId: o.bot }))));
   channels
     .command('list')
     .description('list API channels')
     .option('--bot <botId>', 'only this bot')
-    .action(async (o) => printJson(await withRuntime(async () => (await platform.listApiChannels(o.bot)).map(presentChannel))));
+    .action(async (o) => printJson((await adminCall('GET', `/channels${o.bot ? `?botId=${seg(o.bot)}` : ''}`)).channels));
   channels
     .command('rotate')
     .description("replace a channel's secret key; the old key stops working at once")
     .argument('<channelId>')
-    .action(async (id) =>
-      printJson(
-        await withRuntime(async () => {
-          const { channel, secretKey } = await platform.rotateChannelSecret(id);
-          return { ...presentChannel(channel), secretKey };
-        }),
-      ),
-    );
+    .action(async (id) => printJson(withKey(await adminCall('POST', `/channels/${seg(id)}/rotate`))));
   for (const [name, enabled] of [
     ['disable', false],
     ['enable', true],
@@ -124,6 +128,6 @@ export function registerPlatformCommands(program: Command): void {
       .command(name)
       .description(`turn a channel ${enabled ? 'on' : 'off'}`)
       .argument('<channelId>')
-      .action(async (id) => printJson(await withRuntime(async () => presentChannel(await platform.setChannelEnabled(id, enabled)))));
+      .action(async (id) => printJson((await adminCall('PUT', `/channels/${seg(id)}/enabled`, { enabled })).channel));
   }
 }

@@ -21,11 +21,14 @@ export function buildProgram(): Command {
       `
 Results are printed as JSON on stdout (for scripting, e.g. | jq); progress and errors go to stderr.
 Exit codes: 0 done, 1 failed (the message names the error code, e.g. "relay: channel_not_found: ...").
-The commands use the same configuration as the server (see .env.example): MONGODB_URI, or the
-embedded FerretDB under DATA_DIR when it is unset. Run "relay <command> --help" for each command.`,
+Commands that act on data go through the running server's admin API, so its settings and checks
+apply: the server is RELAY_URL (default http://127.0.0.1:PORT), the token ADMIN_TOKEN or the one the
+server keeps in DATA_DIR/admin-token. "public" uses a channel's key instead. Offline, without a
+server: "bootstrap" and "db" (on MONGODB_URI or the embedded FerretDB under DATA_DIR) and "gateway
+check" / "dry-run" (on RULES_DIR). .env in the working directory is read. Run "relay <command> --help".`,
     );
 
-  const db = program.command('db').description('the embedded database (FerretDB)');
+  const db = program.command('db').description('the embedded database (FerretDB); works offline');
   db.command('install')
     .description('build FerretDB v1.24.2 and its _id index helper with Go unless already installed; prints its path')
     .action(() => {

@@ -5,13 +5,14 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { createRelayClient, RelayApiError, type DataSource, type MessageRequest, type NewDataSourceRow, type RelayClient, type ReplySource } from '../client/index.ts';
+import { serverUrl } from './admin.ts';
 import { printJson } from './context.ts';
 
 /** The spec allows more rows per add request; 100 keeps each body small and each progress step short. */
 const ROWS_PER_REQUEST = 100;
 
 interface Credentials {
-  url: string;
+  url?: string;
   channel: string;
   key: string;
 }
@@ -19,7 +20,7 @@ interface Credentials {
 /** Each command takes the same three options; the env fallback keeps the secret key out of `ps` and shell history. */
 function withCredentials(command: Command): Command {
   return command
-    .addOption(new Option('--url <url>', 'service base URL').env('RELAY_URL').default('http://127.0.0.1:3000'))
+    .addOption(new Option('--url <url>', 'service base URL (default: RELAY_URL, else http://127.0.0.1:PORT)'))
     .addOption(new Option('--channel <channelId>', 'API channel id').env('RELAY_CHANNEL_ID').makeOptionMandatory())
     .addOption(new Option('--key <secretKey>', "the channel's secret key (prefer the env variable)").env('RELAY_SECRET_KEY').makeOptionMandatory());
 }
@@ -34,13 +35,14 @@ const progress = (line: string) => process.stderr.write(`${line}\n`);
 
 /** Runs a command with a client; an API refusal becomes the one line main.ts prints, `relay: <status> <code>: <message>`. */
 async function withClient<T>(creds: Credentials, fn: (client: RelayClient) => Promise<T>): Promise<T> {
-  const client = createRelayClient({ baseUrl: creds.url, channelId: creds.channel, secretKey: creds.key });
+  const url = creds.url ?? serverUrl();
+  const client = createRelayClient({ baseUrl: url, channelId: creds.channel, secretKey: creds.key });
   try {
     return await fn(client);
   } catch (err) {
     if (!(err instanceof RelayApiError)) throw err;
     // No response means no status worth printing; naming the URL is the useful hint.
-    if (err.status === 0) throw new Error(`${err.code}: ${err.message} (${creds.url})`);
+    if (err.status === 0) throw new Error(`${err.code}: ${err.message} (${url})`);
     throw new Error(`${err.status} ${err.code}: ${err.message}`);
   }
 }

@@ -1,21 +1,10 @@
-// `relay webhooks …`: outgoing webhooks of a bot from the shell (same rules as the admin API).
+// `relay webhooks …`: outgoing webhooks of a bot from the shell, through the running server's admin
+// API, so the server's rules (OUTBOUND_ALLOW_PRIVATE among them) decide what a hook may target.
 import type { Command } from 'commander';
-import { parseInput } from '../http/validate.ts';
-import type { Runtime } from '../runtime.ts';
-import * as hooks from '../webhooks/service.ts';
-import { getDelivery, listDeliveries, reopenDelivery } from '../webhooks/deliveries.ts';
-import { sendTest } from '../webhooks/testSend.ts';
-import { presentDelivery, presentWebhook } from '../webhooks/presenters.ts';
 import { WEBHOOK_TYPES } from '../webhooks/model.ts';
-import { WebhookCreateSchema, WebhookUpdateSchema } from '../webhooks/schema.ts';
-import type { WebhooksModule } from '../webhooks/index.ts';
-import { printJson, withRuntime } from './context.ts';
-
+import { adminCall, seg, type AdminAnswer } from './admin.ts';
+import { printJson } from './context.ts';
 const collect = (value: string, previous: string[] = []) => [...previous, value];
-
-function webhooksState(rt: Runtime) {
-  return (rt.modules.find((m) => m.name === 'webhooks') as WebhooksModule).state();
-}
 
 function jsonObject(value: string): unknown {
   try {
@@ -33,7 +22,7 @@ function customPayloadOf(o: Record<string, unknown>) {
 
 function payloadOptions(cmd: Command): Command {
   return cmd
-    .option('--url <url>', 'target URL (https://; http:// only with OUTBOUND_ALLOW_PRIVATE=true)')
+    .option('--url <url>', 'target URL (https://; http:// only when the server runs with OUTBOUND_ALLOW_PRIVATE=true)')
     .option('--data-source <id>', 'limit a sync hook to this data source (repeatable)', collect)
     .option('--custom', 'use the custom payload (method, headers, body)')
     .option('--no-custom', 'send the default JSON payload')
@@ -43,26 +32,23 @@ function payloadOptions(cmd: Command): Command {
 }
 
 export function registerWebhooksCommands(program: Command): void {
-  const webhooks = program.command('webhooks').description("manage a bot's outgoing webhooks and their deliveries");
+  const webhooks = program.command('webhooks').description("manage a bot's outgoing webhooks and their deliveries (through the running server)");
+  const hook = (bot: string, id?: string) => `/bots/${seg(bot)}/webhooks${id === undefined ? '' : `/${seg(id)}`}`;
+  const withSecret = (answer: AdminAnswer) => ({ ...(answer.webhook as object), secret: answer.secret });
 
   payloadOptions(webhooks.command('create').description('create a hook (disabled); prints it with its secret'))
     .requiredOption('--bot <botId>', 'bot id')
     .requiredOption('--type <type>', `event type (${WEBHOOK_TYPES.join(', ')})`)
     .action(async (o) => {
-      const input = parseInput(WebhookCreateSchema, { type: o.type, url: o.url, dataSourceIds: o.dataSource, customPayload: customPayloadOf(o) });
-      printJson(
-        await withRuntime(async (rt) => {
-          const { webhook, secret } = await hooks.createWebhook(rt.ctx, o.bot, input);
-          return { ...presentWebhook(webhook), secret };
-        }),
-      );
+      const input = { type: o.type, url: o.url, dataSourceIds: o.dataSource, customPayload: customPayloadOf(o) };
+      printJson(withSecret(await adminCall('POST', hook(o.bot), input)));
     });
 
   webhooks
     .command('list')
     .description("list a bot's hooks")
     .requiredOption('--bot <botId>', 'bot id')
-    .action(async (o) => printJson(await withRuntime(async () => (await hooks.listWebhooks(o.bot, { limit: 100 })).items.map(presentWebhook))));
+    .action(async (o) => printJson((await adminCall('GET', `${hook(o.bot)}?limit=100`)).webhooks));
 
   payloadOptions(webhooks.command('update').description('change a hook').argument('<webhookId>'))
     .requiredOption('--bot <botId>', 'bot id')
@@ -70,8 +56,8 @@ export function registerWebhooksCommands(program: Command): void {
     .option('--all-data-sources', 'remove the data source scope')
     .action(async (id, o) => {
       const dataSourceIds = o.allDataSources ? [] : o.dataSource;
-      const input = parseInput(WebhookUpdateSchema, { type: o.type, url: o.url, dataSourceIds, customPayload: customPayloadOf(o) });
-      printJson(await withRuntime(async (rt) => presentWebhook(await hooks.updateWebhook(rt.ctx, o.bot, id, input))));
+      const input = { type: o.type, url: o.url, dataSourceIds, customPayload: customPayloadOf(o) };
+      printJson((await adminCall('PATCH', hook(o.bot, id), input)).webhook);
     });
 
   for (const [name, enabled] of [
@@ -83,7 +69,7 @@ export function registerWebhooksCommands(program: Command): void {
       .description(`turn a hook ${enabled ? 'on' : 'off'}`)
       .argument('<webhookId>')
       .requiredOption('--bot <botId>', 'bot id')
-      .action(async (id, o) => printJson(await withRuntime(async () => presentWebhook(await hooks.setWebhookEnabled(o.bot, id, enabled)))));
+      .action(async (id, o) => printJson((await adminCall('PUT', `${hook(o.bot, id)}/enabled`, { enabled })).webhook));
   }
 
   webhooks
@@ -91,28 +77,24 @@ export function registerWebhooksCommands(program: Command): void {
     .description('delete a hook and its delivery log')
     .argument('<webhookId>')
     .requiredOption('--bot <botId>', 'bot id')
-    .action(async (id, o) => printJson(await withRuntime(async () => (await hooks.deleteWebhook(o.bot, id), { deleted: id }))));
+    .action(async (id, o) => {
+      await adminCall('DELETE', hook(o.bot, id));
+      printJson({ deleted: id });
+    });
 
   webhooks
     .command('regenerate-secret')
     .description("replace a hook's secret; queued retries are signed with the new one")
     .argument('<webhookId>')
     .requiredOption('--bot <botId>', 'bot id')
-    .action(async (id, o) =>
-      printJson(
-        await withRuntime(async () => {
-          const { webhook, secret } = await hooks.regenerateSecret(o.bot, id);
-          return { ...presentWebhook(webhook), secret };
-        }),
-      ),
-    );
+    .action(async (id, o) => printJson(withSecret(await adminCall('POST', `${hook(o.bot, id)}/secret`))));
 
   webhooks
     .command('test')
     .description('send a sample event to the saved URL now (also when disabled); prints status, body and unresolved tokens')
     .argument('<webhookId>')
     .requiredOption('--bot <botId>', 'bot id')
-    .action(async (id, o) => printJson(await withRuntime(async (rt) => sendTest(rt.ctx, webhooksState(rt).outbound, o.bot, id))));
+    .action(async (id, o) => printJson((await adminCall('POST', `${hook(o.bot, id)}/test`)).test));
 
   webhooks
     .command('deliveries')
@@ -121,29 +103,17 @@ export function registerWebhooksCommands(program: Command): void {
     .requiredOption('--bot <botId>', 'bot id')
     .option('--limit <n>', 'page size (1-100)', '10')
     .option('--cursor <deliveryId>', 'continue after this delivery')
-    .action(async (id, o) =>
-      printJson(
-        await withRuntime(async () => {
-          const page = await listDeliveries(o.bot, id, { limit: Number(o.limit), cursor: o.cursor });
-          return { deliveries: page.items.map(presentDelivery), pagination: page.pagination };
-        }),
-      ),
-    );
+    .action(async (id, o) => {
+      const query = new URLSearchParams({ limit: o.limit, ...(o.cursor ? { cursor: o.cursor } : {}) });
+      const { deliveries, pagination } = await adminCall('GET', `${hook(o.bot, id)}/deliveries?${query}`);
+      printJson({ deliveries, pagination });
+    });
 
   webhooks
     .command('resend')
-    .description('send a finished delivery again (same deliveryId and bytes); runs the first attempt now, retries go to the workers')
+    .description('send a finished delivery again (same deliveryId and bytes); the server queues its first attempt at once')
     .argument('<webhookId>')
     .argument('<deliveryId>')
     .requiredOption('--bot <botId>', 'bot id')
-    .action(async (id, deliveryId, o) =>
-      printJson(
-        await withRuntime(async (rt) => {
-          const state = webhooksState(rt);
-          await reopenDelivery(rt.ctx, o.bot, id, deliveryId, state.schedule.attempts);
-          await state.dispatcher.runNow(deliveryId);
-          return presentDelivery(await getDelivery(o.bot, id, deliveryId));
-        }),
-      ),
-    );
+    .action(async (id, deliveryId, o) => printJson((await adminCall('POST', `${hook(o.bot, id)}/deliveries/${seg(deliveryId)}/resend`)).delivery));
 }

@@ -2,6 +2,7 @@
 // retrieved chunk carries the heading path it sits under ("Setup > Install"). Long sections are
 // cut at paragraph, then line, then hard boundaries. Tokens are counted with cl100k_base.
 import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
+import { cleanMarkdown } from '../knowledge/clean.ts';
 
 export interface Chunk {
   heading: string | null;
@@ -71,9 +72,10 @@ function split(text: string, max: number, separators = ['\n\n', '\n', '. ', ' ']
   return pieces;
 }
 
-export function chunkMarkdown(markdown: string, maxChars = MAX_CHUNK_CHARS): Chunk[] {
+/** `clean` (default) strips what knowledge/clean.ts names first; off only to measure it. */
+export function chunkMarkdown(markdown: string, maxChars = MAX_CHUNK_CHARS, clean = true): Chunk[] {
   const chunks: Chunk[] = [];
-  for (const section of sections(markdown)) {
+  for (const section of sections(clean ? cleanMarkdown(markdown) : markdown)) {
     const body = section.lines.join('\n').trim();
     // A heading with no text of its own adds nothing; its title lives on in its children's path.
     const isBareHeading = section.lines.filter((l) => l.trim()).length <= 1 && HEADING.test(section.lines[0] ?? '');

@@ -79,3 +79,10 @@ export async function deleteDataSource(ctx: AppContext, botId: string, dataSourc
     SyncClaimModel.deleteOne({ _id: dataSourceId }),
   ]);
 }
+
+/** Row names by row id, for replies that say where they quote from; each row read by `_id` in its data source. */
+export async function rowNames(rows: Array<{ rowId: string; dataSourceId: string }>): Promise<Map<string, string>> {
+  const unique = [...new Map(rows.map((r) => [r.rowId, r])).values()];
+  const found = await Promise.all(unique.map((r) => findOwned<{ _id: string; name: string }>(DataSourceRowModel, r.rowId, { dataSourceId: r.dataSourceId })));
+  return new Map(found.flatMap((row) => (row ? [[row._id, row.name] as [string, string]] : [])));
+}

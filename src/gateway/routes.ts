@@ -23,8 +23,9 @@ export function intakeRoutes(router: Router, ctx: AppContext, state: () => Gatew
     try {
       if (c.request.type !== 'application/json') throw new AppError('unsupported_media_type', 'Content-Type must be application/json');
       const rawBody = await readRawBody(c.req, source.maxBodyBytes);
-      const auth = authenticateDelivery(source, c.req.headers, rawBody, ctx.clock.now());
-      const incoming = readDelivery(c.req.headers, rawBody, ctx.config.JSON_MAX_DEPTH, auth);
+      const now = ctx.clock.now();
+      const auth = authenticateDelivery(source, c.req.headers, rawBody, now);
+      const incoming = await readDelivery(source, c.req.headers, rawBody, ctx.config.JSON_MAX_DEPTH, auth, now);
       const { id, duplicate } = await acceptDelivery(ctx, state(), source.name, incoming, rawBody);
       c.status = duplicate ? 200 : 202;
       c.body = duplicate ? { success: true, duplicate: true, deliveryId: incoming.deliveryId } : { success: true, duplicate: false, deliveryId: incoming.deliveryId, id };

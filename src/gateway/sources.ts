@@ -4,8 +4,15 @@
 // See docs/GATEWAY.md.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { compileExpression, type CompiledExpression } from './rules/expression.ts';
+import type { HmacOptions } from './schemes/hmac.ts';
+import { standardWebhooksKey } from './schemes/standardWebhooks.ts';
+import { SCHEME_NAMES, type SchemeName } from './schemes/types.ts';
 
 const SECRET_REF = /^(env|file):(.+)$/;
+
+/** How far a signed time may be from ours unless a source says otherwise (Stripe's and Standard Webhooks' default). */
+export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 const secretRef = z.string().min(1, 'a secret must not be empty');
 
@@ -16,8 +23,33 @@ const ApiSchema = z.object({
   version: z.enum(['1.0', '2.0']).default('2.0'),
 });
 
+const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'a header name').transform((h) => h.toLowerCase());
+
+/** The generic `hmac` scheme (schemes/hmac.ts). */
+const HmacSchema = z
+  .object({
+    header: headerName,
+    algorithm: z.enum(['sha1', 'sha256', 'sha512']).default('sha256'),
+    encoding: z.enum(['hex', 'base64']).default('hex'),
+    prefix: z.string().max(100).default(''),
+    timestampHeader: headerName.optional(),
+    timestampSeparator: z.string().max(10).default('.'),
+    idHeader: headerName.optional(),
+    idPath: z.string().min(1).optional(),
+    eventHeader: headerName.optional(),
+    eventPath: z.string().min(1).optional(),
+  })
+  .strict()
+  .refine((h) => !(h.idHeader && h.idPath), 'idHeader and idPath exclude each other')
+  .refine((h) => !(h.eventHeader && h.eventPath), 'eventHeader and eventPath exclude each other');
+
 const SourceSchema = z.object({
+  /** How deliveries are signed (docs/GATEWAY.md, "Schemes"). */
+  scheme: z.enum(SCHEME_NAMES).default('relay'),
   secrets: z.array(secretRef).min(1, 'at least one secret is required'),
+  /** How far a signed time may be from ours, either way (every scheme that signs one). */
+  toleranceSeconds: z.number().int().min(1).max(7 * 24 * 3600).default(DEFAULT_TOLERANCE_SECONDS),
+  hmac: HmacSchema.optional(),
   allowLegacySecretHeader: z.boolean().default(false),
   /** Largest accepted body, bytes (default 1 MiB). */
   maxBodyBytes: z.number().int().min(1).max(16 * 1024 * 1024).default(1024 * 1024),
@@ -42,7 +74,11 @@ export interface SourceApi {
 
 export interface Source {
   name: string;
+  scheme: SchemeName;
   secrets: string[];
+  toleranceSeconds: number;
+  /** Set for the `hmac` scheme only. */
+  hmac: HmacOptions | null;
   allowLegacySecretHeader: boolean;
   maxBodyBytes: number;
   api: SourceApi | null;
@@ -78,6 +114,43 @@ function resolveSecret(value: string, where: string, env: Record<string, string>
   }
 }
 
+/** What a scheme needs of a source, checked at load so a bad file names the field. */
+function checkScheme(name: string, s: z.infer<typeof SourceSchema>, secrets: string[]): void {
+  const where = `sources.${name}`;
+  if (s.scheme === 'hmac' && !s.hmac) throw new GatewayConfigError(`${where}.hmac: the hmac scheme needs its options (header at least)`);
+  if (s.scheme !== 'hmac' && s.hmac) throw new GatewayConfigError(`${where}.hmac: only the hmac scheme takes these options`);
+  if (s.scheme !== 'relay' && s.allowLegacySecretHeader) throw new GatewayConfigError(`${where}.allowLegacySecretHeader: only the relay scheme has a legacy header`);
+  if (s.scheme === 'standard-webhooks') {
+    secrets.forEach((secret, i) => {
+      if (standardWebhooksKey(secret).length < 16) throw new GatewayConfigError(`${where}.secrets.${i}: a standard-webhooks secret is whsec_ followed by base64 of at least 16 bytes`);
+    });
+  }
+}
+
+function compilePath(text: string | undefined, where: string): CompiledExpression | null {
+  if (text === undefined) return null;
+  try {
+    return compileExpression(text);
+  } catch (err) {
+    throw new GatewayConfigError(`${where}: ${(err as Error).message}`);
+  }
+}
+
+function hmacOptions(name: string, h: z.infer<typeof HmacSchema>): HmacOptions {
+  return {
+    header: h.header,
+    algorithm: h.algorithm,
+    encoding: h.encoding,
+    prefix: h.prefix,
+    timestampHeader: h.timestampHeader ?? null,
+    timestampSeparator: h.timestampSeparator,
+    idHeader: h.idHeader ?? null,
+    idPath: compilePath(h.idPath, `sources.${name}.hmac.idPath`),
+    eventHeader: h.eventHeader ?? null,
+    eventPath: compilePath(h.eventPath, `sources.${name}.hmac.eventPath`),
+  };
+}
+
 export function parseGatewayConfig(json: unknown, env: Record<string, string>): GatewayConfig {
   const parsed = GatewayConfigSchema.safeParse(json);
   if (!parsed.success) {
@@ -88,7 +161,18 @@ export function parseGatewayConfig(json: unknown, env: Record<string, string>): 
   for (const [name, s] of Object.entries(parsed.data.sources)) {
     const secrets = s.secrets.map((v, i) => resolveSecret(v, `sources.${name}.secrets.${i}`, env));
     const api = s.api ? { ...s.api, secretKey: resolveSecret(s.api.secretKey, `sources.${name}.api.secretKey`, env) } : null;
-    sources.set(name, { name, secrets, allowLegacySecretHeader: s.allowLegacySecretHeader, maxBodyBytes: s.maxBodyBytes, api, resync: s.resync });
+    checkScheme(name, s, secrets);
+    sources.set(name, {
+      name,
+      scheme: s.scheme,
+      secrets,
+      toleranceSeconds: s.toleranceSeconds,
+      hmac: s.hmac ? hmacOptions(name, s.hmac) : null,
+      allowLegacySecretHeader: s.allowLegacySecretHeader,
+      maxBodyBytes: s.maxBodyBytes,
+      api,
+      resync: s.resync,
+    });
   }
   const vars = Object.fromEntries(Object.entries(parsed.data.vars).map(([k, v]) => [k, resolveSecret(v, `vars.${k}`, env)]));
   return { sources, vars };

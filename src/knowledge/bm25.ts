@@ -1,6 +1,9 @@
 // An in-memory BM25 segment per data source, rebuilt from the stored packs when that source's
-// live manifest changes. Statistics (N, df, average length) are summed over the bot's segments at
+// live manifest changes. Statistics (N, df, average lengths) are summed over the bot's segments at
 // query time, so a segment never depends on another and updates stay per data source.
+// Scoring is BM25F: the heading path and the body are two fields, each normalised by its own
+// average length and weighted before saturation, so a heading that names the question counts more
+// than the same words deep in a body (measured in bench/retrieval.ts; docs/CHAT.md).
 import { terms } from './terms.ts';
 
 export interface IndexedChunk {
@@ -10,33 +13,61 @@ export interface IndexedChunk {
   text: string;
 }
 
+/** Retrieval choices; the defaults are what bench/retrieval.ts measured best. */
+export interface RetrieverOptions {
+  /** Split identifiers (terms.ts) on both sides. */
+  splitIdentifiers: boolean;
+  /** Weight of the heading field against the body (1); null scores heading + body as one field. */
+  headingWeight: number | null;
+  /** Return at most one chunk per section (row and heading path): the best one. */
+  onePerSection: boolean;
+}
+
+export const DEFAULT_RETRIEVER: RetrieverOptions = { splitIdentifiers: true, headingWeight: 3, onePerSection: true };
+
 const K1 = 1.2;
 const B = 0.75;
 
 export class Bm25Segment {
   readonly chunks: IndexedChunk[] = [];
+  /** Per chunk: heading length, body length. */
   private readonly lengths: number[] = [];
-  totalLength = 0;
-  /** term → flat [chunkIndex, termFrequency, ...] */
+  /** Per chunk: the section it belongs to (same row, same heading path). */
+  private readonly sections: number[] = [];
+  private readonly sectionIds = new Map<string, number>();
+  totalHeadingLength = 0;
+  totalBodyLength = 0;
+  /** term → flat [chunkIndex, headingTf, bodyTf, ...] */
   private readonly postings = new Map<string, number[]>();
 
   constructor(
     readonly dataSourceId: string,
     readonly run: number,
+    readonly options: RetrieverOptions = DEFAULT_RETRIEVER,
   ) {}
 
   add(chunk: IndexedChunk): void {
     const index = this.chunks.length;
     this.chunks.push(chunk);
-    const words = terms(chunk.heading ? `${chunk.heading}\n${chunk.text}` : chunk.text);
-    this.lengths.push(words.length);
-    this.totalLength += words.length;
-    const tf = new Map<string, number>();
-    for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
-    for (const [term, count] of tf) {
+    const sectionKey = `${chunk.rowId}\n${chunk.heading ?? ''}`;
+    let section = this.sectionIds.get(sectionKey);
+    if (section === undefined) this.sectionIds.set(sectionKey, (section = this.sectionIds.size));
+    this.sections.push(section);
+
+    const split = { splitIdentifiers: this.options.splitIdentifiers };
+    const fielded = this.options.headingWeight !== null;
+    const headingWords = fielded && chunk.heading ? terms(chunk.heading, split) : [];
+    const bodyWords = terms(!fielded && chunk.heading ? `${chunk.heading}\n${chunk.text}` : chunk.text, split);
+    this.lengths.push(headingWords.length, bodyWords.length);
+    this.totalHeadingLength += headingWords.length;
+    this.totalBodyLength += bodyWords.length;
+    const tf = new Map<string, [number, number]>();
+    for (const w of headingWords) (tf.get(w) ?? tf.set(w, [0, 0]).get(w)!)[0]++;
+    for (const w of bodyWords) (tf.get(w) ?? tf.set(w, [0, 0]).get(w)!)[1]++;
+    for (const [term, [inHeading, inBody]] of tf) {
       let list = this.postings.get(term);
       if (!list) this.postings.set(term, (list = []));
-      list.push(index, count);
+      list.push(index, inHeading, inBody);
     }
   }
 
@@ -45,19 +76,44 @@ export class Bm25Segment {
   }
 
   documentFrequency(term: string): number {
-    return (this.postings.get(term)?.length ?? 0) / 2;
+    return (this.postings.get(term)?.length ?? 0) / 3;
   }
 
   /** Adds this segment's contribution for one query term to `scores` (indexed by chunk). */
-  accumulate(term: string, idf: number, averageLength: number, scores: Map<number, number>): void {
+  accumulate(term: string, idf: number, average: { heading: number; body: number }, scores: Scores): void {
     const list = this.postings.get(term);
     if (!list) return;
-    for (let i = 0; i < list.length; i += 2) {
+    const weight = this.options.headingWeight ?? 0;
+    for (let i = 0; i < list.length; i += 3) {
       const doc = list[i]!;
-      const tf = list[i + 1]!;
-      const norm = tf + K1 * (1 - B + (B * this.lengths[doc]!) / averageLength);
-      scores.set(doc, (scores.get(doc) ?? 0) + (idf * tf * (K1 + 1)) / norm);
+      const inHeading = list[i + 1]!;
+      const inBody = list[i + 2]!;
+      let tf = inBody / (1 - B + (B * this.lengths[2 * doc + 1]!) / average.body);
+      if (inHeading) tf += (weight * inHeading) / (1 - B + (B * this.lengths[2 * doc]!) / average.heading);
+      scores.add(doc, (idf * tf * (K1 + 1)) / (K1 + tf));
     }
+  }
+
+  /** A score table for one query: a dense array and the list of chunks it touched. */
+  scores(): Scores {
+    return new Scores(this.chunks.length);
+  }
+
+  section(doc: number): number {
+    return this.sections[doc]!;
+  }
+}
+
+/** Per-query scores: a dense array beats a Map by several times when a common word hits most chunks. */
+class Scores {
+  readonly values: Float64Array;
+  readonly touched: number[] = [];
+  constructor(size: number) {
+    this.values = new Float64Array(size);
+  }
+  add(doc: number, score: number): void {
+    if (this.values[doc] === 0) this.touched.push(doc);
+    this.values[doc]! += score;
   }
 }
 
@@ -67,28 +123,48 @@ export interface ScoredChunk extends IndexedChunk {
 }
 
 export function searchSegments(segments: Bm25Segment[], query: string, limit: number): ScoredChunk[] {
-  const queryTerms = [...new Set(terms(query))];
+  const options = segments[0]?.options ?? DEFAULT_RETRIEVER;
+  const queryTerms = [...new Set(terms(query, { splitIdentifiers: options.splitIdentifiers }))];
   const total = segments.reduce((n, s) => n + s.size, 0);
   if (!queryTerms.length || total === 0) return [];
-  const averageLength = segments.reduce((n, s) => n + s.totalLength, 0) / total || 1;
-  const perSegment = segments.map(() => new Map<number, number>());
+  const average = {
+    heading: segments.reduce((n, s) => n + s.totalHeadingLength, 0) / total || 1,
+    body: segments.reduce((n, s) => n + s.totalBodyLength, 0) / total || 1,
+  };
+  const perSegment = segments.map((s) => s.scores());
   for (const term of queryTerms) {
     const df = segments.reduce((n, s) => n + s.documentFrequency(term), 0);
     if (!df) continue;
     const idf = Math.log(1 + (total - df + 0.5) / (df + 0.5));
-    segments.forEach((s, i) => s.accumulate(term, idf, averageLength, perSegment[i]!));
+    segments.forEach((s, i) => s.accumulate(term, idf, average, perSegment[i]!));
   }
-  const hits: ScoredChunk[] = [];
+  // Keep a few times `limit` candidates, so that one chunk per section still leaves `limit` hits.
+  const room = options.onePerSection ? limit * 4 : limit;
+  const hits: Array<ScoredChunk & { section: string }> = [];
   let floor = 0;
   segments.forEach((segment, i) => {
-    for (const [doc, score] of perSegment[i]!) {
-      if (score <= 0 || (hits.length >= limit && score <= floor)) continue;
-      hits.push({ ...segment.chunks[doc]!, dataSourceId: segment.dataSourceId, score });
-      if (hits.length > limit * 4) {
-        hits.sort((a, b) => b.score - a.score).length = limit;
-        floor = hits[limit - 1]!.score;
+    const scores = perSegment[i]!;
+    for (const doc of scores.touched) {
+      const score = scores.values[doc]!;
+      if (hits.length >= room && score <= floor) continue;
+      hits.push({ ...segment.chunks[doc]!, dataSourceId: segment.dataSourceId, score, section: `${i}:${segment.section(doc)}` });
+      if (hits.length > room * 4) {
+        hits.sort(byScore).length = room;
+        floor = hits[room - 1]!.score;
       }
     }
   });
-  return hits.sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId)).slice(0, limit);
+  hits.sort(byScore);
+  // A section's chunks say one thing: the best one stands for it, so the passages differ.
+  const seen = new Set<string>();
+  const out: ScoredChunk[] = [];
+  for (const { section, ...hit } of hits) {
+    if (out.length === limit) break;
+    if (options.onePerSection && seen.has(section)) continue;
+    seen.add(section);
+    out.push(hit);
+  }
+  return out;
 }
+
+const byScore = (a: ScoredChunk, b: ScoredChunk) => b.score - a.score || a.chunkId.localeCompare(b.chunkId);

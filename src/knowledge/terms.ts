@@ -1,10 +1,17 @@
 // Text → index terms for BM25: lower case, accents folded, words of letters and digits, English
 // stop words dropped and a light suffix stemmer so "blenders"/"blender" and "returned"/"return" meet.
+// Identifiers are split as well as kept whole, so a question that says "write file" finds
+// `writeFile`, and one that names `fs.writeFile` or `write_file` finds it too.
 const STOP_WORDS = new Set(
   ('a an and are as at be been but by can could did do does for from had has have how i if in into is it its ' +
     'me my of on or our so than that the their them then there these they this to was we were what when where ' +
     'which who why will with would you your').split(' '),
 );
+
+export interface TermOptions {
+  /** Split camelCase, dotted and snake_case names into their parts, keeping the joined name too. */
+  splitIdentifiers?: boolean;
+}
 
 export function stem(word: string): string {
   if (word.length <= 3 || /\d/.test(word)) return word;
@@ -17,15 +24,34 @@ export function stem(word: string): string {
   return word;
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
+/** A word, or an identifier whose parts are joined by `.` or `_`. */
+const TOKEN = /[\p{L}\p{N}]+(?:[._][\p{L}\p{N}]+)*/gu;
+/** Boundaries inside a name: `_`, lower→Upper (writeFile), and UPPER→Upper-lower (JSONParse). */
+const PARTS = /_|(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 
-export function terms(text: string): string[] {
+const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}+/gu, '');
+
+export function terms(text: string, opts: TermOptions = {}): string[] {
+  const split = opts.splitIdentifiers ?? true;
   const out: string[] = [];
-  const folded = text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
-  for (const match of folded.matchAll(WORD)) {
-    const word = match[0];
-    if (STOP_WORDS.has(word)) continue;
+  const keep = (word: string) => {
+    if (STOP_WORDS.has(word)) return;
     out.push(stem(word));
+  };
+  for (const match of fold(text).matchAll(TOKEN)) {
+    const segments = match[0].split('.');
+    if (!split) {
+      for (const segment of segments) for (const word of segment.split('_')) keep(word.toLowerCase());
+      continue;
+    }
+    // Each name is kept whole (one rare term, high idf) and in parts, so plain words meet it:
+    // `fs.writeFile` → fs, write, file, writefile, fswritefile.
+    for (const segment of segments) {
+      const parts = segment.split(PARTS).filter(Boolean);
+      for (const part of parts) keep(part.toLowerCase());
+      if (parts.length > 1) out.push(parts.join('').toLowerCase());
+    }
+    if (segments.length > 1 && !/^[\d.]+$/.test(match[0])) out.push(segments.join('').toLowerCase());
   }
   return out;
 }

@@ -1,20 +1,16 @@
 // `relay conversations …` as a process: an agent lists escalated conversations, claims one,
 // replies, reads the thread and releases it, against the same database as the API.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestRuntime } from '../helpers/harness.ts';
+import { relayCli, useListeningApp, useTestRuntime } from '../helpers/harness.ts';
 import { createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
 import { EventModel } from '../../src/events/model.ts';
 import { trusted } from '../../src/db/connection.ts';
-
-const run = promisify(execFile);
 
 describe('relay conversations CLI', () => {
   const rt = useTestRuntime({ worker: false });
   let tenant: Tenant;
   let conversationId: string;
-  const relay = (...args: string[]) => run('node', ['bin/relay.js', ...args], { env: { ...process.env, MONGODB_URI: rt.uri, LOG_LEVEL: 'silent' } });
+  const relay = relayCli(rt, useListeningApp(rt));
   beforeAll(async () => {
     tenant = await createTenant();
     const res = await publicApi(rt, tenant)('post', '/message', { message: 'I want to talk to a human', userData: { email: 'ada@example.com' } });

@@ -1,5 +1,6 @@
 // `relay gateway check | dry-run | send` as real processes.
 import { execFile } from 'node:child_process';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayFiles } from './support/gatewayFiles.ts';
@@ -19,11 +20,25 @@ describe('relay gateway CLI', () => {
 
   it('checks the shipped rules, and exits 1 naming a broken file', async () => {
     const ok = await relay(['check', '--dir', 'rules']);
-    expect(JSON.parse(ok.stdout).rules).toHaveLength(3);
+    expect(JSON.parse(ok.stdout).rules).toHaveLength(readdirSync('rules').filter((n) => !n.endsWith('.test.json')).length);
     const files = gatewayFiles({ sources: {} }, { 'bad.json': { name: 'bad', when: '(', actions: [{ type: 'log', message: "'x'" }] } });
     const bad = await relay(['check', '--dir', files.rulesDir]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/bad\.json \(rule bad\): when:/);
+  });
+
+  it('names the event file when it is not a JSON object, in dry-run and send', async () => {
+    const files = gatewayFiles({ sources: {} }, {});
+    const broken = `${files.root}/broken-event.json`;
+    writeFileSync(broken, '{"event": "sync.failure",');
+    const dry = await relay(['dry-run', '--event', broken, '--dir', 'rules']);
+    expect(dry.code).toBe(1);
+    expect(dry.stderr).toContain(`relay: ${broken} is not valid JSON: `);
+    const send = await relay(['send', '--url', `${sink.url}/gateway/x`, '--secret', 's', '--event', broken]);
+    expect(send.code).toBe(1);
+    expect(send.stderr).toContain(`relay: ${broken} is not valid JSON: `);
+    writeFileSync(broken, '[1, 2]');
+    expect((await relay(['dry-run', '--event', broken, '--dir', 'rules'])).stderr).toContain(`relay: ${broken} must hold a JSON object`);
   });
 
   it('dry-runs a sample event and prints the actions without running them', async () => {

@@ -1,6 +1,7 @@
 // Rules as files: validation that names the file and expression, isolation of broken files,
 // reload on change, and JSONata's guardrails failing one rule only.
 import { afterAll, describe, expect, it } from 'vitest';
+import { compileExpression } from '../../src/gateway/rules/expression.ts';
 import { loadRuleSet } from '../../src/gateway/rules/loader.ts';
 import { planDelivery, type RuleInput } from '../../src/gateway/rules/plan.ts';
 import { RuleBook } from '../../src/gateway/rules/watch.ts';
@@ -27,7 +28,7 @@ describe('rule files', () => {
   it('ships example rules that all load', () => {
     const set = loadRuleSet('rules');
     expect(set.errors).toEqual([]);
-    expect(set.rules.map((r) => r.name).sort()).toEqual(['crm-conversation-started', 'email-support-on-escalation', 'resync-on-sync-failure']);
+    expect(set.rules.map((r) => r.name).sort()).toEqual(['crm-conversation-started', 'email-support-on-escalation', 'github-urgent-issue', 'resync-on-sync-failure', 'stripe-payment-failed']);
   });
 
   it('rejects a broken file with the file, rule and expression named, and still loads the others', () => {
@@ -100,7 +101,7 @@ describe('JSONata guardrails', () => {
     const byRule = Object.fromEntries(plans.map((p) => [p.rule, p]));
     expect(byRule.recursion).toMatchObject({ result: 'error' });
     expect(byRule.recursion!.error).toMatch(/D1011/);
-    expect(byRule.loop!.error).toMatch(/D1012/);
+    expect(byRule.loop!.error).toMatch(/STEPS: Evaluation took more than 10000 steps/);
     expect(byRule.range!.error).toMatch(/D2014/);
     expect(byRule.sequence!.error).toMatch(/D2015/);
     // The catastrophic-backtracking regex runs in linear time and simply does not match.
@@ -142,5 +143,15 @@ describe('rule reload', () => {
     expect(book.rules.rules).toEqual([]);
     files.writeRule('a.json', logRule('on-demand'));
     expect(book.reload().rules.map((r) => r.name)).toEqual(['on-demand']);
+  });
+});
+
+describe('the step limit', () => {
+  it('counts steps per evaluation, so the same expression passes or fails whatever the load and however evaluations interleave', async () => {
+    const within = compileExpression('$count([1..2000].($ * 2))');
+    const beyond = compileExpression('$count([1..3000].($ * 2))');
+    // Ten evaluations at once: each keeps its own count (a shared one would fail them all).
+    expect(await Promise.all(Array.from({ length: 10 }, () => within.evaluate({})))).toEqual(Array(10).fill(2000));
+    for (let i = 0; i < 3; i++) await expect(beyond.evaluate({})).rejects.toThrow(/STEPS: Evaluation took more than 10000 steps/);
   });
 });

@@ -1,7 +1,9 @@
 // Per-file test runtime: a fresh database, the real runtime and the Koa app, torn down after the file.
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, inject } from 'vitest';
 import request from 'supertest';
 import mongoose from 'mongoose';
@@ -12,6 +14,8 @@ import { createRuntime, type Runtime } from '../../src/runtime.ts';
 import { createApp } from '../../src/http/app.ts';
 import type { Clock } from '../../src/clock.ts';
 import type { DomainModule } from '../../src/module.ts';
+
+const runFile = promisify(execFile);
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -102,4 +106,15 @@ export function useListeningApp(rt: TestRuntime): { baseUrl: string } {
     await new Promise<void>((resolve) => server!.close(() => resolve()));
   });
   return state;
+}
+
+/**
+ * The `relay` CLI as a process, the way a user runs it next to a server: RELAY_URL and ADMIN_TOKEN
+ * lead its server commands to the listening app, MONGODB_URI its offline ones (bootstrap) to the same data.
+ */
+export function relayCli(rt: TestRuntime, server: { baseUrl: string }, env: Record<string, string> = {}) {
+  return (...args: string[]) =>
+    runFile('node', ['bin/relay.js', ...args], {
+      env: { ...process.env, RELAY_URL: server.baseUrl, ADMIN_TOKEN: TEST_ADMIN_TOKEN, MONGODB_URI: rt.uri, LOG_LEVEL: 'silent', ...env },
+    });
 }

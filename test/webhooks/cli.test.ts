@@ -1,15 +1,12 @@
 // `relay webhooks …` as a process against the test database and a real local sink: create, update,
 // enable, test-send, list deliveries, resend, regenerate the secret, disable, and clear errors.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { verify } from '@octokit/webhooks-methods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestRuntime, waitFor } from '../helpers/harness.ts';
+import { relayCli, useListeningApp, useTestRuntime, waitFor } from '../helpers/harness.ts';
 import { createTenant, type Tenant } from '../helpers/factories.ts';
 import { getDelivery } from '../../src/webhooks/deliveries.ts';
 import { startSink, type ReceivedRequest, type Sink } from './sink.ts';
 
-const run = promisify(execFile);
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const CLI_TIMEOUT = { timeout: 90_000 };
 
@@ -17,8 +14,9 @@ describe('relay webhooks CLI', () => {
   const rt = useTestRuntime({ worker: false });
   let sink: Sink;
   let tenant: Tenant;
-  const relay = (...args: string[]) =>
-    run('node', ['bin/relay.js', 'webhooks', ...args], { env: { ...process.env, MONGODB_URI: rt.uri, LOG_LEVEL: 'silent', OUTBOUND_ALLOW_PRIVATE: 'true' } });
+  // The shell has no OUTBOUND_ALLOW_PRIVATE: the server's setting (on in tests) is the one that counts.
+  const cli = relayCli(rt, useListeningApp(rt), { OUTBOUND_ALLOW_PRIVATE: 'false' });
+  const relay = (...args: string[]) => cli('webhooks', ...args);
   const relayJson = async (...args: string[]) => JSON.parse((await relay(...args)).stdout);
   const at = (path: string) => sink.requests.filter((r) => r.path === path);
   const signedWith = (secret: string, req: ReceivedRequest) => verify(secret, req.raw.toString('utf8'), String(req.headers['x-service-signature']));
@@ -81,8 +79,12 @@ describe('relay webhooks CLI', () => {
   });
 
   it('resends a delivery with the same deliveryId and bytes', CLI_TIMEOUT, async () => {
-    const resent = await relayJson('resend', webhookId, deliveryId, '--bot', tenant.botId);
-    expect(resent).toMatchObject({ id: deliveryId, status: 'delivered', attemptCount: 2 });
+    const queued = await relayJson('resend', webhookId, deliveryId, '--bot', tenant.botId);
+    expect(queued).toMatchObject({ id: deliveryId });
+    const resent = await waitFor(async () => {
+      const d = (await relayJson('deliveries', webhookId, '--bot', tenant.botId)).deliveries[0];
+      return d.status === 'delivered' && d.attemptCount === 2 && d;
+    });
     expect(resent.attempts.map((a: { number: number; status: string }) => [a.number, a.status])).toEqual([
       [1, 'succeeded'],
       [2, 'succeeded'],
@@ -110,7 +112,7 @@ describe('relay webhooks CLI', () => {
   });
 
   it('exits 1 with one line naming webhook_not_found for an unknown hook id', CLI_TIMEOUT, async () => {
-    const notFound = { code: 1, stdout: '', stderr: 'relay: webhook_not_found: Webhook not found\n' };
+    const notFound = { code: 1, stdout: '', stderr: 'relay: 404 webhook_not_found: Webhook not found\n' };
     await expect(relay('enable', UNKNOWN_ID, '--bot', tenant.botId)).rejects.toMatchObject(notFound);
     await expect(relay('test', UNKNOWN_ID, '--bot', tenant.botId)).rejects.toMatchObject(notFound);
     await expect(relay('resend', UNKNOWN_ID, deliveryId, '--bot', tenant.botId)).rejects.toMatchObject(notFound);

@@ -1,10 +1,11 @@
 // Chat playground: talks to the bot through the public 2.0 stream with a channel key, showing the
-// reply as it arrives, power-up activity and the conversation id.
+// reply as it arrives (rendered as sanitised markdown), power-up activity and the conversation id.
 import { useRef, useState, type FormEvent } from 'react';
 import { publicApi, type ChannelAccess } from '../api.ts';
 import { streamMessage, type StreamChunk } from '../stream.ts';
 import { ChannelKeyPicker, ErrorNote, Section, useAction } from '../components.tsx';
 import type { BotRow } from './BotsPage.tsx';
+import { Markdown } from '../markdown.tsx';
 
 interface Turn {
   role: 'user' | 'assistant' | 'tool' | 'system';
@@ -91,7 +92,11 @@ function Chat({ access }: { access: ChannelAccess }) {
         {turns.map((t, i) => (
           <li key={i} className={`turn ${t.role}`} data-role={t.role}>
             <span className="who">{t.role}</span>
-            <span className="text">{t.text || (action.busy && i === turns.length - 1 ? '…' : '')}</span>
+            {t.role === 'assistant' && t.text ? (
+              <Markdown className="text markdown" text={t.text} />
+            ) : (
+              <span className="text">{t.text || (action.busy && i === turns.length - 1 ? '…' : '')}</span>
+            )}
             {t.sources && t.sources.length > 0 && <span className="muted sources">sources: {t.sources.length}</span>}
           </li>
         ))}

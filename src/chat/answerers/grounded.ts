@@ -2,31 +2,41 @@
 // synced passages, an honest "I don't know" when nothing matches, and power-ups on a clear intent.
 import { randomUUID } from 'node:crypto';
 import type { KnowledgeHit } from '../../knowledge/service.ts';
+import { terms } from '../../knowledge/terms.ts';
 import { countTokens } from '../tokens.ts';
+import { readablePassage } from './passage.ts';
 import type { AnswerInput, Answerer, PowerUp, TurnPart } from './types.ts';
 
 export const NO_ANSWER = "I don't know the answer to that: I could not find it in the information I have.";
-const PASSAGE_LIMIT = 700;
 const WORDS_PER_DELTA = 8;
+const MAX_PASSAGES = 3;
+/** A further passage must score at least this share of the best one… */
+const RELATIVE_SCORE = 0.5;
+/** …and bring at least this share of words the passages before it did not have. */
+const NEW_WORDS = 0.5;
 
-/** Passages within half the best score, at most three, each cut at a sentence end. */
-export function composeGroundedReply(hits: KnowledgeHit[]): { text: string; used: KnowledgeHit[] } {
+/** The best passage, then up to two more when they score close to it and say something else. */
+export function selectPassages(hits: KnowledgeHit[]): KnowledgeHit[] {
   const best = hits[0];
-  if (!best || best.score <= 0) return { text: NO_ANSWER, used: [] };
-  const used: KnowledgeHit[] = [];
-  for (const hit of hits) {
-    if (used.length === 3 || hit.score < best.score / 2) break;
-    if (!used.some((u) => u.text === hit.text)) used.push(hit);
+  if (!best || best.score <= 0) return [];
+  const used = [best];
+  const seen = new Set(terms(best.text));
+  for (const hit of hits.slice(1)) {
+    if (used.length === MAX_PASSAGES || hit.score < best.score * RELATIVE_SCORE) break;
+    const words = new Set(terms(hit.text));
+    const fresh = [...words].filter((w) => !seen.has(w)).length;
+    if (!words.size || fresh / words.size < NEW_WORDS) continue;
+    used.push(hit);
+    for (const w of words) seen.add(w);
   }
-  const parts = used.map((h) => excerpt(h.text.trim()));
-  return { text: parts.join('\n\n'), used };
+  return used;
 }
 
-function excerpt(text: string): string {
-  if (text.length <= PASSAGE_LIMIT) return text;
-  const cut = text.slice(0, PASSAGE_LIMIT);
-  const end = Math.max(cut.lastIndexOf('. '), cut.lastIndexOf('.\n'), cut.lastIndexOf('\n\n'));
-  return end > PASSAGE_LIMIT / 2 ? cut.slice(0, end + 1) : `${cut.trimEnd()}…`;
+/** The reply without a model: the selected passages made readable, each naming its row. */
+export function composeGroundedReply(hits: KnowledgeHit[], rowNames: ReadonlyMap<string, string> = new Map()): { text: string; used: KnowledgeHit[] } {
+  const used = selectPassages(hits);
+  if (!used.length) return { text: NO_ANSWER, used };
+  return { text: used.map((h) => readablePassage(h, rowNames.get(h.rowId) ?? null)).join('\n\n'), used };
 }
 
 /** Splits text into deltas of a few words; their concatenation is the text, exactly. */
@@ -59,7 +69,7 @@ export const groundedAnswerer: Answerer = {
     } else if (input.recordedEmail) {
       text = `Thank you. A human agent will contact you at ${input.recordedEmail}.`;
     } else {
-      const reply = composeGroundedReply(input.passages);
+      const reply = composeGroundedReply(input.passages, await input.rowNames(selectPassages(input.passages)));
       text = reply.text;
       yield { type: 'sources', passages: reply.used };
     }

@@ -37,6 +37,8 @@ export interface AnswerInput {
   extendContext?: ExtendContext;
   history: Message[];
   passages: KnowledgeHit[];
+  /** The names of the passages' rows (rowId → name), for replies that say where they quote from. */
+  rowNames(passages: KnowledgeHit[]): Promise<Map<string, string>>;
   powerUps: PowerUp[];
   /** Set when this message gave the email a human agent asked for. */
   recordedEmail?: string | null;

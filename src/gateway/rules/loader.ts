@@ -1,4 +1,4 @@
-// Loads the rules folder: every *.json file, validated and compiled. A broken file is reported
+// Loads the rules folder: every *.json file but the rule fixtures (*.test.json, fixtures.ts), validated and compiled. A broken file is reported
 // (file, rule, field, expression) and left out; it never stops the other files from loading.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -100,7 +100,7 @@ export function loadRuleSet(dir: string, now: Date = new Date()): RuleSet {
   let names: string[];
   try {
     if (!statSync(dir).isDirectory()) throw new Error('not a directory');
-    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+    names = readdirSync(dir).filter((n) => n.endsWith('.json') && !n.endsWith('.test.json')).sort();
   } catch (err) {
     set.errors.push({ file: dir, message: `rules folder unreadable: ${(err as Error).message}` });
     return set;

@@ -1,0 +1,75 @@
+// `hmac`: the generic form for senders without a scheme of their own. One header holds an
+// optional prefix and the HMAC (sha1, sha256 or sha512; hex or base64) of the body or, with a
+// timestamp header, of `<timestamp><separator><body>` (the time must be signed, or its tolerance
+// would bound nothing). The delivery id comes from a header (unsigned) or a JSONata path into the
+// body (signed), else the body's digest; the event likewise, else the body's `type`/`event`.
+import { AppError } from '../../http/errors.ts';
+import type { CompiledExpression } from '../rules/expression.ts';
+import { anyMatch, bodyEvent, checkTolerance, digestId, eventName, header, hmac, parseTimestamp, providerId, refuse, type HmacAlgorithm } from './common.ts';
+import type { Scheme, SchemeRequest } from './types.ts';
+
+export interface HmacOptions {
+  header: string;
+  algorithm: HmacAlgorithm;
+  encoding: 'hex' | 'base64';
+  prefix: string;
+  timestampHeader: string | null;
+  timestampSeparator: string;
+  idHeader: string | null;
+  idPath: CompiledExpression | null;
+  eventHeader: string | null;
+  eventPath: CompiledExpression | null;
+}
+
+const DIGEST_BYTES: Record<HmacAlgorithm, number> = { sha1: 20, sha256: 32, sha512: 64 };
+
+function decode(value: string, o: HmacOptions): Buffer | null {
+  const ok = o.encoding === 'hex' ? /^[0-9a-fA-F]+$/.test(value) : /^[A-Za-z0-9+/_-]+={0,2}$/.test(value);
+  const bytes = ok ? Buffer.from(value, o.encoding === 'hex' ? 'hex' : 'base64') : null;
+  return bytes && bytes.length === DIGEST_BYTES[o.algorithm] ? bytes : null;
+}
+
+async function fromPath(path: CompiledExpression, payload: Record<string, unknown>, what: string): Promise<string> {
+  let value: unknown;
+  try {
+    value = await path.evaluate(payload);
+  } catch (err) {
+    throw new AppError('validation_failed', `${what}: ${(err as Error).message}`);
+  }
+  return typeof value === 'number' ? String(value) : (value as string);
+}
+
+const optionsOf = (req: SchemeRequest): HmacOptions => req.source.hmac!;
+
+export const hmacScheme: Scheme = {
+  authenticate(req) {
+    const o = optionsOf(req);
+    const { source, headers, rawBody, now } = req;
+    const value = header(headers, o.header);
+    if (value === undefined || !value.startsWith(o.prefix)) refuse(`${o.header} is missing or lacks its prefix`);
+    const given = decode(value.slice(o.prefix.length), o);
+    if (!given) refuse(`${o.header} is not a ${o.encoding} ${o.algorithm} digest`);
+    let timestamp: number | null = null;
+    if (o.timestampHeader) {
+      timestamp = parseTimestamp(header(headers, o.timestampHeader));
+      if (timestamp === null) refuse(`${o.timestampHeader} is missing or not unix seconds`);
+    }
+    const parts = timestamp === null ? [rawBody] : [`${timestamp}${o.timestampSeparator}`, rawBody];
+    if (!anyMatch([given], source.secrets, (key) => hmac(o.algorithm, key, ...parts))) refuse(`${o.header} does not match the body`);
+    if (timestamp !== null) checkTolerance(timestamp, now, source.toleranceSeconds, o.timestampHeader!);
+    return { bodySigned: true, factsSigned: false };
+  },
+  async identify(req, payload) {
+    const o = optionsOf(req);
+    let deliveryId = digestId(req.rawBody);
+    let idSigned = true;
+    if (o.idPath) deliveryId = providerId(await fromPath(o.idPath, payload, 'idPath'), 'the id at idPath');
+    else if (o.idHeader) [deliveryId, idSigned] = [providerId(header(req.headers, o.idHeader), o.idHeader), false];
+    let event: string;
+    let eventSigned = true;
+    if (o.eventPath) event = eventName((await fromPath(o.eventPath, payload, 'eventPath')) ?? '', 'the event at eventPath');
+    else if (o.eventHeader) [event, eventSigned] = [eventName(header(req.headers, o.eventHeader) ?? '', o.eventHeader), false];
+    else event = bodyEvent(payload);
+    return { deliveryId, event, test: false, signed: { deliveryId: idSigned, event: eventSigned, test: false } };
+  },
+};

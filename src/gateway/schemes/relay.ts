@@ -1,0 +1,82 @@
+// `relay`, the default: the spec's X-Service-Signature (`sha256=` hex HMAC of the raw bytes), the
+// legacy X-Secret-Key where a source opts in, and Relay's X-Relay-Signature over the id, event and
+// test headers (issue 21, F4). The id and event come from signed bytes only: the signed header,
+// else the body's `deliveryId`/`event`, else the body's digest and shape.
+import { z } from 'zod';
+import { AppError } from '../../http/errors.ts';
+import { secretsEqual } from '../../security/secrets.ts';
+import { verifyDeliveryFacts, verifySignature, type DeliveryFacts } from '../../security/signature.ts';
+import { digestId, eventName, header, inferEventName, refuse } from './common.ts';
+import type { Authentication, Scheme, SchemeRequest } from './types.ts';
+
+const DeliveryIdSchema = z.string().uuid();
+
+/** X-Relay-Signature, when sent, must verify and be recent: a wrong one is refused, not ignored. */
+function verifyFacts({ source, headers, rawBody, now }: SchemeRequest): boolean {
+  const signature = header(headers, 'x-relay-signature');
+  if (signature === undefined) return false;
+  const facts: DeliveryFacts = {
+    deliveryId: header(headers, 'x-service-delivery-id') ?? '',
+    event: header(headers, 'x-service-event') ?? '',
+    test: header(headers, 'x-service-test') === 'true',
+  };
+  const verdict = verifyDeliveryFacts(signature, facts, rawBody, source.secrets, now, source.toleranceSeconds);
+  if (verdict === 'invalid') refuse('X-Relay-Signature does not match the delivery');
+  if (verdict === 'expired') throw new AppError('signature_expired', `X-Relay-Signature is more than ${source.toleranceSeconds} s from the current time`);
+  return true;
+}
+
+function authenticate(req: SchemeRequest): Authentication {
+  const { source, headers, rawBody } = req;
+  const signature = header(headers, 'x-service-signature');
+  if (signature !== undefined) {
+    if (!verifySignature(rawBody, signature, source.secrets)) refuse('X-Service-Signature does not match the body');
+    return { bodySigned: true, factsSigned: verifyFacts(req) };
+  }
+  const legacy = header(headers, 'x-secret-key');
+  if (source.allowLegacySecretHeader && legacy !== undefined) {
+    // Every secret is compared, so the time taken does not reveal which one (if any) matched.
+    let ok = false;
+    for (const secret of source.secrets) ok = secretsEqual(legacy, secret) || ok;
+    if (ok) return { bodySigned: false, factsSigned: false };
+    refuse('X-Secret-Key does not match');
+  }
+  refuse('X-Service-Signature is missing');
+}
+
+/**
+ * The id de-duplication keys on: the signed header, else the body's `deliveryId` (spec "Events":
+ * equal to the header, so both must agree when both are sent), else a digest of the body. An
+ * unsigned header id alone would let one captured body in again under a fresh id.
+ */
+function deliveryIdOf(req: SchemeRequest, payload: Record<string, unknown>, factsSigned: boolean): string {
+  const fromHeader = header(req.headers, 'x-service-delivery-id');
+  const fromBody = payload.deliveryId;
+  if (fromHeader !== undefined && !DeliveryIdSchema.safeParse(fromHeader).success) throw new AppError('validation_failed', 'X-Service-Delivery-Id must be a UUID');
+  if (fromBody !== undefined && !DeliveryIdSchema.safeParse(fromBody).success) throw new AppError('validation_failed', 'deliveryId must be a UUID string');
+  if (fromHeader !== undefined && fromBody !== undefined && String(fromBody).toLowerCase() !== fromHeader.toLowerCase()) {
+    throw new AppError('validation_failed', 'X-Service-Delivery-Id and body deliveryId differ');
+  }
+  if (factsSigned && fromHeader !== undefined) return fromHeader.toLowerCase();
+  if (fromBody !== undefined) return String(fromBody).toLowerCase();
+  return digestId(req.rawBody);
+}
+
+/** The signed header, else the body's `event`, else the sync shape; an unsigned X-Service-Event does not route. */
+function eventOf(req: SchemeRequest, payload: Record<string, unknown>, factsSigned: boolean): string {
+  const fromHeader = factsSigned ? header(req.headers, 'x-service-event') : undefined;
+  const named = fromHeader ?? (typeof payload.event === 'string' ? payload.event : undefined);
+  return named !== undefined ? eventName(named) : inferEventName(payload);
+}
+
+export const relayScheme: Scheme = {
+  authenticate,
+  identify(req, payload, auth) {
+    return {
+      deliveryId: deliveryIdOf(req, payload, auth.factsSigned),
+      event: eventOf(req, payload, auth.factsSigned),
+      test: header(req.headers, 'x-service-test') === 'true',
+      signed: { deliveryId: auth.bodySigned, event: auth.bodySigned, test: auth.factsSigned },
+    };
+  },
+};

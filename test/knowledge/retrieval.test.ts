@@ -1,0 +1,86 @@
+// Retrieval choices measured in bench/retrieval.ts: identifier splitting, cleaning before indexing,
+// the heading as a field of its own and at most one chunk per section.
+import { describe, expect, it } from 'vitest';
+import { terms } from '../../src/knowledge/terms.ts';
+import { cleanMarkdown } from '../../src/knowledge/clean.ts';
+import { chunkMarkdown } from '../../src/datasources/chunking.ts';
+import { Bm25Segment, DEFAULT_RETRIEVER, searchSegments, type IndexedChunk } from '../../src/knowledge/bm25.ts';
+
+const segmentOf = (chunks: Array<Omit<IndexedChunk, 'chunkId'>>, options = DEFAULT_RETRIEVER) => {
+  const segment = new Bm25Segment('ds', 1, options);
+  chunks.forEach((c, i) => segment.add({ chunkId: `c${i}`, ...c }));
+  return segment;
+};
+const filler = (n: number) => Array.from({ length: n }, (_, i) => `filler${i}`).join(' ');
+
+describe('identifier splitting', () => {
+  it('indexes camelCase, dotted and snake_case names by their parts and whole', () => {
+    expect(terms('writeFile')).toEqual(['write', 'file', 'writefile']);
+    expect(terms('write_file')).toEqual(['write', 'file', 'writefile']);
+    expect(terms('fs.writeFile')).toEqual(['fs', 'write', 'file', 'writefile', 'fswritefile']);
+    expect(terms('AI_NoSuchToolError')).toEqual(['ai', 'no', 'such', 'tool', 'error', 'ainosuchtoolerror']);
+    expect(terms('JSONParseError')).toEqual(['json', 'parse', 'error', 'jsonparseerror']);
+  });
+
+  it('finds fs.writeFile for a question in plain words, and the name for the name', () => {
+    const segment = segmentOf([
+      { rowId: 'files', heading: 'Files', text: 'Call `fs.writeFile(path, data)` to store the data.' },
+      { rowId: 'other', heading: 'Other', text: 'A file is read when the server starts and data is kept.' },
+    ]);
+    expect(searchSegments([segment], 'how do I write a file', 5)[0]!.rowId).toBe('files');
+    expect(searchSegments([segment], 'writeFile', 5)[0]!.rowId).toBe('files');
+  });
+});
+
+describe('cleaning before indexing', () => {
+  it('drops front matter (keeping its description), HTML comments and link reference definitions', () => {
+    const markdown = [
+      '---',
+      'title: Files',
+      'description: Reading and writing files.',
+      '---',
+      '# fs.writeFile',
+      '<!-- YAML',
+      'added: v15.0.0',
+      '-->',
+      'Writes [data][d] to a file.',
+      '',
+      '[d]: https://example.com/data',
+      '```md',
+      '<!-- kept in code -->',
+      '[x]: https://example.com/kept',
+      '```',
+    ].join('\n');
+    const cleaned = cleanMarkdown(markdown);
+    expect(cleaned).toBe(
+      ['Reading and writing files.', '# fs.writeFile', '', 'Writes [data][d] to a file.', '', '```md', '<!-- kept in code -->', '[x]: https://example.com/kept', '```'].join('\n'),
+    );
+    expect(chunkMarkdown(markdown).map((c) => c.text).join('\n')).not.toMatch(/YAML|added: v15|title: Files|\[d\]:/);
+  });
+});
+
+describe('ranking', () => {
+  it('weighs the heading path above the same words in a body', () => {
+    const chunks = [
+      { rowId: 'body', heading: 'Other', text: `embeddings embeddings ${filler(28)}` },
+      { rowId: 'heading', heading: 'Embeddings', text: filler(30) },
+    ];
+    expect(searchSegments([segmentOf(chunks)], 'embeddings', 2)[0]!.rowId).toBe('heading');
+    // As one field (the retriever before issue 18), the body's two mentions win.
+    expect(searchSegments([segmentOf(chunks, { ...DEFAULT_RETRIEVER, headingWeight: null })], 'embeddings', 2)[0]!.rowId).toBe('body');
+  });
+
+  it('returns at most one chunk per section, the best one', () => {
+    const segment = segmentOf([
+      { rowId: 'a', heading: 'Setup', text: 'install install the package' },
+      { rowId: 'a', heading: 'Setup', text: 'install it again later' },
+      { rowId: 'a', heading: 'Usage', text: 'after the install, call it' },
+    ]);
+    const hits = searchSegments([segment], 'install', 5);
+    expect(hits.map((h) => [h.heading, h.text])).toEqual([
+      ['Setup', 'install install the package'],
+      ['Usage', 'after the install, call it'],
+    ]);
+    expect(searchSegments([segmentOf(segment.chunks, { ...DEFAULT_RETRIEVER, onePerSection: false })], 'install', 5)).toHaveLength(3);
+  });
+});
