@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFerretDb, type EmbeddedDb } from '../../src/db/ferretdb.ts';
 
 const { EJSON } = BSON;
+/** Documents with any kind of _id (the driver types _id as an ObjectId by default). */
+type AnyDoc = { _id: unknown; [key: string]: unknown };
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-pushdown-'));
 let patched: EmbeddedDb;
 let oracle: EmbeddedDb;
@@ -84,7 +86,7 @@ function keyOf(d: Document, keys: string[]): string {
   return EJSON.stringify(keys.map((k) => d[k] ?? null), { relaxed: false });
 }
 
-async function run(col: Collection, f: Document, s: Record<string, 1 | -1> | undefined, limit: number) {
+async function run(col: Collection<AnyDoc>, f: Document, s: Record<string, 1 | -1> | undefined, limit: number) {
   let cursor = col.find(f);
   if (s) cursor = cursor.sort(s);
   if (limit) cursor = cursor.limit(limit);
@@ -93,8 +95,8 @@ async function run(col: Collection, f: Document, s: Record<string, 1 | -1> | und
 
 async function compare(docs: Document[], indexes: Record<string, 1 | -1>[], queries: [Document, Record<string, 1 | -1> | undefined, number][]) {
   const name = `c${Math.random().toString(36).slice(2, 10)}`;
-  const on = patchedClient.db('pushdown').collection(name);
-  const off = oracleClient.db('pushdown').collection(name);
+  const on = patchedClient.db('pushdown').collection<AnyDoc>(name);
+  const off = oracleClient.db('pushdown').collection<AnyDoc>(name);
   for (const col of [on, off]) {
     for (const index of indexes) await col.createIndex(index);
     if (docs.length) await col.insertMany(docs.map((d, i) => ({ _id: i % 3 ? `id-${String(i).padStart(3, '0')}` : i, ...d })));
@@ -152,9 +154,9 @@ describe('Relay pushdown on the embedded FerretDB', () => {
     let client = await new MongoClient(db.uri).connect();
     const docs = Array.from({ length: 500 }, (_, n) => ({ _id: `m-${String(n).padStart(4, '0')}`, conv: `c-${n % 5}`, n }));
     try {
-      await client.db('old').collection('msgs').createIndex({ conv: 1, _id: 1 });
-      await client.db('old').collection('msgs').insertMany(docs);
-      const before = await client.db('old').collection('msgs').find({ conv: 'c-1' }).sort({ _id: 1 }).explain();
+      await client.db('old').collection<AnyDoc>('msgs').createIndex({ conv: 1, _id: 1 });
+      await client.db('old').collection<AnyDoc>('msgs').insertMany(docs);
+      const before = await client.db('old').collection<AnyDoc>('msgs').find({ conv: 'c-1' }).sort({ _id: 1 }).explain();
       expect(JSON.stringify(before.queryPlanner)).toContain('SCAN');
     } finally {
       await client.close();
@@ -163,7 +165,7 @@ describe('Relay pushdown on the embedded FerretDB', () => {
     db = await startFerretDb({ dataDir: old, database: 'old' });
     client = await new MongoClient(db.uri).connect();
     try {
-      const col = client.db('old').collection('msgs');
+      const col = client.db('old').collection<AnyDoc>('msgs');
       const after = await col.find({ conv: 'c-1' }).sort({ _id: 1 }).limit(3).explain();
       expect(JSON.stringify(after.queryPlanner)).toMatch(/SEARCH msgs_\w+ USING INDEX msgs_\w+_conv_1__id_1/);
       expect(await col.find({ conv: 'c-1' }).sort({ _id: 1 }).limit(3).toArray()).toEqual(docs.filter((d) => d.conv === 'c-1').slice(0, 3));
