@@ -111,7 +111,7 @@ export class DeliveryDispatcher {
     }
   }
 
-  private async firstAttempt({ delivery, secret }: FreshDelivery): Promise<void> {
+  private async firstAttempt({ delivery, secret, standardWebhooks }: FreshDelivery): Promise<void> {
     const { clock, logger } = this.deps.ctx;
     // Waited so long for a slot that the attempt might outlast its claim: the claim's runner would
     // then look dead to others. Left to perform(), which takes the next attempt once it ran out.
@@ -120,7 +120,7 @@ export class DeliveryDispatcher {
       return this.attempt(delivery.id);
     }
     try {
-      const request = signedRequest(delivery.request as DeliveryRequest, { secret, deliveryId: delivery.id, event: delivery.event, now: clock.now() });
+      const request = signedRequest(delivery.request as DeliveryRequest, { secret, deliveryId: delivery.id, event: delivery.event, now: clock.now(), standardWebhooks });
       const res = await this.deps.outbound.send(request);
       this.results.add({ delivery, result: resultOf(this.deps, delivery, 1, res, clock.now()) });
     } catch (err) {

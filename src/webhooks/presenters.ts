@@ -16,6 +16,9 @@ export const presentWebhook = (h: Webhook) => ({
     headers: h.customPayload?.headers ?? {},
     body: h.customPayload?.body ?? '',
   },
+  standardWebhooks: h.standardWebhooks ?? false,
+  /** null: the service's schedule (the spec's 30 s, 1 min, 2 min, 4 min). */
+  retryDelaysSeconds: h.retryDelaysSeconds ?? null,
   createdAt: h.createdAt,
   updatedAt: h.updatedAt,
 });

@@ -64,7 +64,7 @@ export function webhookAdminRoutes(router: Router, ctx: AppContext, state: () =>
   router.post(`${HOOK}/deliveries/:deliveryId/resend`, async (c) => {
     const { botId, webhookId, deliveryId } = parseInput(DeliveryParams, c.params);
     const s = state();
-    const delivery = await reopenDelivery(ctx, botId, webhookId, deliveryId, s.schedule.attempts);
+    const delivery = await reopenDelivery(ctx, botId, webhookId, deliveryId, s.schedule);
     s.dispatcher.kick([delivery.id]);
     c.status = 202;
     c.body = { success: true, delivery: presentDelivery(delivery) };
