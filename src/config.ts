@@ -60,6 +60,9 @@ const EnvSchema = z.object({
   OUTBOUND_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   OUTBOUND_RESPONSE_LIMIT_BYTES: z.coerce.number().int().min(0).default(4096),
 
+  /** Outgoing webhooks: attempts of one hook in flight at once in a process, unless the hook sets its own. */
+  WEBHOOK_HOOK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(10),
+
   /** Optional OpenAI-compatible model for the chat answerer. */
   OPENAI_BASE_URL: z.string().url().optional(),
   OPENAI_API_KEY: z.string().optional(),

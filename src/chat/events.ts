@@ -38,10 +38,19 @@ export function emitStarted(ctx: AppContext, conversation: Conversation, bot: Bo
   });
 }
 
-export function emitEscalated(ctx: AppContext, conversation: Conversation, bot: BotRef, userEmail: string | null) {
+export interface EscalationDetails {
+  /** What is known of the user at the handoff; defaults to the conversation's saved userData. */
+  userData?: Record<string, unknown>;
+  /** Why the user wants a human, as the handoff recorded it. */
+  reason?: string | null;
+}
+
+/** The spec's shape, plus a top-level `reason` (an addition receivers may ignore; docs/CHAT.md). */
+export function emitEscalated(ctx: AppContext, conversation: Conversation, bot: BotRef, userEmail: string | null, details: EscalationDetails = {}) {
   return emit(ctx, 'conversation.escalated', conversation, {
-    conversation: { ...conversationRef(conversation, bot), state: 'Escalated', userData: conversation.userData ?? {} },
+    conversation: { ...conversationRef(conversation, bot), state: 'Escalated', userData: details.userData ?? conversation.userData ?? {} },
     userEmail,
+    reason: details.reason ?? null,
   });
 }
 

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { ConversationModel, type Conversation } from './model.ts';
-import { emitEscalated } from './events.ts';
+import { emitEscalated, type EscalationDetails } from './events.ts';
 import { serialized } from './serial.ts';
 import type { PowerUp } from './answerers/types.ts';
 import type { UserData } from './schema.ts';
@@ -37,14 +37,14 @@ interface BotRef {
 }
 
 /** Escalates unless already Escalated or claimed; emits the event only for the move it made. */
-export async function escalate(ctx: AppContext, conversationId: string, bot: BotRef, userEmail: string | null): Promise<boolean> {
+export async function escalate(ctx: AppContext, conversationId: string, bot: BotRef, userEmail: string | null, details: EscalationDetails = {}): Promise<boolean> {
   const set: Record<string, unknown> = { state: 'Escalated' };
   if (userEmail) set.userEmail = userEmail;
   const updated = await serialized(`conversation:${conversationId}`, () =>
     ConversationModel.findOneAndUpdate({ _id: conversationId, state: trusted({ $in: ['Open', 'Resolved'] }) }, { $set: set }, { returnDocument: 'after' }).lean<Conversation>(),
   );
   if (!updated) return false;
-  await emitEscalated(ctx, updated, bot, updated.userEmail ?? null);
+  await emitEscalated(ctx, updated, bot, updated.userEmail ?? null, details);
   return true;
 }
 
@@ -62,6 +62,8 @@ export async function recordAwaitedEmail(conversation: Conversation, message: st
 const HandoffInput = z.object({
   reason: z.string().optional().describe('why the user wants a human'),
   email: z.string().optional().describe("the user's email address, if they gave one"),
+  name: z.string().optional().describe("the user's name, if they gave one"),
+  tel: z.string().optional().describe("the user's phone number, if they gave one"),
 });
 type HandoffInput = z.infer<typeof HandoffInput>;
 
@@ -78,7 +80,11 @@ export function handoffPowerUp(ctx: AppContext, conversation: Conversation, bot:
     async execute(input) {
       const saved = conversation.userData as UserData | undefined;
       const email = findEmail(input.email) ?? findEmail(saved?.email) ?? findEmail(requestUserData.email) ?? conversation.userEmail ?? null;
-      const escalated = await escalate(ctx, conversation.id, bot, email);
+      // The agent who picks this up needs everything known about the user: the saved userData, this
+      // request's (never saved, spec), and what the handoff itself collected, the latter winning.
+      const collected = Object.fromEntries(Object.entries({ name: input.name, tel: input.tel, email: email ?? undefined }).filter(([, v]) => v));
+      const userData = { ...saved, ...requestUserData, ...collected };
+      const escalated = await escalate(ctx, conversation.id, bot, email, { userData, reason: input.reason ?? null });
       const display = { type: 'handoff', state: 'Escalated', userEmail: email };
       if (!escalated) return { message: 'A human agent has already been asked to join this conversation.', display };
       return {

@@ -1,7 +1,7 @@
 // The `relay` command tree, built without running anything, so tests can walk every command's help.
 import { createRequire } from 'node:module';
 import { Command } from 'commander';
-import { ensureFerretBinaries } from '../db/ferretdb.ts';
+import { ensureFerretBinary } from '../db/ferretdb.ts';
 import { registerPlatformCommands } from './platform.ts';
 import { registerDatasourcesCommands } from './datasources.ts';
 import { registerWebhooksCommands } from './webhooks.ts';
@@ -32,7 +32,7 @@ check" / "dry-run" (on RULES_DIR). .env in the working directory is read. Run "r
   db.command('install')
     .description('build FerretDB v1.24.2 and its _id index helper with Go unless already installed; prints its path')
     .action(() => {
-      process.stdout.write(`${ensureFerretBinaries().ferretdb}\n`);
+      process.stdout.write(`${ensureFerretBinary()}\n`);
     });
 
   registerPlatformCommands(program);

@@ -28,8 +28,22 @@ function payloadOptions(cmd: Command): Command {
     .option('--no-custom', 'send the default JSON payload')
     .option('--method <method>', 'custom payload method: POST, PUT, PATCH, GET, DELETE')
     .option('--headers <json>', 'custom payload headers as a JSON object', jsonObject)
-    .option('--body <text>', 'custom payload body, sent exactly; {{dot.path}} placeholders allowed');
+    .option('--body <text>', 'custom payload body, sent exactly; {{dot.path}} placeholders allowed')
+    .option('--standard-webhooks', 'also send the Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature)')
+    .option('--no-standard-webhooks', 'send the spec\'s headers only (the default)')
+    .option('--concurrency <n>', 'this hook\'s attempts in flight at once per process (default WEBHOOK_HOOK_CONCURRENCY, 10)', Number)
+    .option('--rate <perSecond>', 'at most this many attempts of this hook started per second per process', Number)
+    .option('--retry-delays <seconds>', 'waits between attempts, comma-separated seconds (at most 9, 3 days in all); "default" for the spec\'s schedule', retryDelays);
 }
+
+/** `30,60,120` → [30, 60, 120]; `default` → null (the service's schedule). */
+function retryDelays(value: string): number[] | null {
+  if (value === 'default') return null;
+  return value === '' ? [] : value.split(',').map((v) => Number(v.trim()));
+}
+
+/** The issue-19 hook settings given as flags (undefined when not given). */
+const deliveryOptionsOf = (o: Record<string, unknown>) => ({ standardWebhooks: o.standardWebhooks, retryDelaysSeconds: o.retryDelays, concurrency: o.concurrency, ratePerSecond: o.rate });
 
 export function registerWebhooksCommands(program: Command): void {
   const webhooks = program.command('webhooks').description("manage a bot's outgoing webhooks and their deliveries (through the running server)");
@@ -40,7 +54,7 @@ export function registerWebhooksCommands(program: Command): void {
     .requiredOption('--bot <botId>', 'bot id')
     .requiredOption('--type <type>', `event type (${WEBHOOK_TYPES.join(', ')})`)
     .action(async (o) => {
-      const input = { type: o.type, url: o.url, dataSourceIds: o.dataSource, customPayload: customPayloadOf(o) };
+      const input = { type: o.type, url: o.url, dataSourceIds: o.dataSource, customPayload: customPayloadOf(o), ...deliveryOptionsOf(o), retryDelaysSeconds: o.retryDelays ?? undefined };
       printJson(withSecret(await adminCall('POST', hook(o.bot), input)));
     });
 
@@ -56,7 +70,7 @@ export function registerWebhooksCommands(program: Command): void {
     .option('--all-data-sources', 'remove the data source scope')
     .action(async (id, o) => {
       const dataSourceIds = o.allDataSources ? [] : o.dataSource;
-      const input = { type: o.type, url: o.url, dataSourceIds, customPayload: customPayloadOf(o) };
+      const input = { type: o.type, url: o.url, dataSourceIds, customPayload: customPayloadOf(o), ...deliveryOptionsOf(o) };
       printJson((await adminCall('PATCH', hook(o.bot, id), input)).webhook);
     });
 

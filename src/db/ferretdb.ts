@@ -5,8 +5,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import crypto from 'node:crypto';
-import { fileURLToPath } from 'node:url';
+import { applyPatch, patchHash } from './ferretdb-patch/patch.ts';
 
 export const FERRETDB_VERSION = 'v1.24.2';
 const MODULE = 'github.com/FerretDB/FerretDB';
@@ -18,17 +17,9 @@ function cacheDir(): string {
   return path.join(base, 'relay', 'bin');
 }
 
+/** The patched binary's name carries the patch's hash, so a binary of an older patch is never reused. */
 export function ferretBinaryPath(): string {
-  return path.join(cacheDir(), `ferretdb-${FERRETDB_VERSION}`);
-}
-
-// The _id index helper's source sits beside this file; its binary name carries a hash of that
-// source, so a changed helper is rebuilt.
-const ID_INDEX_SOURCE = fileURLToPath(new URL('./ferretdb-idindex/main.go', import.meta.url));
-
-export function idIndexBinaryPath(): string {
-  const hash = crypto.createHash('sha256').update(fs.readFileSync(ID_INDEX_SOURCE)).digest('hex').slice(0, 12);
-  return path.join(cacheDir(), `ferretdb-idindex-${FERRETDB_VERSION}-${hash}`);
+  return path.join(cacheDir(), `ferretdb-${FERRETDB_VERSION}-relay-${patchHash()}`);
 }
 
 function versionOf(binary: string): string | undefined {
@@ -47,10 +38,11 @@ function findGo(): string | undefined {
 }
 
 /**
- * Copies FerretDB's module source into a temporary directory, writes the version file its build
- * expects, runs `build` there and removes the copy.
+ * Builds FerretDB with Relay's patch (ferretdb-patch/): `go mod download` the module, copy it,
+ * write the version file its build expects (the module zip lacks it, so `go install` gives a
+ * binary that panics at start), apply the patch and `go build`.
  */
-function withFerretSource(go: string, build: (work: string) => void): void {
+function buildPatched(go: string, out: string): void {
   const download = spawnSync(go, ['mod', 'download', '-json', `${MODULE}@${FERRETDB_VERSION}`], {
     encoding: 'utf8',
     env: { ...process.env, GOFLAGS: '-mod=mod' },
@@ -62,81 +54,44 @@ function withFerretSource(go: string, build: (work: string) => void): void {
     fs.cpSync(moduleDir, work, { recursive: true });
     spawnSync('chmod', ['-R', 'u+w', work]);
     fs.writeFileSync(path.join(work, 'build', 'version', 'version.txt'), `${FERRETDB_VERSION}\n`);
-    build(work);
+    applyPatch(work);
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    const tmpOut = `${out}.tmp-${process.pid}`;
+    const build = spawnSync(go, ['build', '-trimpath', '-o', tmpOut, './cmd/ferretdb'], {
+      cwd: work,
+      encoding: 'utf8',
+      env: { ...process.env, CGO_ENABLED: '0' },
+    });
+    if (build.status !== 0) throw new EmbeddedDbUnavailable(`building FerretDB failed:\n${build.stderr}`);
+    fs.renameSync(tmpOut, out);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
 }
 
-function goBuild(go: string, work: string, pkg: string, out: string): void {
-  fs.mkdirSync(path.dirname(out), { recursive: true });
-  const tmpOut = `${out}.tmp-${process.pid}`;
-  const build = spawnSync(go, ['build', '-trimpath', '-o', tmpOut, pkg], {
-    cwd: work,
-    encoding: 'utf8',
-    env: { ...process.env, CGO_ENABLED: '0' },
-  });
-  if (build.status !== 0) throw new EmbeddedDbUnavailable(`building ${pkg} failed:\n${build.stderr}`);
-  fs.renameSync(tmpOut, out);
-}
-
-export interface FerretBinaries {
-  ferretdb: string;
-  /** The _id index helper (ferretdb-idindex/main.go); absent only when a system FerretDB is used without Go. */
-  idIndex?: string;
-}
-
 /**
- * Finds a FerretDB binary of the right version and the _id index helper, building them with Go
- * when missing. `go install …@v1.24.2` cannot be used as is: the module zip lacks
- * build/version/version.txt, so the binary panics at start. We copy the module source, write that
- * file and build; the helper is built in the same copy, against FerretDB's own go.mod.
+ * Finds the patched FerretDB binary, building it with Go when missing. Without Go, a `ferretdb`
+ * v1.24.2 on PATH is used as it is (unpatched: every query reads its whole collection).
  */
-export function ensureFerretBinaries(log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): FerretBinaries {
+export function ensureFerretBinary(log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): string {
   const cached = ferretBinaryPath();
-  const idIndex = idIndexBinaryPath();
-  const haveIdIndex = fs.existsSync(idIndex);
-  let ferretdb: string | undefined;
-  if (fs.existsSync(cached) && versionOf(cached) === FERRETDB_VERSION) ferretdb = cached;
-  else {
-    const system = onPath('ferretdb');
-    if (system && versionOf(system) === FERRETDB_VERSION) ferretdb = system;
-  }
-  if (ferretdb && haveIdIndex) return { ferretdb, idIndex };
-
+  if (fs.existsSync(cached) && versionOf(cached) === FERRETDB_VERSION) return cached;
   const go = findGo();
   if (!go) {
-    if (ferretdb) {
-      log('relay: Go not found, so FerretDB runs without the _id index helper (every _id lookup scans; docs/FERRETDB.md)');
-      return { ferretdb };
+    const system = onPath('ferretdb');
+    if (system && versionOf(system) === FERRETDB_VERSION) {
+      log('relay: Go not found, so the unpatched FerretDB on PATH runs: every query reads its whole collection (docs/FERRETDB.md)');
+      return system;
     }
     throw new EmbeddedDbUnavailable(
       'No database configured: MONGODB_URI is unset and neither ferretdb nor Go is available to run the embedded default.\n' +
         'Options: `docker compose up` (MongoDB 7), or set MONGODB_URI=mongodb://host:27017/relay, or install Go so FerretDB can be built.',
     );
   }
-  if (!ferretdb) log(`relay: installing FerretDB ${FERRETDB_VERSION} with Go (first run only, about a minute)…`);
-  let helperBuilt = haveIdIndex;
-  withFerretSource(go, (work) => {
-    if (!ferretdb) {
-      goBuild(go, work, './cmd/ferretdb', cached);
-      ferretdb = cached;
-      log(`relay: FerretDB installed at ${cached}`);
-    }
-    if (!haveIdIndex) {
-      const dir = path.join(work, 'cmd', 'relay-idindex');
-      fs.mkdirSync(dir, { recursive: true });
-      fs.copyFileSync(ID_INDEX_SOURCE, path.join(dir, 'main.go'));
-      // The helper only makes lookups fast; FerretDB works without it.
-      try {
-        goBuild(go, work, './cmd/relay-idindex', idIndex);
-        helperBuilt = true;
-      } catch (err) {
-        log(`relay: the _id index helper did not build, so FerretDB runs without it (every _id lookup scans): ${(err as Error).message}`);
-      }
-    }
-  });
-  return helperBuilt ? { ferretdb: ferretdb!, idIndex } : { ferretdb: ferretdb! };
+  log(`relay: building FerretDB ${FERRETDB_VERSION} with Relay's patch (first run only, about a minute)…`);
+  buildPatched(go, cached);
+  log(`relay: FerretDB installed at ${cached}`);
+  return cached;
 }
 
 export async function freePort(): Promise<number> {
@@ -162,10 +117,6 @@ export function portAcceptsConnections(port: number, host = '127.0.0.1'): Promis
   });
 }
 
-function shellQuote(value: string): string {
-  return `'${value.replaceAll("'", "'\\''")}'`;
-}
-
 export interface EmbeddedDb {
   uri: string;
   port: number;
@@ -173,8 +124,14 @@ export interface EmbeddedDb {
   stop(): Promise<void>;
 }
 
-export async function startFerretDb(opts: { dataDir: string; port?: number; database?: string }): Promise<EmbeddedDb> {
-  const binaries = ensureFerretBinaries();
+export async function startFerretDb(opts: {
+  dataDir: string;
+  port?: number;
+  database?: string;
+  /** false: Relay's pushdown off, FerretDB filters and sorts everything in Go (the property test's oracle). */
+  pushdown?: boolean;
+}): Promise<EmbeddedDb> {
+  const binary = ensureFerretBinary();
   const port = opts.port ?? (await freePort());
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const logFile = fs.openSync(path.join(opts.dataDir, 'ferretdb.log'), 'a');
@@ -191,18 +148,15 @@ export async function startFerretDb(opts: { dataDir: string; port?: number; data
     '--log-level=error',
   ];
   // A small shell watchdog stops FerretDB when this process dies without cleaning up
-  // (SIGKILL, a killed test runner), so no orphan keeps the port or the SQLite files. It also runs
-  // the _id index helper, which exits with FerretDB.
-  // Both are gone before stop() resolves, so the data directory can be removed right after.
-  const idIndex = binaries.idIndex
-    ? `${shellQuote(binaries.idIndex)} -dir ${shellQuote(opts.dataDir)} -watch-pid $child & idx=$!; `
-    : '';
+  // (SIGKILL, a killed test runner), so no orphan keeps the port or the SQLite files. It is gone
+  // before stop() resolves, so the data directory can be removed right after.
   const watchdog =
-    `"$@" & child=$!; ${idIndex}trap 'kill $child \${idx:-} 2>/dev/null; wait; exit 0' TERM INT; ` +
+    `"$@" & child=$!; trap 'kill $child 2>/dev/null; wait; exit 0' TERM INT; ` +
     `while kill -0 ${process.pid} 2>/dev/null && kill -0 $child 2>/dev/null; do sleep 1; done; ` +
     'kill $child 2>/dev/null; wait';
-  const child = spawn('sh', ['-c', watchdog, 'ferretdb-watchdog', binaries.ferretdb, ...args], {
+  const child = spawn('sh', ['-c', watchdog, 'ferretdb-watchdog', binary, ...args], {
     stdio: ['ignore', logFile, logFile],
+    env: opts.pushdown === false ? { ...process.env, RELAY_FERRETDB_PUSHDOWN: 'off' } : process.env,
   });
   fs.closeSync(logFile);
   let exited = false;

@@ -6,6 +6,14 @@ export function generateSecret(prefix = ''): string {
   return `${prefix}${randomBytes(32).toString('base64url')}`;
 }
 
+/**
+ * An outgoing hook's secret: `whsec_` + standard base64 of 256 random bits, the form Standard
+ * Webhooks libraries decode (they refuse url-safe base64).
+ */
+export function generateWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
 function digest(secret: string): Buffer {
   return createHash('sha256').update(secret, 'utf8').digest();
 }

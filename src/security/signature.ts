@@ -87,3 +87,15 @@ export function verifyDeliveryFacts(
   if (!matched) return 'invalid';
   return Math.abs(now.getTime() / 1000 - timestamp) <= toleranceSeconds ? 'valid' : 'expired';
 }
+
+/**
+ * The Standard Webhooks headers (standardwebhooks.com): `webhook-signature: v1,<base64>` of the
+ * HMAC-SHA256 of `<id>.<unix seconds>.<body>`, keyed with the base64 part of the `whsec_` secret
+ * (Node also reads url-safe base64, the form of secrets made before issue 19).
+ */
+export function signStandardWebhook(id: string, body: Buffer | string, secret: string, now: Date): Record<string, string> {
+  const timestamp = String(Math.floor(now.getTime() / 1000));
+  const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice(6) : secret, 'base64');
+  const mac = createHmac('sha256', key).update(`${id}.${timestamp}.`, 'utf8').update(typeof body === 'string' ? Buffer.from(body, 'utf8') : body).digest('base64');
+  return { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${mac}` };
+}

@@ -7,6 +7,7 @@ import { DeliveryModel, type Delivery, type DeliveryAttempt } from './model.ts';
 import { currentDelivery, readAttempts } from './attempts.ts';
 import { getWebhook } from './service.ts';
 import { findOwned } from '../db/byId.ts';
+import type { RetrySchedule } from './retry.ts';
 
 /** `status` is the delivery's state as its attempts tell it; `settled` is what its row says yet. */
 export type DeliveryWithAttempts = Delivery & { attempts: DeliveryAttempt[]; settled: Delivery['status'] };
@@ -33,7 +34,8 @@ export async function getDelivery(botId: string, webhookId: string, deliveryId: 
 }
 
 /**
- * Reopens a finished delivery for `attempts` more attempts starting now. Refused with 409 while the
+ * Reopens a finished delivery for one more run of its schedule (`schedule`: the service's; the
+ * delivery's own waits, when its hook had them, decide the count) starting now. Refused with 409 while the
  * delivery is still pending (its retries are running) or when the hook is disabled (it would
  * only be cancelled: disabled hooks send no live events).
  */
@@ -42,7 +44,7 @@ export async function reopenDelivery(
   botId: string,
   webhookId: string,
   deliveryId: string,
-  attempts: number,
+  schedule: RetrySchedule,
 ): Promise<DeliveryWithAttempts> {
   const hook = await getWebhook(botId, webhookId);
   const current = await getDelivery(botId, webhookId, deliveryId);
@@ -53,6 +55,7 @@ export async function reopenDelivery(
   // is never settled, so nothing would overwrite it.
   if (current.settled === 'pending' && !(current.fresh && current.status === 'delivered')) throw new AppError('conflict', 'The delivery outcome is still being recorded; try again in a moment');
   const lastNumber = current.attempts.at(-1)?.number ?? 0;
+  const attempts = schedule.withDelays(current.retryDelaysMs).attempts;
   const reopened = await DeliveryModel.findOneAndUpdate(
     { _id: deliveryId, webhookId, status: current.settled },
     {

@@ -76,7 +76,8 @@ async function claimAttempt(deps: DeliveryDeps, deliveryId: string, number: numb
 
 /** The result row of an attempt that got this response, with when the next one is due. */
 export function resultOf(deps: Pick<DeliveryDeps, 'schedule'>, delivery: Delivery, number: number, res: OutboundResponse, now: Date): AttemptResult {
-  const retryAt = res.ok || number >= delivery.attemptLimit ? null : new Date(now.getTime() + deps.schedule.delayAfter(number - (delivery.runAfter ?? 0)));
+  const schedule = deps.schedule.withDelays(delivery.retryDelaysMs);
+  const retryAt = res.ok || number >= delivery.attemptLimit ? null : new Date(now.getTime() + schedule.delayAfter(number - (delivery.runAfter ?? 0)));
   return {
     _id: attemptKey(delivery.id, number),
     deliveryId: delivery.id,
@@ -140,14 +141,14 @@ export async function perform(deps: DeliveryDeps, deliveryId: string): Promise<P
     return DONE;
   }
   // Spec "Delivery behaviour" 4: a hook disabled (or deleted) after the event sends nothing more.
-  const hook = await WebhookModel.findOne({ _id: delivery.webhookId }, { enabled: 1, secret: 1 }).lean<Pick<Webhook, 'enabled' | 'secret'>>();
+  const hook = await WebhookModel.findOne({ _id: delivery.webhookId }, { enabled: 1, secret: 1, standardWebhooks: 1 }).lean<Pick<Webhook, 'enabled' | 'secret' | 'standardWebhooks'>>();
   if (!hook?.enabled) {
     await closeDelivery(delivery.id, { status: 'cancelled', finishedAt: now, cancelReason: hook ? 'webhook_disabled' : 'webhook_deleted' });
     return DONE;
   }
   if (!(await claimAttempt(deps, delivery.id, number, now))) return later(new Date(now.getTime() + deps.leaseMs));
   // Signed now, with the current secret: regenerating it invalidates signatures of queued retries.
-  const request = signedRequest(delivery.request as DeliveryRequest, { secret: hook.secret, deliveryId: delivery.id, event: delivery.event, now });
+  const request = signedRequest(delivery.request as DeliveryRequest, { secret: hook.secret, deliveryId: delivery.id, event: delivery.event, now, standardWebhooks: hook.standardWebhooks ?? false });
   const res = await deps.outbound.send(request);
   return recordResult(deps, delivery, number, res);
 }

@@ -10,11 +10,16 @@ import { insertNew } from '../db/insertNew.ts';
 import { buildDeliveryRequest, withDeliveryId, type BuiltRequest } from './request.ts';
 import { hooksForEvents } from './service.ts';
 import { SerialBatcher } from '../db/serialBatcher.ts';
+import { hookDelaysMs, type RetrySchedule } from './retry.ts';
 
 /** A delivery just created, with what its first attempt needs to be sent without reading it back. */
 export interface FreshDelivery {
   delivery: Delivery;
   secret: string;
+  /** The hook's `standardWebhooks` as the fan-out read it. */
+  standardWebhooks?: boolean;
+  /** The hook's lane limits as the fan-out read them (null: the service's). */
+  lane?: { concurrency: number | null; ratePerSecond: number | null };
 }
 
 interface Waiting {
@@ -34,7 +39,8 @@ export class FanOut {
 
   constructor(
     private readonly ctx: Pick<AppContext, 'clock' | 'logger'>,
-    private readonly attemptLimit: number,
+    /** The service's schedule; a hook's own waits replace its waits (retry.ts). */
+    private readonly schedule: RetrySchedule,
     /** How long the first attempt's claim lasts: room to wait for a slot, then a whole attempt. */
     private readonly firstLeaseMs: number,
   ) {
@@ -49,7 +55,7 @@ export class FanOut {
   private async run(items: Waiting[]): Promise<void> {
     try {
       const hooks = await hooksForEvents(items.map((i) => i.event));
-      const planned = items.map((item, n) => hooks[n]!.map((hook) => ({ hook, doc: deliveryDocument(this.ctx, item.event, hook, timeOrderedId(), this.attemptLimit, this.firstLeaseMs) })));
+      const planned = items.map((item, n) => hooks[n]!.map((hook) => ({ hook, doc: deliveryDocument(this.ctx, item.event, hook, timeOrderedId(), this.schedule, this.firstLeaseMs) })));
       // One insertMany, not an upsert per hook: FerretDB v1 writes are slow one by one and under
       // contention, and its $setOnInsert drops empty arrays. An existing one = fanned out before.
       // The raw collection: deliveryDocument builds every field, so mongoose's per-document
@@ -58,7 +64,7 @@ export class FanOut {
       let index = 0;
       items.forEach((item, n) =>
         item.done(
-          planned[n]!.flatMap(({ hook, doc }) => (existed.has(index++) || doc.status !== 'pending' ? [] : [{ delivery: doc as Delivery, secret: hook.secret }])),
+          planned[n]!.flatMap(({ hook, doc }) => (existed.has(index++) || doc.status !== 'pending' ? [] : [{ delivery: doc as Delivery, secret: hook.secret, standardWebhooks: hook.standardWebhooks ?? false, lane: { concurrency: hook.concurrency ?? null, ratePerSecond: hook.ratePerSecond ?? null } }])),
         ),
       );
     } catch (err) {
@@ -67,8 +73,10 @@ export class FanOut {
   }
 }
 
-function deliveryDocument(ctx: Pick<AppContext, 'clock' | 'logger'>, event: StoredEvent, hook: Webhook, id: string, attemptLimit: number, firstLeaseMs: number) {
+function deliveryDocument(ctx: Pick<AppContext, 'clock' | 'logger'>, event: StoredEvent, hook: Webhook, id: string, schedule: RetrySchedule, firstLeaseMs: number) {
   const now = ctx.clock.now();
+  const retryDelaysMs = hookDelaysMs(hook.retryDelaysSeconds);
+  const attemptLimit = schedule.withDelays(retryDelaysMs).attempts;
   const payload = withDeliveryId(event.payload as Record<string, unknown>, id);
   let built: BuiltRequest | null = null;
   let buildError: string | null = null;
@@ -90,6 +98,7 @@ function deliveryDocument(ctx: Pick<AppContext, 'clock' | 'logger'>, event: Stor
     unresolved: built?.unresolved ?? [],
     status: (built ? 'pending' : 'failed') as DeliveryStatus,
     attemptCount: 0,
+    ...(retryDelaysMs ? { retryDelaysMs } : {}),
     attemptLimit,
     runAfter: 0,
     nextAttemptAt: built ? now : null,

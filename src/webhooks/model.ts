@@ -41,6 +41,14 @@ const WebhookSchema = new Schema(
     /** Empty = every data source of the bot (sync types only). */
     dataSourceIds: { type: [String], default: [] },
     customPayload: { type: CustomPayloadSchema, default: () => ({}) },
+    /** Also send the Standard Webhooks headers (webhook-id, -timestamp, -signature); off = the spec's set only. */
+    standardWebhooks: { type: Boolean, default: false },
+    /** Waits between attempts in seconds (attempts = waits + 1); absent = the service's schedule (the spec's). */
+    retryDelaysSeconds: { type: [Number], default: undefined },
+    /** This hook's attempts in flight at once per process; null = WEBHOOK_HOOK_CONCURRENCY (lanes.ts). */
+    concurrency: { type: Number, default: null },
+    /** This hook's attempts started per second per process; null = no limit. */
+    ratePerSecond: { type: Number, default: null },
   },
   { timestamps: true, minimize: false },
 );
@@ -131,6 +139,8 @@ const DeliverySchema = new Schema(
     status: { type: String, enum: DELIVERY_STATUSES, required: true, default: 'pending' },
     /** Number of the latest attempt (the attempt rows are the truth; this is for listing). */
     attemptCount: { type: Number, default: 0 },
+    /** The hook's own waits between attempts (ms, before jitter), copied at creation; absent = the service's. */
+    retryDelaysMs: { type: [Number], default: undefined },
     /** Attempt number after which the delivery fails; a resend raises it by one full schedule. */
     attemptLimit: { type: Number, required: true },
     /** Attempts made before the current run (0, or the last attempt number when resent). */

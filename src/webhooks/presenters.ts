@@ -16,6 +16,12 @@ export const presentWebhook = (h: Webhook) => ({
     headers: h.customPayload?.headers ?? {},
     body: h.customPayload?.body ?? '',
   },
+  standardWebhooks: h.standardWebhooks ?? false,
+  /** null: the service's schedule (the spec's 30 s, 1 min, 2 min, 4 min). */
+  retryDelaysSeconds: h.retryDelaysSeconds ?? null,
+  /** null: WEBHOOK_HOOK_CONCURRENCY. */
+  concurrency: h.concurrency ?? null,
+  ratePerSecond: h.ratePerSecond ?? null,
   createdAt: h.createdAt,
   updatedAt: h.updatedAt,
 });

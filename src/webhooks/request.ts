@@ -1,6 +1,6 @@
 // The request a delivery sends: built once at creation (default JSON payload or the hook's custom
 // payload, templated against the event), then signed at send time with the hook's current secret.
-import { signBody, signDeliveryFacts } from '../security/signature.ts';
+import { signBody, signDeliveryFacts, signStandardWebhook } from '../security/signature.ts';
 import type { OutboundMethod, OutboundRequest } from '../outbound/client.ts';
 import { renderCustomRequest } from './templates.ts';
 import type { DeliveryRequest, Webhook } from './model.ts';
@@ -37,7 +37,17 @@ export function buildDeliveryRequest(hook: Pick<Webhook, 'url' | 'customPayload'
   };
 }
 
-const SERVICE_HEADERS = new Set(['x-secret-key', 'x-service-signature', 'x-service-delivery-id', 'x-service-event', 'x-service-test', 'x-relay-signature']);
+const SERVICE_HEADERS = new Set([
+  'x-secret-key',
+  'x-service-signature',
+  'x-service-delivery-id',
+  'x-service-event',
+  'x-service-test',
+  'x-relay-signature',
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+]);
 
 export interface SigningInput {
   secret: string;
@@ -45,14 +55,16 @@ export interface SigningInput {
   event: string;
   /** X-Service-Test: true on test sends only (spec "Delivery headers"). */
   test?: boolean;
-  /** Signing time, for X-Relay-Signature. */
+  /** Signing time, for X-Relay-Signature and webhook-timestamp. */
   now: Date;
+  /** Also send the Standard Webhooks headers (the hook's `standardWebhooks`). */
+  standardWebhooks?: boolean;
 }
 
 /**
  * The outbound request with the spec's delivery headers, plus X-Relay-Signature over the delivery
- * id, event and test flag with the body (security/signature.ts); they replace any custom header
- * of the same name.
+ * id, event and test flag with the body (security/signature.ts), and the Standard Webhooks headers
+ * when the hook asks for them; they replace any custom header of the same name.
  */
 export function signedRequest(request: DeliveryRequest, signing: SigningInput): OutboundRequest {
   const headers: Record<string, string> = {};
@@ -65,6 +77,7 @@ export function signedRequest(request: DeliveryRequest, signing: SigningInput): 
   headers['X-Service-Event'] = signing.event;
   if (signing.test) headers['X-Service-Test'] = 'true';
   headers['X-Relay-Signature'] = signDeliveryFacts({ deliveryId: signing.deliveryId, event: signing.event, test: signing.test === true }, request.body, signing.secret, signing.now);
+  if (signing.standardWebhooks) Object.assign(headers, signStandardWebhook(signing.deliveryId, request.body, signing.secret, signing.now));
   const method = request.method as OutboundMethod;
   return { method, url: request.url, headers, ...(method === 'GET' ? {} : { body: request.body }) };
 }

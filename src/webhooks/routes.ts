@@ -64,8 +64,8 @@ export function webhookAdminRoutes(router: Router, ctx: AppContext, state: () =>
   router.post(`${HOOK}/deliveries/:deliveryId/resend`, async (c) => {
     const { botId, webhookId, deliveryId } = parseInput(DeliveryParams, c.params);
     const s = state();
-    const delivery = await reopenDelivery(ctx, botId, webhookId, deliveryId, s.schedule.attempts);
-    s.dispatcher.kick([delivery.id]);
+    const delivery = await reopenDelivery(ctx, botId, webhookId, deliveryId, s.schedule);
+    s.dispatcher.kick([{ id: delivery.id, webhookId: delivery.webhookId }]);
     c.status = 202;
     c.body = { success: true, delivery: presentDelivery(delivery) };
   });

@@ -24,8 +24,9 @@ const SAMPLES: Record<WebhookType, Sample> = {
   'conversation.escalated': (bot, now) => ({
     event: 'conversation.escalated',
     timestamp: now.toISOString(),
-    conversation: { ...conversation(bot), state: 'Escalated', userData: { name: 'Sample User' } },
+    conversation: { ...conversation(bot), state: 'Escalated', userData: { name: 'Sample User', email: 'user@example.com', tel: '+1 555 0100' } },
     userEmail: 'user@example.com',
+    reason: 'The user asked for a human agent',
   }),
   'conversation.claimed': (bot, now) => ({
     event: 'conversation.claimed',

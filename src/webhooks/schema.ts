@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { isStorableKey, uuid } from '../http/validate.ts';
 import { PageQuerySchema } from '../http/pagination.ts';
 import { CUSTOM_METHODS, WEBHOOK_TYPES } from './model.ts';
+import { MAX_ATTEMPTS, MAX_SCHEDULE_SECONDS } from './retry.ts';
 
 // HTTP tokens that are also storable field names (http/validate.ts): a `$` first or a dot would
 // make the stored headers object unwritable.
@@ -24,6 +25,16 @@ export const CustomPayloadSchema = z.object({
   body: z.string().max(256 * 1024).default(''),
 });
 
+/** A hook's own retry schedule (issue 19): waits in seconds, at most 10 attempts and 3 days in all. */
+const RetryDelaysSeconds = z
+  .array(z.number().min(0, { error: 'waits are at least 0 seconds' }).max(MAX_SCHEDULE_SECONDS), { error: 'retryDelaysSeconds must be a list of waits in seconds' })
+  .max(MAX_ATTEMPTS - 1, { error: `at most ${MAX_ATTEMPTS} attempts (${MAX_ATTEMPTS - 1} waits)` })
+  .refine((d) => d.reduce((a, b) => a + b, 0) <= MAX_SCHEDULE_SECONDS, { error: 'the waits add up to more than 3 days (259200 s)' });
+
+/** Per-hook lane (lanes.ts): attempts in flight at once, and started per second. */
+const Concurrency = z.number().int().min(1).max(64, { error: 'concurrency is at most 64' });
+const RatePerSecond = z.number().gt(0, { error: 'ratePerSecond must be above 0' }).max(1000);
+
 const Url = z.string({ error: 'url is required and must be a string' }).min(1).max(2_048);
 const DataSourceIds = z.array(uuid('dataSourceIds[]')).max(100);
 
@@ -32,6 +43,10 @@ export const WebhookCreateSchema = z.object({
   url: Url,
   dataSourceIds: DataSourceIds.optional(),
   customPayload: CustomPayloadSchema.optional(),
+  standardWebhooks: z.boolean().optional(),
+  retryDelaysSeconds: RetryDelaysSeconds.optional(),
+  concurrency: Concurrency.nullable().optional(),
+  ratePerSecond: RatePerSecond.nullable().optional(),
 });
 export type WebhookCreateReq = z.infer<typeof WebhookCreateSchema>;
 
@@ -42,6 +57,11 @@ export const WebhookUpdateSchema = z
     enabled: z.boolean(),
     dataSourceIds: DataSourceIds,
     customPayload: CustomPayloadSchema,
+    standardWebhooks: z.boolean(),
+    /** null: back to the service's schedule. */
+    retryDelaysSeconds: RetryDelaysSeconds.nullable(),
+    concurrency: Concurrency.nullable(),
+    ratePerSecond: RatePerSecond.nullable(),
   })
   .partial();
 export type WebhookUpdateReq = z.infer<typeof WebhookUpdateSchema>;

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import { timeOrderedId } from '../clock.ts';
 import { AppError } from '../http/errors.ts';
 import { paginate, type Page, type PageQuery } from '../http/pagination.ts';
-import { generateSecret } from '../security/secrets.ts';
+import { generateWebhookSecret } from '../security/secrets.ts';
 import { blockedHostReason } from '../outbound/addressPolicy.ts';
 import { getBot } from '../platform/service.ts';
 import type { StoredEvent } from '../events/model.ts';
@@ -47,7 +47,7 @@ export async function createWebhook(ctx: AppContext, botId: string, input: Webho
   checkTargetUrl(input.url, ctx.config.OUTBOUND_ALLOW_PRIVATE);
   const dataSourceIds = [...new Set(input.dataSourceIds ?? [])];
   checkScope(input.type, dataSourceIds);
-  const secret = generateSecret('whsec_');
+  const secret = generateWebhookSecret();
   const id = timeOrderedId();
   const doc = await WebhookModel.create({
     _id: id,
@@ -60,6 +60,10 @@ export async function createWebhook(ctx: AppContext, botId: string, input: Webho
     secret,
     dataSourceIds,
     customPayload: input.customPayload ?? { enabled: false, method: 'POST', headers: {}, body: '' },
+    standardWebhooks: input.standardWebhooks ?? false,
+    ...(input.retryDelaysSeconds ? { retryDelaysSeconds: input.retryDelaysSeconds } : {}),
+    concurrency: input.concurrency ?? null,
+    ratePerSecond: input.ratePerSecond ?? null,
   });
   return { webhook: doc.toObject(), secret };
 }
@@ -84,8 +88,11 @@ export async function updateWebhook(ctx: AppContext, botId: string, webhookId: s
     input.dataSourceIds !== undefined ? [...new Set(input.dataSourceIds)] : SCOPED_TYPES.includes(type) ? current.dataSourceIds : [];
   checkScope(type, dataSourceIds);
   const set: Record<string, unknown> = { type, dataSourceIds };
-  for (const key of ['url', 'enabled', 'customPayload'] as const) if (input[key] !== undefined) set[key] = input[key];
-  const hook = await WebhookModel.findOneAndUpdate({ _id: webhookId, botId }, { $set: set }, { returnDocument: 'after' }).lean<Webhook>();
+  for (const key of ['url', 'enabled', 'customPayload', 'standardWebhooks', 'concurrency', 'ratePerSecond'] as const) if (input[key] !== undefined) set[key] = input[key];
+  // null goes back to the service's schedule; deliveries already created keep theirs.
+  const unset = input.retryDelaysSeconds === null ? { retryDelaysSeconds: 1 } : undefined;
+  if (input.retryDelaysSeconds) set.retryDelaysSeconds = input.retryDelaysSeconds;
+  const hook = await WebhookModel.findOneAndUpdate({ _id: webhookId, botId }, { $set: set, ...(unset ? { $unset: unset } : {}) }, { returnDocument: 'after' }).lean<Webhook>();
   if (!hook) throw new AppError('webhook_not_found', 'Webhook not found');
   return hook;
 }
@@ -101,7 +108,7 @@ export async function setWebhookEnabled(botId: string, webhookId: string, enable
  * being retried, because attempts are signed at send time with the hook's current secret.
  */
 export async function regenerateSecret(botId: string, webhookId: string): Promise<{ webhook: Webhook; secret: string }> {
-  const secret = generateSecret('whsec_');
+  const secret = generateWebhookSecret();
   const hook = await WebhookModel.findOneAndUpdate({ _id: webhookId, botId }, { $set: { secret } }, { returnDocument: 'after' }).lean<Webhook>();
   if (!hook) throw new AppError('webhook_not_found', 'Webhook not found');
   return { webhook: hook, secret };

@@ -27,7 +27,7 @@ export async function sendTest(ctx: Pick<AppContext, 'clock'>, outbound: Outboun
   const deliveryId = newId();
   const payload = withDeliveryId(samplePayload(hook.type as WebhookType, bot, ctx.clock.now()), deliveryId);
   const { request, unresolved } = buildDeliveryRequest(hook, payload);
-  const res = await outbound.send(signedRequest(request, { secret: hook.secret, deliveryId, event: hook.type, test: true, now: ctx.clock.now() }));
+  const res = await outbound.send(signedRequest(request, { secret: hook.secret, deliveryId, event: hook.type, test: true, now: ctx.clock.now(), standardWebhooks: hook.standardWebhooks ?? false }));
   return {
     deliveryId,
     request: { method: request.method, url: request.url },

@@ -7,6 +7,8 @@ import { adminApi, createTenant, publicApi, type Tenant } from '../helpers/facto
 import { EventModel, type EventType, type StoredEvent } from '../../src/events/model.ts';
 import { asksForHuman } from '../../src/chat/handoff.ts';
 import { NO_ANSWER } from '../../src/chat/answerers/grounded.ts';
+import { loadRuleSet } from '../../src/gateway/rules/loader.ts';
+import { planDelivery } from '../../src/gateway/rules/plan.ts';
 import { chunkOrder, postMessage, readSse } from './support.ts';
 
 const eventsOf = (conversationId: string, type: EventType) => EventModel.find({ conversationId, type }).lean<StoredEvent[]>();
@@ -49,6 +51,7 @@ describe.each(['1.0', '2.0'] as const)('human handoff on %s', (version) => {
       timestamp: expect.any(String),
       conversation: { id: conversationId, botId: tenant.botId, botName: 'Support bot', channelType: 'api', state: 'Escalated', userData: { name: 'Ada', email: 'ada@example.com' } },
       userEmail: 'ada@example.com',
+      reason: 'The user asked for a human agent',
     });
     await api('post', '/message', { conversationId, message: 'human please' }).expect(200);
     expect(await eventsOf(conversationId, 'conversation.escalated')).toHaveLength(1);
@@ -99,6 +102,32 @@ describe.each(['1.0', '2.0'] as const)('human handoff on %s', (version) => {
     expect(second.body.response).toBe('Thank you. A human agent will contact you at bo@example.org.');
     const listed = await admin('get', `/bots/${tenant.botId}/conversations?state=Escalated&limit=100`);
     expect(listed.body.conversations.find((c: { id: string }) => c.id === conversationId)).toMatchObject({ userEmail: 'bo@example.org' });
+  });
+
+  it("carries the saved userData merged with the escalating request's, and the shipped rule mails those values", async () => {
+    const start = await api('post', '/conversation', { userData: { id: 42, name: 'Ada Lovelace' } });
+    const conversationId = start.body.conversationId;
+    await api('post', '/message', { conversationId, message: 'I need a human, dee@example.org', userData: { tel: '+44 20 7946 0000' } }).expect(200);
+    const [escalated] = await eventsOf(conversationId, 'conversation.escalated');
+    expect(escalated?.payload.conversation).toMatchObject({ userData: { id: 42, name: 'Ada Lovelace', tel: '+44 20 7946 0000', email: 'dee@example.org' } });
+    // The request's userData is for that reply only: the conversation keeps what /conversation saved.
+    const listed = await admin('get', `/bots/${tenant.botId}/conversations?limit=100`);
+    expect(listed.body.conversations.find((c: { id: string }) => c.id === conversationId).userData).toEqual({ id: 42, name: 'Ada Lovelace' });
+
+    const [plan] = await planDelivery(loadRuleSet('rules'), {
+      payload: escalated!.payload,
+      headers: {},
+      source: 'relay',
+      event: 'conversation.escalated',
+      test: false,
+      signed: { event: true, test: true, deliveryId: true },
+      deliveryId: 'd1',
+      receivedAt: new Date().toISOString(),
+      vars: {},
+    });
+    const text = String((plan?.actions[0] as { spec?: { text?: string } }).spec?.text);
+    expect(text).toContain('Name: Ada Lovelace\n  Email: dee@example.org\n  Phone: +44 20 7946 0000\n  Id: 42');
+    expect(text).toContain('Reason: The user asked for a human agent');
   });
 
   it('records an email given in the request that asks for a human', async () => {

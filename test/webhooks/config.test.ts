@@ -24,7 +24,7 @@ describe('webhook configuration', () => {
     const res = await api()('post', hooksPath(), { type: 'sync.success', url: 'https://example.com/hook', dataSourceIds: [DS1] });
     expect(res.status).toBe(201);
     expect(res.body.success).toBe(true);
-    expect(res.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{40,}$/);
+    expect(res.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(res.body.webhook).toMatchObject({ type: 'sync.success', enabled: false, url: 'https://example.com/hook', dataSourceIds: [DS1] });
     expect(res.body.webhook.customPayload).toEqual({ enabled: false, method: 'POST', headers: {}, body: '' });
     const read = await api()('get', `${hooksPath()}/${res.body.webhook.id}`);

@@ -1,0 +1,319 @@
+// Relay's patch to FerretDB v1.24.2 (docs/FERRETDB.md, "Relay's patch"): anchored edits to
+// FerretDB's source plus the Go files beside this one, applied to a copy of the module before
+// `go build`. An anchor that is not found stops the build, so a changed upstream never builds
+// silently unpatched.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+/** Added files: this folder's Go file -> where it goes in FerretDB's tree. */
+const ADDED: Record<string, string> = {
+  'relay_pushdown.go': 'internal/backends/sqlite/relay_pushdown.go',
+  'relay_index.go': 'internal/backends/sqlite/metadata/relay_index.go',
+  'relay_count.go': 'internal/handler/relay_count.go',
+};
+
+interface Edit {
+  file: string;
+  anchor: string;
+  replace: string;
+}
+
+const EDITS: Edit[] = [
+  // FerretDB's _id index is on `->"_id"` but its queries used `->'$._id'`, which SQLite does not
+  // match to it: every _id lookup scanned. Same expression as the index now.
+  {
+    file: 'internal/backends/sqlite/metadata/metadata.go',
+    anchor: `IDColumn = DefaultColumn + "->'$._id'"`,
+    replace: `IDColumn = DefaultColumn + "->'_id'"`,
+  },
+  // Secondary indexes in Relay's (rank, value) form.
+  {
+    file: 'internal/backends/sqlite/metadata/registry.go',
+    anchor: `		if _, err := db.ExecContext(ctx, q); err != nil {
+			_ = r.indexesDrop(ctx, dbName, collectionName, created)`,
+    replace: `		if index.Name != backends.DefaultIndexName && !RelayOff {
+			q = relayIndexSQL(c.TableName, index)
+		}
+
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			_ = r.indexesDrop(ctx, dbName, collectionName, created)`,
+  },
+  // Indexes written by an unpatched FerretDB are rebuilt in that form when a database is opened.
+  {
+    file: 'internal/backends/sqlite/metadata/registry.go',
+    anchor: `	r.colls[dbName] = colls
+
+	return nil
+}`,
+    replace: `	if err = relayUpgradeIndexes(ctx, db, colls); err != nil {
+		return lazyerrors.Error(err)
+	}
+
+	r.colls[dbName] = colls
+
+	return nil
+}`,
+  },
+  {
+    file: 'internal/backends/collection.go',
+    anchor: `	OnlyRecordIDs bool
+	Comment       string
+}`,
+    replace: `	OnlyRecordIDs bool
+	Comment       string
+
+	// RelaySort is the find's sort, applied by the backend when it can prove the order exact.
+	RelaySort *types.Document
+	// RelayCount asks for the number of documents matching Filter, when the backend can count exactly.
+	RelayCount bool
+}`,
+  },
+  {
+    file: 'internal/backends/collection.go',
+    anchor: `type QueryResult struct {
+	Iter types.DocumentsIterator
+}`,
+    replace: `type QueryResult struct {
+	Iter types.DocumentsIterator
+
+	// RelaySorted: Iter is in RelaySort's order.
+	RelaySorted bool
+	// RelayCounted: RelayN is the count asked by RelayCount (and Iter is empty).
+	RelayCounted bool
+	RelayN       int64
+}`,
+  },
+  {
+    file: 'internal/backends/sqlite/collection.go',
+    anchor: `	q := prepareSelectClause(meta.TableName, params.Comment, meta.Capped(), params.OnlyRecordIDs)
+
+	var whereClause string
+	var args []any
+
+	// that logic should exist in one place
+	// TODO https://github.com/FerretDB/FerretDB/issues/3235
+	if params.Filter.Len() == 1 {
+		v, _ := params.Filter.Get("_id")
+		switch v.(type) {
+		case string, types.ObjectID:
+			whereClause = fmt.Sprintf(\` WHERE %s = ?\`, metadata.IDColumn)
+			args = []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}
+		}
+	}
+
+	q += whereClause
+	q += prepareOrderByClause(params.Sort)
+`,
+    replace: `	q := prepareSelectClause(meta.TableName, params.Comment, meta.Capped(), params.OnlyRecordIDs)
+
+	plan := relayMakePlan(ctx, db, meta, params.Filter, params.RelaySort)
+	args := plan.args
+
+	if params.RelayCount {
+		res := &backends.QueryResult{Iter: newQueryIterator(ctx, nil, params.OnlyRecordIDs)}
+		if plan.exact && !meta.Capped() {
+			cq := fmt.Sprintf(\`SELECT COUNT(*) FROM %q\`, meta.TableName) + plan.whereClause()
+			if err := db.QueryRowContext(ctx, cq, args...).Scan(&res.RelayN); err != nil {
+				return nil, lazyerrors.Error(err)
+			}
+			res.RelayCounted = true
+		}
+		return res, nil
+	}
+
+	q += plan.whereClause()
+
+	sorted := false
+	if plan.orderBy != "" && params.Sort.Len() == 0 {
+		q += plan.orderBy
+		sorted = true
+	} else {
+		q += prepareOrderByClause(params.Sort)
+	}
+`,
+  },
+  {
+    file: 'internal/backends/sqlite/collection.go',
+    anchor: `	return &backends.QueryResult{
+		Iter: newQueryIterator(ctx, rows, params.OnlyRecordIDs),
+	}, nil
+}
+
+// InsertAll`,
+    replace: `	return &backends.QueryResult{
+		Iter:        newQueryIterator(ctx, rows, params.OnlyRecordIDs),
+		RelaySorted: sorted,
+	}, nil
+}
+
+// InsertAll`,
+  },
+  // find: hand the sort to the backend, and skip the Go sort when it was applied.
+  {
+    file: 'internal/handler/msg_find.go',
+    anchor: `	// Limit pushdown is not applied if:`,
+    replace: `	if !h.DisablePushdown && params.Sort.Len() > 0 && qp.Sort.Len() == 0 && !params.Sort.Has("$natural") {
+		qp.RelaySort = params.Sort
+	}
+
+	// Limit pushdown is not applied if:`,
+  },
+  {
+    file: 'internal/handler/msg_find.go',
+    anchor: `	iter, err := h.makeFindIter(queryRes.Iter, closer, params)`,
+    replace: `	iterParams := params
+	if queryRes.RelaySorted {
+		unsorted := *params
+		unsorted.Sort = nil
+		iterParams = &unsorted
+	}
+
+	iter, err := h.makeFindIter(queryRes.Iter, closer, iterParams)`,
+  },
+  // count command: counted in SQL when the filter translates exactly.
+  {
+    file: 'internal/handler/msg_count.go',
+    anchor: `	queryRes, err := c.Query(connCtx, &qp)
+	if err != nil {
+		return nil, lazyerrors.Error(err)
+	}
+`,
+    replace: `	if !h.DisablePushdown && params.Skip == 0 && params.Limit == 0 {
+		qp.RelayCount = true
+		counted, err := c.Query(connCtx, &qp)
+		if err != nil {
+			return nil, lazyerrors.Error(err)
+		}
+		qp.RelayCount = false
+		counted.Iter.Close()
+		if counted.RelayCounted && counted.RelayN <= math.MaxInt32 {
+			return documentOpMsg(must.NotFail(types.NewDocument("n", int32(counted.RelayN), "ok", float64(1))))
+		}
+	}
+
+	queryRes, err := c.Query(connCtx, &qp)
+	if err != nil {
+		return nil, lazyerrors.Error(err)
+	}
+`,
+  },
+  {
+    file: 'internal/handler/msg_count.go',
+    anchor: `import (
+`,
+    replace: `import (
+	"math"
+`,
+  },
+  // aggregate: the countDocuments pipeline is counted in SQL when the filter translates exactly.
+  {
+    file: 'internal/handler/msg_aggregate.go',
+    anchor: `		iter, err = processStagesDocuments(ctx, closer, &stagesDocumentsParams{c, qp, stagesDocuments})
+	} else {`,
+    replace: `		counted := false
+		if id, name, ok := relayCountStages(aggregationStages, filter); ok && !h.DisablePushdown {
+			qp.RelayCount = true
+			var res *backends.QueryResult
+			if res, err = c.Query(ctx, qp); err == nil {
+				res.Iter.Close()
+				if res.RelayCounted {
+					iter, counted = relayCountIter(id, name, res.RelayN), true
+				}
+			}
+			qp.RelayCount = false
+		}
+
+		if !counted && err == nil {
+			iter, err = processStagesDocuments(ctx, closer, &stagesDocumentsParams{c, qp, stagesDocuments})
+		}
+	} else {`,
+  },
+  // explain shows the SQL plan Relay's pushdown gives (tests read it).
+  {
+    file: 'internal/backends/collection.go',
+    anchor: `type ExplainParams struct {
+	Filter *types.Document
+	Sort   *types.Document
+	Limit  int64
+}`,
+    replace: `type ExplainParams struct {
+	Filter *types.Document
+	Sort   *types.Document
+	Limit  int64
+
+	RelaySort *types.Document
+}`,
+  },
+  {
+    file: 'internal/handler/msg_explain.go',
+    anchor: `	if !h.DisablePushdown && params.Filter.Len() == 0 && params.Sort.Len() == 0 && params.Skip == 0 {
+		qp.Limit = params.Limit
+	}`,
+    replace: `	if !h.DisablePushdown && params.Filter.Len() == 0 && params.Sort.Len() == 0 && params.Skip == 0 {
+		qp.Limit = params.Limit
+	}
+
+	if !h.DisablePushdown && params.Sort.Len() > 0 && qp.Sort.Len() == 0 && !params.Sort.Has("$natural") {
+		qp.RelaySort = params.Sort
+	}`,
+  },
+  {
+    file: 'internal/backends/sqlite/collection.go',
+    anchor: `	var filterPushdown bool
+	var whereClause string
+	var args []any
+
+	// that logic should exist in one place
+	// TODO https://github.com/FerretDB/FerretDB/issues/3235
+	if params.Filter.Len() == 1 {
+		v, _ := params.Filter.Get("_id")
+		switch v.(type) {
+		case string, types.ObjectID:
+			filterPushdown = true
+			whereClause = fmt.Sprintf(\` WHERE %s = ?\`, metadata.IDColumn)
+			args = []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}
+		}
+	}
+
+	orderByClause := prepareOrderByClause(params.Sort)
+	sortPushdown := orderByClause != ""
+`,
+    replace: `	plan := relayMakePlan(ctx, db, meta, params.Filter, params.RelaySort)
+	filterPushdown := len(plan.where) > 0
+	whereClause := plan.whereClause()
+	args := plan.args
+
+	orderByClause := prepareOrderByClause(params.Sort)
+	if orderByClause == "" {
+		orderByClause = plan.orderBy
+	}
+	sortPushdown := orderByClause != ""
+`,
+  },
+];
+
+/** The patch's identity: the binary's name carries it, so a changed patch is always rebuilt. */
+export function patchHash(): string {
+  const hash = crypto.createHash('sha256');
+  hash.update(JSON.stringify(EDITS));
+  for (const name of Object.keys(ADDED).sort()) hash.update(name).update(fs.readFileSync(path.join(HERE, name)));
+  return hash.digest('hex').slice(0, 12);
+}
+
+/** Applies the edits and copies the added files into a writable copy of FerretDB's source. */
+export function applyPatch(work: string): void {
+  for (const edit of EDITS) {
+    const file = path.join(work, edit.file);
+    const text = fs.readFileSync(file, 'utf8');
+    const at = text.indexOf(edit.anchor);
+    if (at < 0 || text.indexOf(edit.anchor, at + 1) >= 0) {
+      throw new Error(`FerretDB patch: anchor ${at < 0 ? 'not found' : 'found twice'} in ${edit.file}:\n${edit.anchor}`);
+    }
+    fs.writeFileSync(file, text.slice(0, at) + edit.replace + text.slice(at + edit.anchor.length));
+  }
+  for (const [name, target] of Object.entries(ADDED)) fs.copyFileSync(path.join(HERE, name), path.join(work, target));
+}

@@ -1,0 +1,381 @@
+// Relay's pushdown for FerretDB v1.24.2's SQLite backend (added at build time by Relay's installer,
+// src/db/ferretdb-patch in the Relay repository; not part of FerretDB).
+//
+// FerretDB filters, sorts and counts every query in Go, so each query reads the whole collection.
+// This file turns the part of a filter it can translate into SQL that SQLite answers from Relay's
+// indexes, and, when it can prove the order exact, a sort and a count too:
+//
+//   - every index key on a plain top-level field is stored as two columns, a type rank in MongoDB's
+//     cross-type sort order (from the document's sjson schema) and the value (`->>`), so SQLite's
+//     order of (rank, value) is MongoDB's order for null/missing, numbers (int, long and double
+//     compare by value), strings (byte order), ObjectIds, booleans and dates;
+//   - equality, $in and ranges on such fields become conditions on (rank, value). MongoDB also
+//     matches an array by its elements, so a field's condition is used only after an index probe
+//     (O(log n)) shows that no document in the already-narrowed set holds an array there;
+//   - the handler still applies the whole filter in Go, so the SQL only has to be a superset.
+//     A sort is pushed only when an index serves it and a probe shows no document of the set holds
+//     a value whose order SQLite would not reproduce (object, array, binData, timestamp, regex);
+//     a count only when every key of the filter was translated exactly.
+//
+// RELAY_FERRETDB_PUSHDOWN=off turns all of it off (metadata.RelayOff).
+
+package sqlite
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/FerretDB/FerretDB/internal/backends"
+	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
+	"github.com/FerretDB/FerretDB/internal/handler/sjson"
+	"github.com/FerretDB/FerretDB/internal/types"
+	"github.com/FerretDB/FerretDB/internal/util/fsql"
+	"github.com/FerretDB/FerretDB/internal/util/must"
+)
+
+
+// relayInexactRanks are the type ranks whose SQLite order is not MongoDB's: object, array,
+// binData, timestamp, regex.
+const relayInexactRanks = "4, 5, 6, 10, 11"
+
+// relayCond is one field's translated condition.
+type relayCond struct {
+	sql   string
+	args  []any
+	exact bool // the condition matches exactly what MongoDB matches (arrays aside)
+	eq    bool // a single equality: later index keys can still narrow
+	// pinned: every matching row has one type rank, so an ORDER BY needs the value only (SQLite
+	// does not see that a rank fixed by the WHERE leaves the index order intact)
+	pinned bool
+}
+
+// relayPlan is what the backend sends to SQLite for one query.
+type relayPlan struct {
+	where   []string
+	args    []any
+	orderBy string
+	exact   bool // where matches exactly the filter's documents
+}
+
+func relayUsableField(f string) bool { return metadata.RelayUsableField(f) }
+
+// relayScalar encodes a filter value as (rank, SQL value); ok is false for values not translated.
+func relayScalar(v any) (rank int, val any, ok bool) {
+	switch v := v.(type) {
+	case types.NullType:
+		return 1, nil, true
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, nil, false
+		}
+		return 2, v, true
+	case int32:
+		return 2, int64(v), true
+	case int64:
+		return 2, v, true
+	case string:
+		return 3, v, true
+	case types.ObjectID:
+		return 7, hex.EncodeToString(v[:]), true
+	case bool:
+		if v {
+			return 8, int64(1), true
+		}
+		return 8, int64(0), true
+	case time.Time:
+		return 9, v.UnixMilli(), true
+	default:
+		return 0, nil, false
+	}
+}
+
+// relayEq is the condition for `field == v` on a scalar.
+func relayEq(f string, rank int, val any) relayCond {
+	r, x := metadata.RelayRankExpr(f), metadata.RelayValueExpr(f)
+	if rank == 1 {
+		return relayCond{sql: fmt.Sprintf("%s = 1", r), exact: true, eq: true, pinned: true}
+	}
+	return relayCond{sql: fmt.Sprintf("%s = %d AND %s = ?", r, rank, x), args: []any{val}, exact: true, eq: true, pinned: true}
+}
+
+// relayFieldCond translates one top-level filter entry; ok is false when nothing was translated.
+func relayFieldCond(f string, v any) (relayCond, bool) {
+	ops, isDoc := v.(*types.Document)
+	if !isDoc {
+		rank, val, ok := relayScalar(v)
+		if !ok {
+			return relayCond{}, false
+		}
+		return relayEq(f, rank, val), true
+	}
+
+	keys := ops.Keys()
+	if len(keys) == 0 || !strings.HasPrefix(keys[0], "$") {
+		return relayCond{}, false // equality with an embedded document
+	}
+
+	r, x := metadata.RelayRankExpr(f), metadata.RelayValueExpr(f)
+	var parts []string
+	var args []any
+	exact := true
+	eq := false
+	pinned := false
+
+	for i, op := range keys {
+		arg := ops.Values()[i]
+		switch op {
+		case "$eq":
+			rank, val, ok := relayScalar(arg)
+			if !ok {
+				exact = false
+				continue
+			}
+			c := relayEq(f, rank, val)
+			parts = append(parts, c.sql)
+			args = append(args, c.args...)
+			eq = len(keys) == 1
+			pinned = true
+		case "$in":
+			arr, ok := arg.(*types.Array)
+			if !ok || arr.Len() == 0 {
+				exact = false
+				continue
+			}
+			byRank := map[int][]any{}
+			var ranks []int
+			good := true
+			for j := 0; j < arr.Len(); j++ {
+				rank, val, ok := relayScalar(must.NotFail(arr.Get(j)))
+				if !ok {
+					good = false
+					break
+				}
+				if _, seen := byRank[rank]; !seen {
+					ranks = append(ranks, rank)
+				}
+				byRank[rank] = append(byRank[rank], val)
+			}
+			if !good {
+				exact = false
+				continue
+			}
+			var alts []string
+			for _, rank := range ranks {
+				if rank == 1 {
+					alts = append(alts, fmt.Sprintf("%s = 1", r))
+					continue
+				}
+				vals := byRank[rank]
+				alts = append(alts, fmt.Sprintf("(%s = %d AND %s IN (?%s))", r, rank, x, strings.Repeat(", ?", len(vals)-1)))
+				args = append(args, vals...)
+			}
+			parts = append(parts, "("+strings.Join(alts, " OR ")+")")
+			pinned = pinned || len(ranks) == 1
+		case "$gt", "$gte", "$lt", "$lte":
+			rank, val, ok := relayScalar(arg)
+			if !ok || rank == 1 {
+				exact = false
+				continue
+			}
+			sqlOp := map[string]string{"$gt": ">", "$gte": ">=", "$lt": "<", "$lte": "<="}[op]
+			parts = append(parts, fmt.Sprintf("%s = %d AND %s %s ?", r, rank, x, sqlOp))
+			args = append(args, val)
+			pinned = true
+		default:
+			exact = false // $ne, $nin, $exists, $regex, ...: left to Go (a superset stays a superset)
+		}
+	}
+
+	if len(parts) == 0 {
+		return relayCond{}, false
+	}
+	return relayCond{sql: strings.Join(parts, " AND "), args: args, exact: exact, eq: eq, pinned: pinned}, true
+}
+
+// relayExists runs `SELECT EXISTS(...)`; an error counts as "exists" (the safe answer).
+func relayExists(ctx context.Context, db *fsql.DB, table string, where []string, args []any) bool {
+	q := fmt.Sprintf(`SELECT EXISTS(SELECT 1 FROM %q WHERE %s)`, table, strings.Join(where, " AND "))
+	var found bool
+	if err := db.QueryRowContext(ctx, q, args...).Scan(&found); err != nil {
+		return true
+	}
+	return found
+}
+
+// relayMakePlan translates what it can of filter and sort for the collection's table.
+func relayMakePlan(ctx context.Context, db *fsql.DB, meta *metadata.Collection, filter, sort *types.Document) *relayPlan {
+	plan := &relayPlan{exact: true}
+	if metadata.RelayOff {
+		plan.exact = false
+		return plan
+	}
+
+	conds := map[string]relayCond{}
+	for i, k := range filter.Keys() {
+		v := filter.Values()[i]
+		if !relayUsableField(k) {
+			plan.exact = false
+			continue
+		}
+		c, ok := relayFieldCond(k, v)
+		if !ok {
+			plan.exact = false
+			continue
+		}
+		conds[k] = c
+	}
+
+	// _id is never an array, so its condition needs no probe; its equality uses FerretDB's _id index.
+	used := map[string]bool{}
+	pinned := map[string]bool{}
+	if c, ok := conds["_id"]; ok {
+		pinned["_id"] = c.pinned
+		plan.where = append(plan.where, c.sql)
+		plan.args = append(plan.args, c.args...)
+		used["_id"] = true
+		if v, err := filter.Get("_id"); err == nil {
+			switch v.(type) {
+			case string, types.ObjectID:
+				plan.where = append(plan.where, fmt.Sprintf(`%s = ?`, metadata.IDColumn))
+				plan.args = append(plan.args, string(must.NotFail(sjson.MarshalSingleValue(v))))
+			}
+		}
+	}
+
+	// Walk each Relay-form index: its leading keys with conditions, each probed for arrays.
+	type walk struct {
+		where   []string
+		args    []any
+		fields  []string
+		next    int // index of the first key not narrowed by an equality
+		index   metadata.IndexInfo
+	}
+	var best *walk
+	for _, index := range meta.Settings.Indexes {
+		if index.Name == backends.DefaultIndexName {
+			continue // FerretDB's own _id index (JSON text), used by the IDColumn equality above
+		}
+		w := &walk{index: index}
+		for i, key := range index.Key {
+			w.next = i
+			c, ok := conds[key.Field]
+			if !ok || used[key.Field] {
+				break
+			}
+			if key.Field != "_id" {
+				probe := append(append([]string{}, w.where...), fmt.Sprintf("%s = 5", metadata.RelayRankExpr(key.Field)))
+				if relayExists(ctx, db, meta.TableName, probe, w.args) {
+					break
+				}
+			}
+			w.where = append(w.where, c.sql)
+			w.args = append(w.args, c.args...)
+			w.fields = append(w.fields, key.Field)
+			w.next = i + 1
+			if !c.eq {
+				break
+			}
+		}
+		if best == nil || len(w.fields) > len(best.fields) || (len(w.fields) == len(best.fields) && relaySortFits(w.index, w.next, sort, w.fields)) {
+			best = w
+		}
+	}
+
+	if best != nil {
+		for _, f := range best.fields {
+			used[f] = true
+			pinned[f] = conds[f].pinned
+		}
+		plan.where = append(plan.where, best.where...)
+		plan.args = append(plan.args, best.args...)
+	}
+
+	for k, c := range conds {
+		if !used[k] || !c.exact {
+			plan.exact = false
+		}
+	}
+
+	// A sort over an index that narrows nothing could walk the whole index to find a few matches.
+	narrowed := plan.exact || len(plan.where) > 0
+
+	// Sort: only when the chosen index yields it (keys right after the equality prefix, in order,
+	// one direction) and no document of the set holds a value SQLite would order differently.
+	if sort.Len() > 0 && narrowed && best != nil && relaySortFits(best.index, best.next, sort, best.fields) {
+		ok := true
+		for _, f := range sort.Keys() {
+			probe := append(append([]string{}, plan.where...), fmt.Sprintf("%s IN (%s)", metadata.RelayRankExpr(f), relayInexactRanks))
+			if relayExists(ctx, db, meta.TableName, probe, plan.args) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			var cols []string
+			for i, f := range sort.Keys() {
+				dir := ""
+				if sort.Values()[i].(int64) < 0 {
+					dir = " DESC"
+				}
+				if !pinned[f] {
+					cols = append(cols, metadata.RelayRankExpr(f)+dir)
+				}
+				cols = append(cols, metadata.RelayValueExpr(f)+dir)
+			}
+			plan.orderBy = " ORDER BY " + strings.Join(cols, ", ")
+		}
+	}
+
+	return plan
+}
+
+// relaySortFits reports whether index keys from position next on (after an equality prefix, or
+// the last walked key when it was a range on the first sort key) are the sort's keys in order with
+// directions all equal to or all opposite of the index's.
+func relaySortFits(index metadata.IndexInfo, next int, sort *types.Document, walked []string) bool {
+	if sort.Len() == 0 {
+		return false
+	}
+	start := next
+	// a range on the first sort key ended the walk on that key: the sort starts there
+	if len(walked) > 0 && walked[len(walked)-1] == sort.Keys()[0] {
+		start = len(walked) - 1
+	}
+	keys := sort.Keys()
+	if start+len(keys) > len(index.Key) {
+		return false
+	}
+	var flip *bool
+	for i, f := range keys {
+		if !relayUsableField(f) {
+			return false
+		}
+		key := index.Key[start+i]
+		if key.Field != f {
+			return false
+		}
+		dirVal, ok := sort.Values()[i].(int64)
+		if !ok {
+			return false
+		}
+		opposite := (dirVal < 0) != key.Descending
+		if flip == nil {
+			flip = &opposite
+		} else if *flip != opposite {
+			return false
+		}
+	}
+	return true
+}
+
+// relayWhereClause joins a plan's conditions.
+func (p *relayPlan) whereClause() string {
+	if len(p.where) == 0 {
+		return ""
+	}
+	return " WHERE " + strings.Join(p.where, " AND ")
+}
