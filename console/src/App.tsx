@@ -9,6 +9,7 @@ import { DataSourcesPage } from './pages/DataSourcesPage.tsx';
 import { WebhooksPage } from './pages/WebhooksPage.tsx';
 import { InboxPage } from './pages/InboxPage.tsx';
 import { PlaygroundPage } from './pages/PlaygroundPage.tsx';
+import { GatewayPage } from './pages/GatewayPage.tsx';
 
 const PAGES = [
   { id: 'bots', title: 'Bots and channels' },
@@ -16,6 +17,7 @@ const PAGES = [
   { id: 'webhooks', title: 'Webhooks' },
   { id: 'inbox', title: 'Agent inbox' },
   { id: 'playground', title: 'Chat playground' },
+  { id: 'gateway', title: 'Gateway' },
 ] as const;
 type PageId = (typeof PAGES)[number]['id'];
 
@@ -101,11 +103,12 @@ function Console() {
       <main>
         <ErrorNote error={bots.error} />
         {page === 'bots' && <BotsPage bots={list} reloadBots={bots.reload} selectBot={chooseBot} />}
-        {page !== 'bots' && !selected && bots.data && <p className="note">Create a bot first (Bots and channels).</p>}
+        {page !== 'bots' && page !== 'gateway' && !selected && bots.data && <p className="note">Create a bot first (Bots and channels).</p>}
         {page === 'data-sources' && selected && <DataSourcesPage key={selected.id} bot={selected} />}
         {page === 'webhooks' && selected && <WebhooksPage key={selected.id} bot={selected} />}
         {page === 'inbox' && selected && <InboxPage key={selected.id} bot={selected} />}
         {page === 'playground' && selected && <PlaygroundPage key={selected.id} bot={selected} />}
+        {page === 'gateway' && <GatewayPage />}
       </main>
     </div>
   );

@@ -45,6 +45,10 @@ const WebhookSchema = new Schema(
     standardWebhooks: { type: Boolean, default: false },
     /** Waits between attempts in seconds (attempts = waits + 1); absent = the service's schedule (the spec's). */
     retryDelaysSeconds: { type: [Number], default: undefined },
+    /** This hook's attempts in flight at once per process; null = WEBHOOK_HOOK_CONCURRENCY (lanes.ts). */
+    concurrency: { type: Number, default: null },
+    /** This hook's attempts started per second per process; null = no limit. */
+    ratePerSecond: { type: Number, default: null },
   },
   { timestamps: true, minimize: false },
 );
