@@ -31,6 +31,8 @@ function payloadOptions(cmd: Command): Command {
     .option('--body <text>', 'custom payload body, sent exactly; {{dot.path}} placeholders allowed')
     .option('--standard-webhooks', 'also send the Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature)')
     .option('--no-standard-webhooks', 'send the spec\'s headers only (the default)')
+    .option('--concurrency <n>', 'this hook\'s attempts in flight at once per process (default WEBHOOK_HOOK_CONCURRENCY, 10)', Number)
+    .option('--rate <perSecond>', 'at most this many attempts of this hook started per second per process', Number)
     .option('--retry-delays <seconds>', 'waits between attempts, comma-separated seconds (at most 9, 3 days in all); "default" for the spec\'s schedule', retryDelays);
 }
 
@@ -41,7 +43,7 @@ function retryDelays(value: string): number[] | null {
 }
 
 /** The issue-19 hook settings given as flags (undefined when not given). */
-const deliveryOptionsOf = (o: Record<string, unknown>) => ({ standardWebhooks: o.standardWebhooks, retryDelaysSeconds: o.retryDelays });
+const deliveryOptionsOf = (o: Record<string, unknown>) => ({ standardWebhooks: o.standardWebhooks, retryDelaysSeconds: o.retryDelays, concurrency: o.concurrency, ratePerSecond: o.rate });
 
 export function registerWebhooksCommands(program: Command): void {
   const webhooks = program.command('webhooks').description("manage a bot's outgoing webhooks and their deliveries (through the running server)");

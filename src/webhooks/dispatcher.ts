@@ -7,7 +7,9 @@
 // success leaves the delivery row as created (`fresh`): its result row is the record, readers take
 // the state from it (attempts.ts) and the sweep checks fresh rows in bulk. Any other outcome is
 // settled onto the row afterwards in bulk, and a failure gets its retry on Agenda. Anything lost
-// here (crash, database trouble) stays in the database for the sweep job to find.
+// here (crash, database trouble) stays in the database for the sweep job to find. Each hook has
+// its own lane (lanes.ts): a cap on its attempts in flight and an optional rate, so a hook whose
+// endpoint hangs for the whole timeout holds only its own slots.
 import { bulkWriteInBatches, SERIAL_WRITE_BATCH } from '../db/connection.ts';
 import { SerialBatcher } from '../db/serialBatcher.ts';
 import { deliveries as deliveriesMetric } from '../observability/metrics.ts';
@@ -16,6 +18,15 @@ import { perform, resultOf, scheduleDelivery, type DeliveryDeps } from './delive
 import type { FreshDelivery } from './fanout.ts';
 import { DeliveryModel, type AttemptResult, type Delivery, type DeliveryRequest } from './model.ts';
 import { signedRequest } from './request.ts';
+import { Lanes, type LaneSettings } from './lanes.ts';
+
+type Item = { first: FreshDelivery } | { deliveryId: string };
+
+/** A delivery to attempt again (resend), with its hook for the lane. */
+export interface Kick {
+  id: string;
+  webhookId: string;
+}
 
 const RESULT_BATCH = 256;
 const LATE_WARNING_EVERY_MS = 10_000;
@@ -26,10 +37,11 @@ interface Ended {
 }
 
 export class DeliveryDispatcher {
-  /** New deliveries, their first attempts claimed, waiting for a slot. */
-  private claimed: FreshDelivery[] = [];
-  /** Existing deliveries (resends): perform() reads what is due. */
-  private queue: string[] = [];
+  /** New deliveries (their first attempts claimed) and resends, per hook, waiting for a slot. */
+  private readonly lanes: Lanes<Item>;
+  /** Lane settings last seen per hook (from the fan-out), for resends of the same hook. */
+  private readonly settings = new Map<string, LaneSettings>();
+  private wakeTimer: NodeJS.Timeout | null = null;
   private running = 0;
   private idleWaiters: Array<() => void> = [];
   /** First attempts that waited past their claim since the last warning, and when that was. */
@@ -41,20 +53,28 @@ export class DeliveryDispatcher {
   constructor(
     private readonly deps: DeliveryDeps,
     private readonly concurrency: number,
+    /** A hook's attempts in flight at once unless it sets its own (WEBHOOK_HOOK_CONCURRENCY). */
+    private readonly hookConcurrency = 10,
   ) {
+    this.lanes = new Lanes(() => this.deps.ctx.clock.now().getTime());
     this.results = new SerialBatcher(RESULT_BATCH, (items) => this.recordResults(items), () => this.wakeIfIdle());
     this.settles = new SerialBatcher(RESULT_BATCH, (items) => this.settle(items), () => this.wakeIfIdle());
   }
 
   /** Sends the first attempt of each new delivery as soon as a slot is free; does not wait for them. */
   dispatch(deliveries: FreshDelivery[]): void {
-    this.claimed.push(...deliveries);
+    for (const first of deliveries) {
+      const hook = first.delivery.webhookId;
+      const settings = { concurrency: first.lane?.concurrency ?? this.hookConcurrency, ratePerSecond: first.lane?.ratePerSecond ?? null };
+      this.settings.set(hook, settings);
+      this.lanes.add(hook, { first }, settings);
+    }
     this.pump();
   }
 
-  /** Starts the due attempt of each delivery as soon as a slot is free; does not wait for them. */
-  kick(deliveryIds: string[]): void {
-    this.queue.push(...deliveryIds);
+  /** Starts the due attempt of each delivery as soon as its lane has a slot; does not wait for them. */
+  kick(deliveries: Kick[]): void {
+    for (const d of deliveries) this.lanes.add(d.webhookId, { deliveryId: d.id }, this.settings.get(d.webhookId) ?? { concurrency: this.hookConcurrency, ratePerSecond: null });
     this.pump();
   }
 
@@ -81,7 +101,7 @@ export class DeliveryDispatcher {
   }
 
   private isIdle(): boolean {
-    return this.running === 0 && !this.claimed.length && !this.queue.length && this.results.idle && this.settles.idle;
+    return this.running === 0 && !this.lanes.size && this.results.idle && this.settles.idle;
   }
 
   private wakeIfIdle(): void {
@@ -94,10 +114,24 @@ export class DeliveryDispatcher {
   }
 
   private pump(): void {
-    while (this.running < this.concurrency && (this.claimed.length || this.queue.length)) {
+    while (this.running < this.concurrency) {
+      const next = this.lanes.take();
+      if (!next) break;
       this.running++;
-      if (this.claimed.length) void this.firstAttempt(this.claimed.shift()!).finally(() => this.release());
-      else void this.attempt(this.queue.shift()!).finally(() => this.release());
+      const { key, item } = next;
+      const run = 'first' in item ? this.firstAttempt(item.first) : this.attempt(item.deliveryId);
+      void run.finally(() => {
+        this.lanes.done(key);
+        this.release();
+      });
+    }
+    // Lanes held back by their rate only: come back when the first may start.
+    const wake = this.running < this.concurrency ? this.lanes.wakeIn() : null;
+    if (wake !== null && !this.wakeTimer) {
+      this.wakeTimer = setTimeout(() => {
+        this.wakeTimer = null;
+        this.pump();
+      }, Math.max(1, wake));
     }
     this.wakeIfIdle();
   }

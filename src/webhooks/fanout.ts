@@ -18,6 +18,8 @@ export interface FreshDelivery {
   secret: string;
   /** The hook's `standardWebhooks` as the fan-out read it. */
   standardWebhooks?: boolean;
+  /** The hook's lane limits as the fan-out read them (null: the service's). */
+  lane?: { concurrency: number | null; ratePerSecond: number | null };
 }
 
 interface Waiting {
@@ -62,7 +64,7 @@ export class FanOut {
       let index = 0;
       items.forEach((item, n) =>
         item.done(
-          planned[n]!.flatMap(({ hook, doc }) => (existed.has(index++) || doc.status !== 'pending' ? [] : [{ delivery: doc as Delivery, secret: hook.secret, standardWebhooks: hook.standardWebhooks ?? false }])),
+          planned[n]!.flatMap(({ hook, doc }) => (existed.has(index++) || doc.status !== 'pending' ? [] : [{ delivery: doc as Delivery, secret: hook.secret, standardWebhooks: hook.standardWebhooks ?? false, lane: { concurrency: hook.concurrency ?? null, ratePerSecond: hook.ratePerSecond ?? null } }])),
         ),
       );
     } catch (err) {

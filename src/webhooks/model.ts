@@ -45,10 +45,16 @@ const WebhookSchema = new Schema(
     standardWebhooks: { type: Boolean, default: false },
     /** Waits between attempts in seconds (attempts = waits + 1); absent = the service's schedule (the spec's). */
     retryDelaysSeconds: { type: [Number], default: undefined },
+    /** This hook's attempts in flight at once per process; null = WEBHOOK_HOOK_CONCURRENCY (lanes.ts). */
+    concurrency: { type: Number, default: null },
+    /** This hook's attempts started per second per process; null = no limit. */
+    ratePerSecond: { type: Number, default: null },
   },
   { timestamps: true, minimize: false },
 );
 WebhookSchema.index({ botId: 1, type: 1, enabled: 1 });
+// A bot's webhooks page by _id.
+WebhookSchema.index({ botId: 1, _id: 1 });
 
 export const ATTEMPT_STATUSES = ['pending', 'succeeded', 'failed', 'interrupted'] as const;
 export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];

@@ -19,6 +19,9 @@ export const presentWebhook = (h: Webhook) => ({
   standardWebhooks: h.standardWebhooks ?? false,
   /** null: the service's schedule (the spec's 30 s, 1 min, 2 min, 4 min). */
   retryDelaysSeconds: h.retryDelaysSeconds ?? null,
+  /** null: WEBHOOK_HOOK_CONCURRENCY. */
+  concurrency: h.concurrency ?? null,
+  ratePerSecond: h.ratePerSecond ?? null,
   createdAt: h.createdAt,
   updatedAt: h.updatedAt,
 });

@@ -65,7 +65,7 @@ export function webhookAdminRoutes(router: Router, ctx: AppContext, state: () =>
     const { botId, webhookId, deliveryId } = parseInput(DeliveryParams, c.params);
     const s = state();
     const delivery = await reopenDelivery(ctx, botId, webhookId, deliveryId, s.schedule);
-    s.dispatcher.kick([delivery.id]);
+    s.dispatcher.kick([{ id: delivery.id, webhookId: delivery.webhookId }]);
     c.status = 202;
     c.body = { success: true, delivery: presentDelivery(delivery) };
   });

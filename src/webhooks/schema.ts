@@ -31,6 +31,10 @@ const RetryDelaysSeconds = z
   .max(MAX_ATTEMPTS - 1, { error: `at most ${MAX_ATTEMPTS} attempts (${MAX_ATTEMPTS - 1} waits)` })
   .refine((d) => d.reduce((a, b) => a + b, 0) <= MAX_SCHEDULE_SECONDS, { error: 'the waits add up to more than 3 days (259200 s)' });
 
+/** Per-hook lane (lanes.ts): attempts in flight at once, and started per second. */
+const Concurrency = z.number().int().min(1).max(64, { error: 'concurrency is at most 64' });
+const RatePerSecond = z.number().gt(0, { error: 'ratePerSecond must be above 0' }).max(1000);
+
 const Url = z.string({ error: 'url is required and must be a string' }).min(1).max(2_048);
 const DataSourceIds = z.array(uuid('dataSourceIds[]')).max(100);
 
@@ -41,6 +45,8 @@ export const WebhookCreateSchema = z.object({
   customPayload: CustomPayloadSchema.optional(),
   standardWebhooks: z.boolean().optional(),
   retryDelaysSeconds: RetryDelaysSeconds.optional(),
+  concurrency: Concurrency.nullable().optional(),
+  ratePerSecond: RatePerSecond.nullable().optional(),
 });
 export type WebhookCreateReq = z.infer<typeof WebhookCreateSchema>;
 
@@ -54,6 +60,8 @@ export const WebhookUpdateSchema = z
     standardWebhooks: z.boolean(),
     /** null: back to the service's schedule. */
     retryDelaysSeconds: RetryDelaysSeconds.nullable(),
+    concurrency: Concurrency.nullable(),
+    ratePerSecond: RatePerSecond.nullable(),
   })
   .partial();
 export type WebhookUpdateReq = z.infer<typeof WebhookUpdateSchema>;

@@ -62,6 +62,8 @@ export async function createWebhook(ctx: AppContext, botId: string, input: Webho
     customPayload: input.customPayload ?? { enabled: false, method: 'POST', headers: {}, body: '' },
     standardWebhooks: input.standardWebhooks ?? false,
     ...(input.retryDelaysSeconds ? { retryDelaysSeconds: input.retryDelaysSeconds } : {}),
+    concurrency: input.concurrency ?? null,
+    ratePerSecond: input.ratePerSecond ?? null,
   });
   return { webhook: doc.toObject(), secret };
 }
@@ -86,7 +88,7 @@ export async function updateWebhook(ctx: AppContext, botId: string, webhookId: s
     input.dataSourceIds !== undefined ? [...new Set(input.dataSourceIds)] : SCOPED_TYPES.includes(type) ? current.dataSourceIds : [];
   checkScope(type, dataSourceIds);
   const set: Record<string, unknown> = { type, dataSourceIds };
-  for (const key of ['url', 'enabled', 'customPayload', 'standardWebhooks'] as const) if (input[key] !== undefined) set[key] = input[key];
+  for (const key of ['url', 'enabled', 'customPayload', 'standardWebhooks', 'concurrency', 'ratePerSecond'] as const) if (input[key] !== undefined) set[key] = input[key];
   // null goes back to the service's schedule; deliveries already created keep theirs.
   const unset = input.retryDelaysSeconds === null ? { retryDelaysSeconds: 1 } : undefined;
   if (input.retryDelaysSeconds) set.retryDelaysSeconds = input.retryDelaysSeconds;

@@ -44,7 +44,7 @@ export function createWebhooksState(ctx: AppContext, opts: WebhooksOptions): Web
     outbound,
     schedule,
     deps,
-    dispatcher: new DeliveryDispatcher(deps, opts.dispatchConcurrency ?? 64),
+    dispatcher: new DeliveryDispatcher(deps, opts.dispatchConcurrency ?? 64, config.WEBHOOK_HOOK_CONCURRENCY),
     // Twice the lease: a first attempt may wait up to one lease for a slot in a burst (dispatcher.ts).
     fanOut: new FanOut(ctx, schedule, 2 * deps.leaseMs),
     sweepAfterMs: opts.sweepAfterMs ?? Math.max(2 * config.JOB_LOCK_LIFETIME_MS, 2 * deps.leaseMs),
