@@ -67,6 +67,12 @@ const EnvSchema = z.object({
   OPENAI_BASE_URL: z.string().url().optional(),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_MODEL: z.string().optional(),
+  /** Optional embedding model on the same server: hybrid retrieval (BM25 + vectors), docs/CHAT.md. */
+  EMBEDDING_MODEL: z.string().optional(),
+  /** Chunks per /embeddings request during a sync. */
+  EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
+  /** Bound on one /embeddings request; a chat whose query embedding takes longer answers from BM25. */
+  EMBEDDING_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
 
   /** Gateway: source configuration file and rules folder. */
   GATEWAY_CONFIG: z.string().optional(),
@@ -116,8 +122,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       throw new ConfigError(`Invalid configuration:\n  PLAN_LIMITS_JSON: ${(err as Error).message.split('\n')[0]}`);
     }
   }
-  if (config.OPENAI_BASE_URL && !config.OPENAI_MODEL) {
+  if (config.OPENAI_BASE_URL && !config.OPENAI_MODEL && !config.EMBEDDING_MODEL) {
     throw new ConfigError('Invalid configuration:\n  OPENAI_MODEL: required when OPENAI_BASE_URL is set');
+  }
+  if (config.EMBEDDING_MODEL && !config.OPENAI_BASE_URL) {
+    throw new ConfigError('Invalid configuration:\n  OPENAI_BASE_URL: required when EMBEDDING_MODEL is set');
   }
   const gatewaySecretEnv = Object.fromEntries(Object.entries(cleaned).filter(([k]) => k.startsWith('GATEWAY_SECRET_'))) as Record<string, string>;
   return { ...config, dataDir: path.resolve(config.DATA_DIR), lockLifetimeFloorMs: LOCK_LIFETIME_FLOOR_MS, gatewaySecretEnv };

@@ -4,6 +4,7 @@
 import type { AppContext } from '../context.ts';
 import { newId, timeOrderedId } from '../clock.ts';
 import { searchKnowledge, type KnowledgeHit } from '../knowledge/service.ts';
+import { embedderFor } from '../knowledge/embeddings.ts';
 import type { ApiChannel, Bot, Team } from '../platform/model.ts';
 import { answererFor } from './answerers/index.ts';
 import type { Answerer, AnswerInput, ToolOutput, TurnPart } from './answerers/types.ts';
@@ -78,7 +79,7 @@ async function* runTurn(ctx: AppContext, access: ChannelAccess, req: MessageSend
     (await startConversation(ctx, { bot, channelId: access.channel.id }, { id: turn.conversationId, eventUserData: req.userData, initialMessage: req.message }));
   const [history, passages] = await Promise.all([
     turn.existing ? recentMessages(conversation.id) : Promise.resolve([] as Message[]),
-    conversation.state === 'Active' ? Promise.resolve([]) : searchKnowledge(bot.id, req.message, { limit: KNOWLEDGE_LIMIT }),
+    conversation.state === 'Active' ? Promise.resolve([]) : searchKnowledge(bot.id, req.message, { limit: KNOWLEDGE_LIMIT, embedder: embedderFor(ctx.config), logger: ctx.logger }),
   ]);
   // The user's message is saved with the rest of the turn, in one append (or alone on failure).
   const userMessage: NewMessage = { id: newId(), role: 'user', message: req.message };

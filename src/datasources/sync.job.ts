@@ -3,7 +3,8 @@
 // a run that is no longer the data source's current one stops at its next heartbeat, and a second
 // runner of the same run (FerretDB can hand one job to two runners) gives way at the commit.
 import type { AppContext } from '../context.ts';
-import { commitKnowledge, readCommitted, removeKnowledge, type Manifest, type RowChunks } from '../knowledge/store.ts';
+import { commitKnowledge, readCommitted, removeKnowledge, rowsToEmbed, type Manifest, type RowChunks } from '../knowledge/store.ts';
+import { embedderFor, embedRows } from '../knowledge/embeddings.ts';
 import { chunkMarkdown } from './chunking.ts';
 import { unpackContent } from './content.ts';
 import { DataSourceModel, RowContentModel, type DataSource, type RowContent } from './model.ts';
@@ -103,9 +104,18 @@ async function runSync(ctx: AppContext, ds: DataSource, run: number, beat: () =>
   }
   const liveRowIds = [...live];
   await beat();
+  // With an embedding model, the changed rows are embedded, and so are unchanged rows whose vectors
+  // are missing or from another model (a changed EMBEDDING_MODEL): until this commits, the live
+  // knowledge answers from BM25 alone. A provider error fails the sync with its reason.
+  const embedder = embedderFor(ctx.config);
+  let reembedded: RowChunks[] = [];
+  if (embedder) {
+    reembedded = await rowsToEmbed(previous, liveRowIds, new Set(processed.map((r) => r.rowId)), embedder.model);
+    await embedRows(embedder, [...processed, ...reembedded], beat);
+  }
   // One time for the data source's lastSync and the rows it learned, so they read the same.
   const syncedAt = ctx.clock.now();
-  const { totalDocuments } = await commitKnowledge({ botId: ds.botId, dataSourceId: ds._id, run, previous, processed, liveRowIds, now: syncedAt });
+  const { totalDocuments } = await commitKnowledge({ botId: ds.botId, dataSourceId: ds._id, run, previous, processed, reembedded, liveRowIds, now: syncedAt });
   const results = {
     totalTokens,
     modifiedRows: processed.length,

@@ -5,6 +5,7 @@
 // average length and weighted before saturation, so a heading that names the question counts more
 // than the same words deep in a body (measured in bench/retrieval.ts; docs/CHAT.md).
 import { terms } from './terms.ts';
+import type { SegmentVectors } from './vectors.ts';
 
 export interface IndexedChunk {
   chunkId: string;
@@ -39,6 +40,8 @@ export class Bm25Segment {
   totalBodyLength = 0;
   /** term → flat [chunkIndex, headingTf, bodyTf, ...] */
   private readonly postings = new Map<string, number[]>();
+  /** The chunks' vectors, in chunk order, when every chunk has one of the same model. */
+  vectors: SegmentVectors | null = null;
 
   constructor(
     readonly dataSourceId: string,

@@ -3,7 +3,10 @@
 // Each process keeps one BM25 segment per data source in memory, keyed by the live sync run; a
 // query reads the bot's segment list (one small collection), reloads any segment whose run moved
 // on and drops those that disappeared, so a deleted data source stops answering at once.
-import { Bm25Segment, searchSegments } from './bm25.ts';
+import { Bm25Segment, searchSegments, type ScoredChunk } from './bm25.ts';
+import { decodeVectors, type Embedder } from './embeddings.ts';
+import { joinVectors } from './vectors.ts';
+import type { Logger } from '../observability/logger.ts';
 import { KnowledgeSegmentModel } from './model.ts';
 import { readCommitted, readPack } from './store.ts';
 
@@ -22,6 +25,10 @@ export interface KnowledgeHit {
 export interface SearchOptions {
   /** Maximum hits (default 5). */
   limit?: number;
+  /** Hybrid retrieval when set and the bot's knowledge has this model's vectors (docs/CHAT.md). */
+  embedder?: Embedder | null;
+  /** Where a failed query embedding is reported. */
+  logger?: Pick<Logger, 'warn'>;
 }
 
 const loaded = new Map<string, Bm25Segment>();
@@ -32,6 +39,7 @@ const loading = new Map<string, Promise<Bm25Segment>>();
 async function buildSegment(dataSourceId: string): Promise<Bm25Segment> {
   const manifest = await readCommitted(dataSourceId);
   const segment = new Bm25Segment(dataSourceId, manifest.run);
+  const vectorBlocks: Parameters<typeof joinVectors>[0] = [];
   const packIds = [...new Set(Object.values(manifest.rows).map((r) => r.p))].sort();
   for (const packId of packIds) {
     for (const group of await readPack(packId)) {
@@ -41,8 +49,11 @@ async function buildSegment(dataSourceId: string): Promise<Bm25Segment> {
       group.chunks.forEach((c, i) =>
         segment.add({ chunkId: `${group.rowId}:${group.hash.slice(0, 8)}:${i}`, rowId: group.rowId, heading: c.heading, text: c.text }),
       );
+      const { embedding } = group;
+      vectorBlocks.push(embedding ? { model: embedding.model, vectors: decodeVectors(embedding.vectors), chunks: group.chunks.length } : null);
     }
   }
+  segment.vectors = joinVectors(vectorBlocks);
   return segment;
 }
 
@@ -72,14 +83,60 @@ export async function liveSegments(botId: string): Promise<Bm25Segment[]> {
 
 export async function searchKnowledge(botId: string, query: string, opts: SearchOptions = {}): Promise<KnowledgeHit[]> {
   const segments = await liveSegments(botId);
-  return searchSegments(segments, query, opts.limit ?? 5).map((h) => ({
-    chunkId: h.chunkId,
-    text: h.text,
-    heading: h.heading,
-    score: h.score,
-    rowId: h.rowId,
-    dataSourceId: h.dataSourceId,
-  }));
+  const limit = opts.limit ?? 5;
+  const embedder = opts.embedder;
+  const embedded = embedder ? segments.filter((s) => s.vectors?.model === embedder.model) : [];
+  if (!embedder || !embedded.length) return searchSegments(segments, query, limit).map(toHit);
+  const keyword = searchSegments(segments, query, FUSION_CANDIDATES);
+  let queryVector: Float32Array;
+  try {
+    [queryVector] = (await embedder.embed([query])) as [Float32Array];
+  } catch (err) {
+    opts.logger?.warn({ botId, err: (err as Error).message }, 'query embedding failed; answering from BM25 alone');
+    return keyword.slice(0, limit).map(toHit);
+  }
+  return fuse(keyword, nearestChunks(embedded, queryVector), limit).map(toHit);
+}
+
+/** Candidates each ranking brings to the fusion. */
+const FUSION_CANDIDATES = 50;
+/** Reciprocal rank fusion's k (Cormack et al. 2009): damps the weight of the very first ranks. */
+const RRF_K = 60;
+
+const toHit = (h: ScoredChunk): KnowledgeHit => ({ chunkId: h.chunkId, text: h.text, heading: h.heading, score: h.score, rowId: h.rowId, dataSourceId: h.dataSourceId });
+
+/** The chunks nearest the query over the segments that hold vectors, one per section, best first. */
+function nearestChunks(segments: Bm25Segment[], query: Float32Array): ScoredChunk[] {
+  const found: Array<ScoredChunk & { section: string }> = [];
+  segments.forEach((segment, i) => {
+    for (const [doc, similarity] of segment.vectors!.nearest(query, FUSION_CANDIDATES * 2)) {
+      found.push({ ...segment.chunks[doc]!, dataSourceId: segment.dataSourceId, score: similarity, section: `${i}:${segment.section(doc)}` });
+    }
+  });
+  found.sort((a, b) => b.score - a.score);
+  const seen = new Set<string>();
+  return found.filter((h) => !seen.has(h.section) && seen.add(h.section)).slice(0, FUSION_CANDIDATES);
+}
+
+/** Reciprocal rank fusion of the keyword and vector rankings; the score is the fused one. */
+function fuse(keyword: ScoredChunk[], vector: ScoredChunk[], limit: number): ScoredChunk[] {
+  const fused = new Map<string, ScoredChunk>();
+  for (const ranking of [keyword, vector]) {
+    ranking.forEach((hit, rank) => {
+      const key = `${hit.dataSourceId}:${hit.chunkId}`;
+      const held = fused.get(key);
+      fused.set(key, { ...hit, score: (held?.score ?? 0) + 1 / (RRF_K + rank + 1) });
+    });
+  }
+  // The two rankings may pick different chunks of one section; the better fused one stands for it.
+  const sections = new Set<string>();
+  return [...fused.values()]
+    .sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId))
+    .filter((h) => {
+      const section = `${h.dataSourceId}:${h.rowId}:${h.heading ?? ''}`;
+      return !sections.has(section) && sections.add(section);
+    })
+    .slice(0, limit);
 }
 
 /** Forgets a data source's in-memory segment (its stored knowledge is removed by the caller). */

@@ -16,6 +16,8 @@ export interface RowChunks {
   rowId: string;
   hash: string;
   chunks: StoredChunk[];
+  /** The chunks' vectors when an embedding model is configured (knowledge/embeddings.ts). */
+  embedding?: { model: string; vectors: string };
 }
 export interface ManifestRow {
   /** content hash learned */
@@ -26,6 +28,8 @@ export interface ManifestRow {
   p: string;
   /** chunk count */
   n: number;
+  /** embedding model of the row's vectors, if it has them */
+  e?: string;
 }
 export interface Manifest {
   run: number;
@@ -66,6 +70,8 @@ export interface CommitInput {
   previous: Manifest;
   /** Rows re-processed by this run. */
   processed: RowChunks[];
+  /** Unchanged rows given vectors of the current embedding model by this run (their synced time stays). */
+  reembedded?: RowChunks[];
   /** Every row of the data source now; rows missing here leave the knowledge. */
   liveRowIds: Iterable<string>;
   now: Date;
@@ -75,11 +81,17 @@ export async function commitKnowledge(input: CommitInput): Promise<{ manifest: M
   const { previous, dataSourceId, run } = input;
   const now = input.now.getTime();
   const fresh = new Map(input.processed.map((r) => [r.rowId, r]));
+  const reembedded = (input.reembedded ?? []).filter((r) => !fresh.has(r.rowId) && previous.rows[r.rowId]);
+  for (const r of reembedded) fresh.set(r.rowId, r);
   const kept: Record<string, ManifestRow> = {};
   for (const rowId of input.liveRowIds) if (!fresh.has(rowId) && previous.rows[rowId]) kept[rowId] = previous.rows[rowId]!;
 
   const relocated = await relocateFromSparsePacks(previous, kept);
-  const groups: Array<RowChunks & { t: number }> = [...input.processed.map((r) => ({ ...r, t: now })), ...relocated];
+  const groups: Array<RowChunks & { t: number }> = [
+    ...input.processed.map((r) => ({ ...r, t: now })),
+    ...reembedded.map((r) => ({ ...r, t: previous.rows[r.rowId]!.t })),
+    ...relocated,
+  ];
   const rows: Record<string, ManifestRow> = { ...kept };
   const packs: Record<string, number> = {};
   for (const entry of Object.values(kept)) packs[entry.p] = previous.packs[entry.p] ?? entry.n;
@@ -90,9 +102,13 @@ export async function commitKnowledge(input: CommitInput): Promise<{ manifest: M
   const flush = () => {
     if (!batch.length) return;
     const id = `${dataSourceId}:${run}:${docs.length}`;
-    for (const g of batch) rows[g.rowId] = { h: g.hash, t: (g as RowChunks & { t: number }).t, p: id, n: g.chunks.length };
+    for (const g of batch) {
+      rows[g.rowId] = { h: g.hash, t: (g as RowChunks & { t: number }).t, p: id, n: g.chunks.length };
+      if (g.embedding) rows[g.rowId]!.e = g.embedding.model;
+    }
     packs[id] = size;
-    docs.push({ _id: id, dataSourceId, run, data: encode(batch.map(({ rowId, hash, chunks }) => ({ rowId, hash, chunks }))) });
+    // The vectors go in the same insert as their chunks: no second pass over the packs.
+    docs.push({ _id: id, dataSourceId, run, data: encode(batch.map(({ rowId, hash, chunks, embedding }) => ({ rowId, hash, chunks, embedding }))) });
     batch = [];
     size = 0;
   };
@@ -148,4 +164,23 @@ export async function removeKnowledge(dataSourceId: string): Promise<void> {
   await KnowledgeSegmentModel.deleteOne({ _id: dataSourceId });
   await KnowledgePackModel.deleteMany({ dataSourceId });
   await KnowledgeManifestModel.deleteMany({ dataSourceId });
+}
+
+/** Live rows kept from the previous run whose vectors are missing or from another model, read from their packs. */
+export async function rowsToEmbed(previous: Manifest, liveRowIds: Iterable<string>, skip: ReadonlySet<string>, model: string): Promise<RowChunks[]> {
+  const byPack = new Map<string, Set<string>>();
+  for (const rowId of liveRowIds) {
+    const entry = previous.rows[rowId];
+    if (!entry || skip.has(rowId) || entry.e === model) continue;
+    if (!byPack.has(entry.p)) byPack.set(entry.p, new Set());
+    byPack.get(entry.p)!.add(rowId);
+  }
+  const out: RowChunks[] = [];
+  for (const [packId, rowIds] of byPack) {
+    for (const group of await readPack(packId)) {
+      const entry = previous.rows[group.rowId];
+      if (rowIds.has(group.rowId) && entry && entry.p === packId && entry.h === group.hash) out.push({ rowId: group.rowId, hash: group.hash, chunks: group.chunks });
+    }
+  }
+  return out;
 }

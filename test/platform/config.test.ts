@@ -26,6 +26,11 @@ describe('configuration', () => {
     expect(() => loadConfig({ OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' })).toThrow(/OPENAI_MODEL/);
   });
 
+  it('takes an embedding model alone on a model server, and refuses one without a server', () => {
+    expect(loadConfig({ OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', EMBEDDING_MODEL: 'nomic-embed-text' }).EMBEDDING_BATCH_SIZE).toBe(64);
+    expect(() => loadConfig({ EMBEDDING_MODEL: 'nomic-embed-text' })).toThrow(/OPENAI_BASE_URL: required when EMBEDDING_MODEL is set/);
+  });
+
   it('overrides plan limits from PLAN_LIMITS_JSON and keeps the other defaults', () => {
     const limits = resolvePlanLimits('{"pro":{"dataSourcesPerBot":99}}');
     expect(limits.pro).toEqual({ ...DEFAULT_PLAN_LIMITS.pro, dataSourcesPerBot: 99 });

@@ -1,0 +1,55 @@
+// A real OpenAI-compatible embeddings server on 127.0.0.1 for tests: POST /v1/embeddings answers
+// deterministic vectors. Each word is mapped to a concept (synonyms share one) and each concept to a
+// dimension, so texts that say the same thing in other words come out close, and no word list
+// match is needed. It records every request and can be told to fail.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHash } from 'node:crypto';
+
+export const DIMENSIONS = 64;
+const CONCEPTS: Record<string, string> = { automobile: 'car', vehicle: 'car', upkeep: 'maintenance', servicing: 'maintenance' };
+
+export function stubVector(text: string): number[] {
+  const vector = new Array<number>(DIMENSIONS).fill(0);
+  vector[0] = 0.01; // never the zero vector
+  for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) {
+    const concept = CONCEPTS[word] ?? word;
+    vector[1 + (createHash('sha256').update(concept).digest().readUInt32BE(0) % (DIMENSIONS - 1))]! += 1;
+  }
+  return vector;
+}
+
+export interface EmbeddingsStub {
+  url: string;
+  requests: Array<{ model: string; input: string[] }>;
+  /** While set, every request fails with this HTTP status. */
+  failWith: number | null;
+  close(): Promise<void>;
+}
+
+export async function startEmbeddingsStub(): Promise<EmbeddingsStub> {
+  const stub = { requests: [], failWith: null } as unknown as EmbeddingsStub;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      if (req.method !== 'POST' || req.url !== '/v1/embeddings') {
+        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
+        return;
+      }
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { model: string; input: string | string[] };
+      const input = Array.isArray(body.input) ? body.input : [body.input];
+      stub.requests.push({ model: body.model, input });
+      if (stub.failWith) {
+        res.writeHead(stub.failWith, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'the embedding stub is down', type: 'server_error' } }));
+        return;
+      }
+      const data = input.map((text, index) => ({ object: 'embedding', index, embedding: stubVector(text) }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: input.length, total_tokens: input.length } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  stub.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  stub.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return stub;
+}

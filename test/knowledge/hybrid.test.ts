@@ -1,0 +1,123 @@
+// Hybrid retrieval with EMBEDDING_MODEL (issue 18), against a real OpenAI-compatible embeddings
+// server started here: vectors are made at sync in batches and stored with their chunks, only changed
+// rows are embedded again, queries fuse BM25 and vector ranks, provider errors end a sync in
+// sync_error and make a chat fall back to BM25, and a new model is used only once a sync re-embedded.
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestRuntime, type TestRuntime } from '../helpers/harness.ts';
+import { createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
+import { startEmbeddingsStub, type EmbeddingsStub } from '../helpers/embeddingsStub.ts';
+import { createDataSource, rowIds, syncAndWait } from '../datasources/support.ts';
+import { createLogger } from '../../src/observability/logger.ts';
+import { DataSourceModel } from '../../src/datasources/model.ts';
+import { readCommitted, readPack } from '../../src/knowledge/store.ts';
+import { searchKnowledge } from '../../src/knowledge/service.ts';
+import { NO_ANSWER } from '../../src/chat/answerers/grounded.ts';
+
+const env: Record<string, string> = { EMBEDDING_MODEL: 'embed-a', EMBEDDING_BATCH_SIZE: '2', OPENAI_API_KEY: 'sk-stub' };
+const logLines: string[] = [];
+const logger = createLogger('warn', new Writable({ write: (chunk, _enc, done) => (logLines.push(String(chunk)), done()) }));
+let stub: EmbeddingsStub;
+beforeAll(async () => {
+  stub = await startEmbeddingsStub();
+  env.OPENAI_BASE_URL = stub.url;
+});
+afterAll(() => stub?.close());
+
+const CAR = '# Car care\n\nChange the engine oil of your car every 10,000 km.';
+const KETTLE = '# Kettles\n\nQuasar kettles boil water in ninety seconds.';
+const RETURNS = '# Returns\n\nZucchini blenders can be returned within 30 days.\n\n## Refunds\n\nRefunds reach your card in five days.';
+const SEMANTIC = 'automobile upkeep';
+
+describe('hybrid retrieval with an embedding model', () => {
+  const rt: TestRuntime = useTestRuntime({ env, logger });
+  let tenant: Tenant;
+  let api: ReturnType<typeof publicApi>;
+  let dataSourceId: string;
+  const embedded = () => stub.requests.flatMap((r) => r.input);
+  const sync = async () => expect((await syncAndWait(api, dataSourceId)).state).toBe('synced');
+
+  beforeAll(async () => {
+    tenant = await createTenant();
+    api = publicApi(rt, tenant);
+    dataSourceId = await createDataSource(api);
+    const rows = [
+      { name: 'car.md', content: CAR },
+      { name: 'kettle.md', content: KETTLE },
+      { name: 'returns.md', content: RETURNS },
+    ];
+    await api('post', '/data-sources/row', { dataSourceId, dataSourceRows: rows }).expect(200);
+  });
+
+  it('embeds every chunk at sync in batches and stores the vectors with their chunks', async () => {
+    await sync();
+    expect(stub.requests.every((r) => r.model === 'embed-a' && r.input.length <= 2)).toBe(true);
+    const manifest = await readCommitted(dataSourceId);
+    const groups = (await Promise.all([...new Set(Object.values(manifest.rows).map((r) => r.p))].map(readPack))).flat();
+    const chunks = groups.reduce((n, g) => n + g.chunks.length, 0);
+    expect(chunks).toBe(4);
+    expect(embedded()).toHaveLength(chunks);
+    for (const g of groups) {
+      expect(g.embedding?.model).toBe('embed-a');
+      expect(Buffer.from(g.embedding!.vectors, 'base64').byteLength).toBe(g.chunks.length * 64 * 4);
+    }
+    expect(Object.values(manifest.rows).every((r) => r.e === 'embed-a')).toBe(true);
+  });
+
+  it('finds a row by meaning that BM25 alone cannot find', async () => {
+    expect(await searchKnowledge(tenant.botId, SEMANTIC)).toEqual([]);
+    const res = await api('post', '/message', { message: SEMANTIC }).expect(200);
+    expect(res.body.response).toContain('Change the engine oil');
+    const car = (await rowIds(api, dataSourceId)).find((r) => r.name === 'car.md')!;
+    expect(res.body.sources[0]).toEqual({ rowId: car.id, dataSourceId });
+    // The question itself was embedded once, as one request.
+    expect(stub.requests.at(-1)!.input).toEqual([SEMANTIC]);
+  });
+
+  it('embeds only the changed row on the next sync', async () => {
+    const kettle = (await rowIds(api, dataSourceId)).find((r) => r.name === 'kettle.md')!;
+    await api('put', '/data-sources/row', { dataSourceId, dataSourceRows: [{ id: kettle.id, name: 'kettle.md', content: `${KETTLE} Descale monthly.` }] }).expect(200);
+    const before = embedded().length;
+    await sync();
+    expect(embedded().slice(before)).toEqual(['Kettles\n\n# Kettles\n\nQuasar kettles boil water in ninety seconds. Descale monthly.']);
+  });
+
+  it('falls back to BM25 with a log line when the provider fails during a chat', async () => {
+    stub.failWith = 503;
+    try {
+      const res = await api('post', '/message', { message: 'How fast do quasar kettles boil?' }).expect(200);
+      expect(res.body.response).toContain('ninety seconds');
+      expect(logLines.some((l) => l.includes('query embedding failed; answering from BM25 alone') && l.includes('embed-a'))).toBe(true);
+    } finally {
+      stub.failWith = null;
+    }
+  });
+
+  it('ends a sync in sync_error with the reason when the provider fails', async () => {
+    const car = (await rowIds(api, dataSourceId)).find((r) => r.name === 'car.md')!;
+    await api('put', '/data-sources/row', { dataSourceId, dataSourceRows: [{ id: car.id, name: 'car.md', content: `${CAR} Check the tyres.` }] }).expect(200);
+    stub.failWith = 500;
+    try {
+      expect((await syncAndWait(api, dataSourceId)).state).toBe('sync_error');
+      const ds = await DataSourceModel.findById(dataSourceId).lean();
+      expect(ds!.lastError).toMatch(/embedding model embed-a failed: 500/);
+    } finally {
+      stub.failWith = null;
+    }
+    // The knowledge synced before still answers, vectors included.
+    expect((await api('post', '/message', { message: SEMANTIC }).expect(200)).body.response).toContain('Change the engine oil');
+    await sync();
+  });
+
+  it('answers from BM25 after a model change until a sync has re-embedded every row', async () => {
+    rt.config.EMBEDDING_MODEL = 'embed-b';
+    const before = stub.requests.length;
+    expect((await api('post', '/message', { message: SEMANTIC }).expect(200)).body.response).toBe(NO_ANSWER);
+    expect(stub.requests.length).toBe(before); // old-model vectors are not compared with a new-model query
+    await sync();
+    const reembedded = stub.requests.slice(before);
+    expect(reembedded.every((r) => r.model === 'embed-b')).toBe(true);
+    expect(reembedded.flatMap((r) => r.input)).toHaveLength(4);
+    expect((await api('post', '/message', { message: SEMANTIC }).expect(200)).body.response).toContain('Change the engine oil');
+  });
+});
