@@ -34,7 +34,8 @@ const ConversationSchema = new Schema(
   { minimize: false },
 );
 ConversationSchema.index({ botId: 1, _id: 1 });
-ConversationSchema.index({ botId: 1, state: 1 });
+// The agents' inbox and the state-filtered list: a page by _id within one bot and state.
+ConversationSchema.index({ botId: 1, state: 1, _id: 1 });
 
 const SourceSchema = new Schema({ rowId: String, dataSourceId: String }, { _id: false });
 

@@ -39,7 +39,8 @@ const DataSourceSchema = new Schema(
   },
   { versionKey: false },
 );
-DataSourceSchema.index({ botId: 1 });
+// A bot's data sources, and its manual ones page by _id.
+DataSourceSchema.index({ botId: 1, type: 1, _id: 1 });
 
 const RowSchema = new Schema(
   {
@@ -54,7 +55,8 @@ const RowSchema = new Schema(
   },
   { versionKey: false },
 );
-RowSchema.index({ dataSourceId: 1 });
+// A data source's rows page by _id.
+RowSchema.index({ dataSourceId: 1, _id: 1 });
 
 const RowContentSchema = new Schema(
   {
@@ -97,7 +99,7 @@ const RowChangeSchema = new Schema(
   },
   { versionKey: false },
 );
-RowChangeSchema.index({ dataSourceId: 1 });
+RowChangeSchema.index({ dataSourceId: 1, _id: 1 });
 
 const SyncHookSchema = new Schema(
   {
@@ -113,7 +115,7 @@ const SyncHookSchema = new Schema(
   },
   { versionKey: false },
 );
-SyncHookSchema.index({ botId: 1 });
+SyncHookSchema.index({ botId: 1, createdAt: 1 });
 
 export type DataSource = InferSchemaType<typeof DataSourceSchema> & { _id: string };
 export type DataSourceRow = InferSchemaType<typeof RowSchema> & { _id: string };

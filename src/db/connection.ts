@@ -97,23 +97,12 @@ export async function bulkWriteInBatches(
 }
 
 /**
- * Creates the indexes declared by the registered models. Call after all models are imported. On
- * FerretDB v1 only the unique ones: it never uses a secondary index to answer a query (every filter
- * but `_id` equality scans, docs/FERRETDB.md), so the others would only make each write maintain
- * them, while a unique index is what makes an insert the "only one wins" primitive.
+ * Creates the indexes declared by the registered models. Call after all models are imported. The
+ * same plain MongoDB indexes serve MongoDB and the embedded FerretDB, whose build carries Relay's
+ * patch so SQLite answers filters, sorts and counts from them (docs/FERRETDB.md).
  */
 export async function ensureIndexes(): Promise<void> {
-  const uniqueOnly = onFerretDb;
-  for (const name of mongoose.modelNames()) {
-    const model = mongoose.model(name);
-    if (!uniqueOnly) {
-      await model.createIndexes();
-      continue;
-    }
-    for (const [fields, options] of model.schema.indexes()) {
-      if (options?.unique) await model.collection.createIndex(fields as Record<string, 1 | -1>, options as never);
-    }
-  }
+  for (const name of mongoose.modelNames()) await mongoose.model(name).createIndexes();
 }
 
 export async function disconnectDatabase(): Promise<void> {

@@ -41,6 +41,9 @@ DeliverySchema.pre('validate', idFollowsPublicId);
 // The de-duplication guarantee: a second arrival of the same delivery cannot be stored.
 DeliverySchema.index({ source: 1, deliveryId: 1 }, { unique: true });
 DeliverySchema.index({ processedAt: 1, receivedAt: 1 });
+// The delivery list, filtered by source or event, pages by _id.
+DeliverySchema.index({ source: 1, _id: 1 });
+DeliverySchema.index({ event: 1, _id: 1 });
 
 export type GatewayDelivery = InferSchemaType<typeof DeliverySchema>;
 export const GatewayDeliveryModel = mongoose.model('GatewayDelivery', DeliverySchema, 'gatewayDeliveries');

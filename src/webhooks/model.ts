@@ -53,6 +53,8 @@ const WebhookSchema = new Schema(
   { timestamps: true, minimize: false },
 );
 WebhookSchema.index({ botId: 1, type: 1, enabled: 1 });
+// A bot's webhooks page by _id.
+WebhookSchema.index({ botId: 1, _id: 1 });
 
 export const ATTEMPT_STATUSES = ['pending', 'succeeded', 'failed', 'interrupted'] as const;
 export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];

@@ -39,6 +39,12 @@ const EDITS: Edit[] = [
 			q = relayIndexSQL(c.TableName, index)
 		}
 
+		if index.Name == backends.DefaultIndexName && !RelayOff {
+			if _, err := db.ExecContext(ctx, relayIDIndexSQL(c.TableName)); err != nil {
+				return lazyerrors.Error(err)
+			}
+		}
+
 		if _, err := db.ExecContext(ctx, q); err != nil {
 			_ = r.indexesDrop(ctx, dbName, collectionName, created)`,
   },

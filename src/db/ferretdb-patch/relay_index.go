@@ -71,6 +71,15 @@ func relayIndexSQL(table string, index IndexInfo) string {
 	return q + fmt.Sprintf("INDEX %q ON %q (%s)", table+"_"+index.Name, table, relayIndexColumns(index))
 }
 
+// RelayIDIndex is the name suffix of the (rank, value) index on _id every collection gets beside
+// FerretDB's own (which is on _id's JSON text, for equality): it serves _id ranges and sorts.
+const RelayIDIndex = "__relay_id"
+
+// relayIDIndexSQL creates a collection's RelayIDIndex when missing.
+func relayIDIndexSQL(table string) string {
+	return fmt.Sprintf("CREATE INDEX IF NOT EXISTS %q ON %q (%s, %s)", table+RelayIDIndex, table, RelayRankExpr("_id"), RelayValueExpr("_id"))
+}
+
 // relayUpgradeIndexes rebuilds, once, the indexes a FerretDB without Relay's patch created, so a
 // data directory written before keeps working and gets the faster queries.
 func relayUpgradeIndexes(ctx context.Context, db *fsql.DB, colls map[string]*Collection) error {
@@ -80,6 +89,9 @@ func relayUpgradeIndexes(ctx context.Context, db *fsql.DB, colls map[string]*Col
 	for _, c := range colls {
 		// Relay's former _id index helper added this one; FerretDB's own _id index serves now.
 		if _, err := db.ExecContext(ctx, fmt.Sprintf("DROP INDEX IF EXISTS %q", c.TableName+"__relay_id_expr")); err != nil {
+			return lazyerrors.Error(err)
+		}
+		if _, err := db.ExecContext(ctx, relayIDIndexSQL(c.TableName)); err != nil {
 			return lazyerrors.Error(err)
 		}
 		for _, index := range c.Settings.Indexes {

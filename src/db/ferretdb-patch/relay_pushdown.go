@@ -255,7 +255,8 @@ func relayMakePlan(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 		index   metadata.IndexInfo
 	}
 	var best *walk
-	for _, index := range meta.Settings.Indexes {
+	indexes := append([]metadata.IndexInfo{{Name: metadata.RelayIDIndex, Key: []metadata.IndexKeyPair{{Field: "_id"}}}}, meta.Settings.Indexes...)
+	for _, index := range indexes {
 		if index.Name == backends.DefaultIndexName {
 			continue // FerretDB's own _id index (JSON text), used by the IDColumn equality above
 		}
