@@ -62,6 +62,8 @@ const EnvSchema = z.object({
 
   /** Outgoing webhooks: attempts of one hook in flight at once in a process, unless the hook sets its own. */
   WEBHOOK_HOOK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(10),
+  /** Disable a hook whose attempts failed without a success for this long (hours; 0 never). Svix's 5 days. */
+  WEBHOOK_DISABLE_AFTER_FAILING_HOURS: z.coerce.number().min(0).default(120),
 
   /** Optional OpenAI-compatible model for the chat answerer. */
   OPENAI_BASE_URL: z.string().url().optional(),

@@ -1,6 +1,6 @@
 // Small pieces every page uses: loading data, showing errors, a secret shown once, and the
 // channel-key picker for pages that use the public API.
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { admin, ApiError, type ChannelAccess } from './api.ts';
 import { channelKey, forgetChannelKey, onSessionChange, rememberChannelKey } from './session.ts';
 
@@ -96,6 +96,9 @@ export function Time({ value }: { value?: string | null }) {
   return <time dateTime={value}>{new Date(value).toLocaleString()}</time>;
 }
 
+/** The channel the console makes for itself, one per bot. */
+const CONSOLE_CHANNEL = 'console';
+
 interface ChannelRow {
   channelId: string;
   name?: string;
@@ -114,10 +117,26 @@ export function ChannelKeyPicker({ botId, onAccess }: { botId: string; onAccess:
   const action = useAction();
 
   const usable = (channels.data?.channels ?? []).find((c) => c.enabled && channelKey(c.channelId));
+  const consoleChannel = channels.data?.channels.find((c) => c.name === CONSOLE_CHANNEL);
   useEffect(() => {
     onAccess(usable ? { channelId: usable.channelId, secretKey: channelKey(usable.channelId)! } : undefined);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [usable?.channelId, session]);
+  const createConsoleChannel = () =>
+    action.run(async () => {
+      const res = await admin<{ channel: ChannelRow; secretKey: string }>('POST', '/channels', { botId, name: CONSOLE_CHANNEL });
+      rememberChannelKey(res.channel.channelId, res.secretKey);
+      await channels.reload();
+    });
+  // The first visit makes the bot's console channel itself, so the page works at once. Once the
+  // bot has one, a tab without its key asks: the server cannot show an existing key again.
+  const autoCreated = useRef(false);
+  useEffect(() => {
+    if (!channels.data || usable || consoleChannel || autoCreated.current) return;
+    autoCreated.current = true;
+    void createConsoleChannel();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [channels.data, usable, consoleChannel]);
 
   if (channels.error) return <ErrorNote error={channels.error} />;
   if (!channels.data) return <p className="muted">Loading channels…</p>;
@@ -131,18 +150,26 @@ export function ChannelKeyPicker({ botId, onAccess }: { botId: string; onAccess:
       </p>
     );
   }
-  const createConsoleChannel = () =>
+  const renewConsoleKey = (channelId: string) =>
     action.run(async () => {
-      const res = await admin<{ channel: ChannelRow; secretKey: string }>('POST', '/channels', { botId, name: 'console' });
+      const res = await admin<{ channel: ChannelRow; secretKey: string }>('POST', `/channels/${encodeURIComponent(channelId)}/rotate`);
       rememberChannelKey(res.channel.channelId, res.secretKey);
       await channels.reload();
     });
+  if (!consoleChannel && !action.error) return <p className="muted">Creating a console channel for this bot…</p>;
   return (
     <div className="channel-key">
       <p>This page uses the public API, which needs a channel key of this bot. Keys stay in this browser tab only.</p>
-      <button type="button" onClick={createConsoleChannel} disabled={action.busy}>
-        Create a console channel
-      </button>
+      {consoleChannel?.enabled ? (
+        <button type="button" onClick={() => renewConsoleKey(consoleChannel.channelId)} disabled={action.busy}>
+          New key for the console channel
+        </button>
+      ) : (
+        <button type="button" onClick={createConsoleChannel} disabled={action.busy}>
+          Create a console channel
+        </button>
+      )}
+      {consoleChannel?.enabled && <span className="muted"> (another tab using its old key will need this one)</span>}
       {channels.data.channels.length > 0 && (
         <form
           className="inline"

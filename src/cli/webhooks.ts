@@ -74,17 +74,23 @@ export function registerWebhooksCommands(program: Command): void {
       printJson((await adminCall('PATCH', hook(o.bot, id), input)).webhook);
     });
 
-  for (const [name, enabled] of [
-    ['enable', true],
-    ['disable', false],
-  ] as const) {
-    webhooks
-      .command(name)
-      .description(`turn a hook ${enabled ? 'on' : 'off'}`)
-      .argument('<webhookId>')
-      .requiredOption('--bot <botId>', 'bot id')
-      .action(async (id, o) => printJson((await adminCall('PUT', `${hook(o.bot, id)}/enabled`, { enabled })).webhook));
-  }
+  webhooks
+    .command('enable')
+    .description('turn a hook on (clears its failing record; see failingSince and disabledReason in list)')
+    .argument('<webhookId>')
+    .requiredOption('--bot <botId>', 'bot id')
+    .option('--resend-failed', 'also resend the deliveries that failed or were cancelled since the hook began failing')
+    .action(async (id, o) => {
+      const answer = await adminCall('PUT', `${hook(o.bot, id)}/enabled`, { enabled: true, ...(o.resendFailed ? { resendFailed: true } : {}) });
+      printJson({ ...(answer.webhook as object), resent: answer.resent });
+    });
+
+  webhooks
+    .command('disable')
+    .description('turn a hook off')
+    .argument('<webhookId>')
+    .requiredOption('--bot <botId>', 'bot id')
+    .action(async (id, o) => printJson((await adminCall('PUT', `${hook(o.bot, id)}/enabled`, { enabled: false })).webhook));
 
   webhooks
     .command('delete')

@@ -10,6 +10,8 @@ export const EVENT_TYPES = [
   'conversation.escalated',
   'conversation.claimed',
   'conversation.released',
+  /** A hook disabled because its endpoint kept failing (webhooks/health.ts); not in the spec. */
+  'webhook.disabled',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -6,6 +6,8 @@ import { validationOf } from './validate.ts';
 import { API_VERSIONS } from './publicApi.ts';
 import { ERROR_STATUS } from './errors.ts';
 import type { AppRouters } from './routers.ts';
+import { OPERATION_SUMMARIES } from './openapiSummaries.ts';
+import { RESPONSE_SCHEMAS, STREAM_CONTENT } from './openapiResponses.ts';
 
 export type ApiArea = 'public' | 'admin' | 'root';
 
@@ -75,9 +77,9 @@ export function listRoutes(routers: AppRouters): RouteEntry[] {
   return entries;
 }
 
-function jsonSchemaOf(schema: z.ZodType): JsonSchema {
-  // 'input': what a client sends (defaults make fields optional); unrepresentable types become {}.
-  const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
+  // 'input' for requests: what a client sends (defaults make fields optional); unrepresentable types become {}.
+  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
   delete out.$schema;
   return out;
 }
@@ -90,7 +92,8 @@ function acceptsEmpty(schema: z.ZodType): boolean {
 function pathParameter(name: string, area: ApiArea, params?: JsonSchema) {
   const declared = (params?.properties as Record<string, JsonSchema> | undefined)?.[name];
   let schema: JsonSchema = declared ?? { type: 'string' };
-  if (area === 'public' && name === 'version') schema = { type: 'string', enum: [...API_VERSIONS] };
+  // 2.0 first and as the default, so the reference page opens on the current version, not the deprecated 1.0.
+  if (area === 'public' && name === 'version') schema = { type: 'string', enum: [...API_VERSIONS].reverse(), default: '2.0' };
   else if (area === 'public' && name === 'channelId') schema = { type: 'string', format: 'uuid' };
   else if (!declared && /Id$/.test(name)) schema = { type: 'string', format: 'uuid' };
   return { name, in: 'path', required: true, schema };
@@ -103,10 +106,12 @@ function queryParameters(query: z.ZodType) {
   return Object.entries(properties).map(([name, property]) => ({ name, in: 'query', required: required.has(name), schema: property }));
 }
 
-const AREA_SECURITY: Record<ApiArea, Record<string, string[]>[] | undefined> = {
+const AREA_SECURITY: Record<ApiArea, Record<string, string[]>[]> = {
   public: [{ ApiSecretKey: [] }],
   admin: [{ AdminToken: [] }],
-  root: undefined, // health, docs and hooks carry their own authentication, if any
+  // No key: health, docs and the console are open; a sync hook's secret is in its URL and a
+  // gateway delivery carries a signature, both checked by the route itself.
+  root: [],
 };
 
 function tagOf(entry: RouteEntry): string {
@@ -135,22 +140,35 @@ function errorResponses(entry: RouteEntry) {
   return responses;
 }
 
+/** The success answer: the public API's own schema where there is one, else the JSON envelope. */
+function successResponse(key: string) {
+  const known = RESPONSE_SCHEMAS[key];
+  const json = { schema: known ? jsonSchemaOf(known, 'output') : { $ref: '#/components/schemas/Success' } };
+  const content: Record<string, unknown> = { 'application/json': json };
+  if (key.endsWith('}/message')) Object.assign(content, STREAM_CONTENT);
+  return { description: known ? 'Success' : 'Success: `{ "success": true, ... }`', content };
+}
+
+/** Summary: the table's line, else the route's name, else the method and path (the test forbids that last one). */
+export function summaryOf(entry: Pick<RouteEntry, 'method' | 'path' | 'name'>): string {
+  return OPERATION_SUMMARIES[`${entry.method} ${entry.path}`] ?? entry.name ?? `${entry.method.toUpperCase()} ${entry.path}`;
+}
+
 function operationOf(entry: RouteEntry) {
   const params = entry.params ? jsonSchemaOf(entry.params) : undefined;
   const parameters = [...entry.paramNames.map((n) => pathParameter(n, entry.area, params)), ...(entry.query ? queryParameters(entry.query) : [])];
   const operation: Record<string, unknown> = {
     operationId: operationId(entry),
+    summary: summaryOf(entry),
     tags: [tagOf(entry)],
-    ...(entry.name ? { summary: entry.name } : {}),
     ...(entry.anyMethod ? { description: 'Answers any HTTP method; the usual ones are listed.', 'x-relay-any-method': true } : {}),
     parameters,
-    responses: { '2XX': { description: 'Success: `{ "success": true, ... }` as the spec gives for this endpoint' }, ...errorResponses(entry) },
+    responses: { '2XX': successResponse(`${entry.method} ${entry.path}`), ...errorResponses(entry) },
   };
   if (entry.body) {
     operation.requestBody = { required: !acceptsEmpty(entry.body), content: { 'application/json': { schema: jsonSchemaOf(entry.body) } } };
   }
-  const security = AREA_SECURITY[entry.area];
-  if (security) operation.security = security;
+  operation.security = AREA_SECURITY[entry.area];
   return operation;
 }
 
@@ -177,7 +195,8 @@ export function buildOpenApi(routers: AppRouters, info: { version: string; serve
         'The Bot Service API (public, versions 1.0 and 2.0), the admin API and the root routes (health, hooks, gateway). ' +
         'Generated from the routes the server registers and the zod schemas it validates requests with.',
     },
-    ...(info.serverUrl ? { servers: [{ url: info.serverUrl }] } : {}),
+    // Relative unless PUBLIC_BASE_URL says where the service lives: the page then calls the server it came from.
+    servers: [{ url: info.serverUrl ?? '/', description: info.serverUrl ? 'This service' : 'The server this document came from' }],
     tags: [
       { name: 'Public API', description: 'Authenticated with a channel key in X-API-Secret-Key.' },
       { name: 'Admin API', description: 'Authenticated with Authorization: Bearer $ADMIN_TOKEN.' },
@@ -189,6 +208,7 @@ export function buildOpenApi(routers: AppRouters, info: { version: string; serve
         AdminToken: { type: 'http', scheme: 'bearer' },
       },
       schemas: {
+        Success: { type: 'object', required: ['success'], properties: { success: { const: true } }, additionalProperties: true },
         Error: {
           type: 'object',
           required: ['success', 'code', 'message'],

@@ -5,6 +5,7 @@
 // average length and weighted before saturation, so a heading that names the question counts more
 // than the same words deep in a body (measured in bench/retrieval.ts; docs/CHAT.md).
 import { terms } from './terms.ts';
+import { TopK } from './topK.ts';
 import type { SegmentVectors } from './vectors.ts';
 
 export interface IndexedChunk {
@@ -142,26 +143,15 @@ export function searchSegments(segments: Bm25Segment[], query: string, limit: nu
     segments.forEach((s, i) => s.accumulate(term, idf, average, perSegment[i]!));
   }
   // Keep a few times `limit` candidates, so that one chunk per section still leaves `limit` hits.
-  const room = options.onePerSection ? limit * 4 : limit;
-  const hits: Array<ScoredChunk & { section: string }> = [];
-  let floor = 0;
-  segments.forEach((segment, i) => {
-    const scores = perSegment[i]!;
-    for (const doc of scores.touched) {
-      const score = scores.values[doc]!;
-      if (hits.length >= room && score <= floor) continue;
-      hits.push({ ...segment.chunks[doc]!, dataSourceId: segment.dataSourceId, score, section: `${i}:${segment.section(doc)}` });
-      if (hits.length > room * 4) {
-        hits.sort(byScore).length = room;
-        floor = hits[room - 1]!.score;
-      }
-    }
+  const top = new TopK(options.onePerSection ? limit * 4 : limit);
+  perSegment.forEach((scores, i) => {
+    for (const doc of scores.touched) if (scores.values[doc]! > top.floor) top.push(scores.values[doc]!, i, doc);
   });
-  hits.sort(byScore);
   // A section's chunks say one thing: the best one stands for it, so the passages differ.
   const seen = new Set<string>();
   const out: ScoredChunk[] = [];
-  for (const { section, ...hit } of hits) {
+  const ranked = top.sorted().map(([score, i, doc]) => ({ ...segments[i]!.chunks[doc]!, dataSourceId: segments[i]!.dataSourceId, score, section: `${i}:${segments[i]!.section(doc)}` }));
+  for (const { section, ...hit } of ranked.sort(byScore)) {
     if (out.length === limit) break;
     if (options.onePerSection && seen.has(section)) continue;
     seen.add(section);

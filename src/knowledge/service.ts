@@ -109,7 +109,7 @@ const toHit = (h: ScoredChunk): KnowledgeHit => ({ chunkId: h.chunkId, text: h.t
 function nearestChunks(segments: Bm25Segment[], query: Float32Array): ScoredChunk[] {
   const found: Array<ScoredChunk & { section: string }> = [];
   segments.forEach((segment, i) => {
-    for (const [doc, similarity] of segment.vectors!.nearest(query, FUSION_CANDIDATES * 2)) {
+    for (const [doc, similarity] of segment.vectors!.nearest(query, FUSION_CANDIDATES)) {
       found.push({ ...segment.chunks[doc]!, dataSourceId: segment.dataSourceId, score: similarity, section: `${i}:${segment.section(doc)}` });
     }
   });

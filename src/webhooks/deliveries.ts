@@ -5,7 +5,9 @@ import { AppError } from '../http/errors.ts';
 import { paginate, type Page, type PageQuery } from '../http/pagination.ts';
 import { DeliveryModel, type Delivery, type DeliveryAttempt } from './model.ts';
 import { currentDelivery, readAttempts } from './attempts.ts';
-import { getWebhook } from './service.ts';
+import { getWebhook, setWebhookEnabled } from './service.ts';
+import type { Webhook } from './model.ts';
+import { trusted } from '../db/connection.ts';
 import { findOwned } from '../db/byId.ts';
 import type { RetrySchedule } from './retry.ts';
 
@@ -73,4 +75,43 @@ export async function reopenDelivery(
   ).lean<Delivery>();
   if (!reopened) throw new AppError('conflict', 'The delivery changed meanwhile; try again');
   return { ...reopened, attempts: current.attempts, settled: reopened.status };
+}
+
+/** At most this many deliveries are resent by one re-enable. */
+export const RESEND_FAILED_LIMIT = 1000;
+
+/**
+ * Enables a hook and, when asked, resends the deliveries that ended failed or cancelled in its
+ * failing window (from `failingSince`, the first failed attempt, to now: what the endpoint missed
+ * before Relay disabled it, or before an operator did). Returns the reopened deliveries for the
+ * dispatcher to kick.
+ */
+export async function enableWebhook(
+  ctx: Pick<AppContext, 'clock'>,
+  botId: string,
+  webhookId: string,
+  schedule: RetrySchedule,
+  opts: { resendFailed?: boolean } = {},
+): Promise<{ webhook: Webhook; resent: Delivery[] }> {
+  const before = await getWebhook(botId, webhookId);
+  const webhook = await setWebhookEnabled(botId, webhookId, true);
+  const since = before.failingSince;
+  if (!opts.resendFailed || !since) return { webhook, resent: [] };
+  const missed = await DeliveryModel.find(
+    { webhookId, finishedAt: trusted({ $gte: since }), status: trusted({ $in: ['failed', 'cancelled'] }) },
+    { _id: 1 },
+  )
+    .sort({ _id: 1 })
+    .limit(RESEND_FAILED_LIMIT)
+    .lean<Array<{ _id: string }>>();
+  const resent: Delivery[] = [];
+  for (const { _id } of missed) {
+    try {
+      resent.push(await reopenDelivery(ctx, botId, webhookId, _id, schedule));
+    } catch (err) {
+      // Changed meanwhile (a resend of its own, a settle still to come): left as it is.
+      if (!(err instanceof AppError)) throw err;
+    }
+  }
+  return { webhook, resent };
 }

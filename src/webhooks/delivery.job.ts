@@ -14,6 +14,7 @@ import { insertResults, readAttempt, settlement } from './attempts.ts';
 import { insertedOnce } from '../db/insertNew.ts';
 import { signedRequest } from './request.ts';
 import type { RetrySchedule } from './retry.ts';
+import type { HookHealth } from './health.ts';
 
 export const DELIVERY_JOB = 'webhooks.deliver';
 export interface DeliveryJobData {
@@ -26,6 +27,8 @@ export interface DeliveryDeps {
   schedule: RetrySchedule;
   /** How long a claimed attempt may stay in flight: above the outbound timeout. */
   leaseMs: number;
+  /** Endpoint health: failing windows and disabling (health.ts); absent in some tests. */
+  health?: HookHealth;
 }
 
 export type PerformOutcome = { done: true } | { done: false; retryAt: Date };
@@ -99,6 +102,7 @@ async function recordResult(deps: DeliveryDeps, delivery: Delivery, number: numb
   // carries the delivery on.
   if (!(await insertResults([result])).size) return DONE;
   deliveriesMetric.inc({ outcome: res.ok ? 'succeeded' : 'failed', attempt: String(number) });
+  await deps.health?.record(delivery.webhookId, res.ok, result.finishedAt);
   const settled = settlement(delivery, result);
   await DeliveryModel.updateOne({ _id: delivery.id }, { $set: { ...settled, fresh: false } });
   return settled.nextAttemptAt ? later(settled.nextAttemptAt) : DONE;
@@ -141,7 +145,8 @@ export async function perform(deps: DeliveryDeps, deliveryId: string): Promise<P
     return DONE;
   }
   // Spec "Delivery behaviour" 4: a hook disabled (or deleted) after the event sends nothing more.
-  const hook = await WebhookModel.findOne({ _id: delivery.webhookId }, { enabled: 1, secret: 1, standardWebhooks: 1 }).lean<Pick<Webhook, 'enabled' | 'secret' | 'standardWebhooks'>>();
+  const hook = await WebhookModel.findOne({ _id: delivery.webhookId }).lean<Webhook>();
+  if (hook) deps.health?.observe([hook]);
   if (!hook?.enabled) {
     await closeDelivery(delivery.id, { status: 'cancelled', finishedAt: now, cancelReason: hook ? 'webhook_disabled' : 'webhook_deleted' });
     return DONE;

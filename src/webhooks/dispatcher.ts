@@ -192,6 +192,8 @@ export class DeliveryDispatcher {
       if (!recorded.has(ended.result._id)) continue;
       const succeeded = ended.result.status === 'succeeded';
       deliveriesMetric.inc({ outcome: succeeded ? 'succeeded' : 'failed', attempt: '1' });
+      // Cached per hook: a success of a healthy hook writes nothing (health.ts).
+      void this.deps.health?.record(ended.delivery.webhookId, succeeded, ended.result.finishedAt);
       // On FerretDB an update costs about four times a document of an insert: most first attempts
       // succeed, and their row needs none (docs/WEBHOOKS.md, "Recording").
       if (!succeeded) this.settles.add(ended);

@@ -11,6 +11,7 @@ import { buildDeliveryRequest, withDeliveryId, type BuiltRequest } from './reque
 import { hooksForEvents } from './service.ts';
 import { SerialBatcher } from '../db/serialBatcher.ts';
 import { hookDelaysMs, type RetrySchedule } from './retry.ts';
+import type { HookHealth } from './health.ts';
 
 /** A delivery just created, with what its first attempt needs to be sent without reading it back. */
 export interface FreshDelivery {
@@ -43,6 +44,7 @@ export class FanOut {
     private readonly schedule: RetrySchedule,
     /** How long the first attempt's claim lasts: room to wait for a slot, then a whole attempt. */
     private readonly firstLeaseMs: number,
+    private readonly health?: HookHealth,
   ) {
     this.batcher = new SerialBatcher(64, (items) => this.run(items));
   }
@@ -55,6 +57,7 @@ export class FanOut {
   private async run(items: Waiting[]): Promise<void> {
     try {
       const hooks = await hooksForEvents(items.map((i) => i.event));
+      this.health?.observe(hooks.flat());
       const planned = items.map((item, n) => hooks[n]!.map((hook) => ({ hook, doc: deliveryDocument(this.ctx, item.event, hook, timeOrderedId(), this.schedule, this.firstLeaseMs) })));
       // One insertMany, not an upsert per hook: FerretDB v1 writes are slow one by one and under
       // contention, and its $setOnInsert drops empty arrays. An existing one = fanned out before.

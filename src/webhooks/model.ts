@@ -49,6 +49,11 @@ const WebhookSchema = new Schema(
     concurrency: { type: Number, default: null },
     /** This hook's attempts started per second per process; null = no limit. */
     ratePerSecond: { type: Number, default: null },
+    /** Endpoint health (health.ts): since when attempts failed without a success; null = healthy. */
+    failingSince: { type: Date, default: null },
+    /** Set when Relay disabled the hook itself ('failing'); cleared when it is enabled again. */
+    disabledAt: { type: Date, default: null },
+    disabledReason: { type: String, default: null },
   },
   { timestamps: true, minimize: false },
 );

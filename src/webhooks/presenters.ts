@@ -22,6 +22,10 @@ export const presentWebhook = (h: Webhook) => ({
   /** null: WEBHOOK_HOOK_CONCURRENCY. */
   concurrency: h.concurrency ?? null,
   ratePerSecond: h.ratePerSecond ?? null,
+  /** Endpoint health: failing since (null: healthy), and why Relay disabled the hook, if it did. */
+  failingSince: h.failingSince ?? null,
+  disabledAt: h.disabledAt ?? null,
+  disabledReason: h.disabledReason ?? null,
   createdAt: h.createdAt,
   updatedAt: h.updatedAt,
 });

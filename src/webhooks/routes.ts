@@ -5,7 +5,7 @@ import type { AppContext } from '../context.ts';
 import { parseInput, validate } from '../http/validate.ts';
 import { PageQuerySchema } from '../http/pagination.ts';
 import * as hooks from './service.ts';
-import { getDelivery, listDeliveries, reopenDelivery } from './deliveries.ts';
+import { enableWebhook, getDelivery, listDeliveries, reopenDelivery } from './deliveries.ts';
 import { sendTest } from './testSend.ts';
 import { presentDelivery, presentWebhook } from './presenters.ts';
 import { BotParams, DeliveryParams, WebhookCreateSchema, WebhookEnabledSchema, WebhookParams, WebhookUpdateSchema } from './schema.ts';
@@ -35,7 +35,15 @@ export function webhookAdminRoutes(router: Router, ctx: AppContext, state: () =>
   });
   router.put(`${HOOK}/enabled`, validate(WebhookEnabledSchema), async (c) => {
     const { botId, webhookId } = parseInput(WebhookParams, c.params);
-    c.body = { success: true, webhook: presentWebhook(await hooks.setWebhookEnabled(botId, webhookId, c.state.input.enabled)) };
+    const { enabled, resendFailed } = c.state.input as { enabled: boolean; resendFailed?: boolean };
+    if (!enabled) {
+      c.body = { success: true, webhook: presentWebhook(await hooks.setWebhookEnabled(botId, webhookId, false)) };
+      return;
+    }
+    const s = state();
+    const { webhook, resent } = await enableWebhook(ctx, botId, webhookId, s.schedule, { resendFailed });
+    s.dispatcher.kick(resent.map((d) => ({ id: d.id, webhookId: d.webhookId })));
+    c.body = { success: true, webhook: presentWebhook(webhook), resent: resent.length };
   });
   router.delete(HOOK, async (c) => {
     const { botId, webhookId } = parseInput(WebhookParams, c.params);

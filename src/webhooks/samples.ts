@@ -34,6 +34,14 @@ const SAMPLES: Record<WebhookType, Sample> = {
     conversation: { ...conversation(bot), state: 'Active' },
     agent,
   }),
+  'webhook.disabled': (_bot, now) => ({
+    event: 'webhook.disabled',
+    timestamp: now.toISOString(),
+    webhook: { id: newId(), type: 'conversation.started', url: 'https://example.com/hooks/relay' },
+    reason: 'failing',
+    failingSince: new Date(now.getTime() - 120 * 3600_000).toISOString(),
+    disabledAt: now.toISOString(),
+  }),
   'conversation.released': (bot, now) => ({
     event: 'conversation.released',
     timestamp: now.toISOString(),

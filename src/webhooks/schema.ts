@@ -66,7 +66,11 @@ export const WebhookUpdateSchema = z
   .partial();
 export type WebhookUpdateReq = z.infer<typeof WebhookUpdateSchema>;
 
-export const WebhookEnabledSchema = z.object({ enabled: z.boolean({ error: 'enabled must be a boolean' }) });
+export const WebhookEnabledSchema = z.object({
+  enabled: z.boolean({ error: 'enabled must be a boolean' }),
+  /** With enabled: true, resend what failed or was cancelled in the hook's failing window. */
+  resendFailed: z.boolean().optional(),
+});
 
 export const BotParams = z.object({ botId: uuid('botId') });
 export const WebhookParams = BotParams.extend({ webhookId: uuid('webhookId') });

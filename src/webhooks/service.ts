@@ -97,8 +97,10 @@ export async function updateWebhook(ctx: AppContext, botId: string, webhookId: s
   return hook;
 }
 
+/** Enabling also clears the health record (a fresh failing window; docs/WEBHOOKS.md, "Endpoint health"). */
 export async function setWebhookEnabled(botId: string, webhookId: string, enabled: boolean): Promise<Webhook> {
-  const hook = await WebhookModel.findOneAndUpdate({ _id: webhookId, botId }, { $set: { enabled } }, { returnDocument: 'after' }).lean<Webhook>();
+  const set = enabled ? { enabled, failingSince: null, disabledAt: null, disabledReason: null } : { enabled };
+  const hook = await WebhookModel.findOneAndUpdate({ _id: webhookId, botId }, { $set: set }, { returnDocument: 'after' }).lean<Webhook>();
   if (!hook) throw new AppError('webhook_not_found', 'Webhook not found');
   return hook;
 }

@@ -1,7 +1,7 @@
 // Console, agent inbox: a user asks for a human through the public API; an agent claims the
 // conversation in the console, replies, and releases it back to the bot.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestRuntime, waitFor } from '../helpers/harness.ts';
+import { TEST_ADMIN_TOKEN, useTestRuntime, waitFor } from '../helpers/harness.ts';
 import { adminApi, createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
 import { browserPath, noBrowserReason, useConsoleBrowser } from './browser.ts';
 
@@ -22,19 +22,36 @@ describe.skipIf(!browserPath)(`console: agent inbox${browserPath ? '' : ` (${noB
     const { page } = ui;
     await ui.signIn();
     await page.getByRole('link', { name: 'Agent inbox' }).click();
-    await page.getByLabel('Your name').fill('Grace');
-    await page.getByLabel('Your email').fill('grace@example.com');
     const row = page.locator(`tr[data-conversation="${conversationId}"]`);
     await row.getByRole('button', { name: 'Open' }).click();
     await page.getByText('I want to talk to a human please').first().waitFor();
+    // Without a name the claim is refused, and the page says why.
+    await expect(page.getByRole('button', { name: 'Claim' }).isDisabled()).resolves.toBe(true);
+    await expect(page.getByTestId('claim-hint').textContent()).resolves.toBe('Fill in your name and email above to claim');
+    await page.getByLabel('Your name').fill('Grace');
+    await page.getByLabel('Your email').fill('grace@example.com');
+    await expect(page.getByTestId('claim-hint').count()).resolves.toBe(0);
     await ui.screenshot('inbox-escalated');
 
-    await page.getByRole('button', { name: 'Claim' }).click();
+    await page.getByRole('button', { name: 'Claim as Grace' }).click();
     await page.getByTestId('conversation-state').getByText('Active').waitFor();
     await page.getByPlaceholder('Reply to the user…').fill('Hello Ada, Grace here.');
     await page.getByRole('button', { name: 'Send reply' }).click();
     await page.locator('.turn', { hasText: 'Hello Ada, Grace here.' }).waitFor();
     await ui.screenshot('inbox-claimed-reply');
+
+    // A new tab (no saved name) opening the claimed conversation can still answer it, as Grace.
+    const tab = await ui.browser.newPage();
+    await tab.goto(`${ui.baseUrl}/console/#/inbox`);
+    await tab.getByLabel('Admin token').fill(TEST_ADMIN_TOKEN); // the token lives in each tab's sessionStorage
+    await tab.getByRole('button', { name: 'Sign in' }).click();
+    await tab.getByLabel('Show').selectOption('Active');
+    await tab.locator(`tr[data-conversation="${conversationId}"]`).getByRole('button', { name: 'Open' }).click();
+    await expect(tab.getByLabel('Your name').inputValue()).resolves.toBe('');
+    await tab.getByPlaceholder('Reply to the user…').fill('Still here, Ada.');
+    await tab.getByRole('button', { name: 'Send reply' }).click();
+    await tab.locator('.turn', { hasText: 'Still here, Ada.' }).getByText('agent · Grace').waitFor();
+    await tab.close();
 
     // The user sees the agent's reply through the public API.
     const messages = await publicApi(rt, tenant)('post', '/messages', { conversationId, limit: 100 }).expect(200);

@@ -23,7 +23,6 @@ describe.skipIf(!browserPath)(`console: chat playground${browserPath ? '' : ` ($
     });
     await ui.signIn();
     await page.getByRole('link', { name: 'Chat playground' }).click();
-    await page.getByRole('button', { name: 'Create a console channel' }).click();
     await page.getByText('for the public API').waitFor();
 
     await page.getByRole('button', { name: 'New conversation' }).click();

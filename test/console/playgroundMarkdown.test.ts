@@ -32,7 +32,6 @@ describe.skipIf(!browserPath)(`console: playground markdown${browserPath ? '' : 
     const { page } = ui;
     await ui.signIn();
     await page.getByRole('link', { name: 'Chat playground' }).click();
-    await page.getByRole('button', { name: 'Create a console channel' }).click();
     await page.getByText('for the public API').waitFor();
     await page.getByPlaceholder('Ask the bot…').fill('How fast do quasar kettles boil?');
     await page.getByRole('button', { name: 'Send' }).click();

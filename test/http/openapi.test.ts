@@ -3,11 +3,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { useTestRuntime } from '../helpers/harness.ts';
-import { createTenant, type Tenant } from '../helpers/factories.ts';
+import { createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
 import { modules } from '../../src/modules.ts';
 import type { DomainModule } from '../../src/module.ts';
 import { validate } from '../../src/http/validate.ts';
-import { documentedMethods, listRoutes, toOpenApiPath } from '../../src/http/openapi.ts';
+import { documentedMethods, listRoutes, summaryOf, toOpenApiPath } from '../../src/http/openapi.ts';
+import { RESPONSE_SCHEMAS } from '../../src/http/openapiResponses.ts';
 import { routersOf } from '../../src/http/routers.ts';
 import { TEST_ADMIN_TOKEN } from '../helpers/harness.ts';
 
@@ -121,11 +122,71 @@ describe('OpenAPI document', () => {
     const op = doc.paths['/api/public/channels/{channelId}/{version}/fixture/{fixtureId}/items'].get;
     expect(op.security).toEqual([{ ApiSecretKey: [] }]);
     const byName = Object.fromEntries(op.parameters.map((p: any) => [p.name, p]));
-    expect(byName.version).toMatchObject({ in: 'path', required: true, schema: { enum: ['1.0', '2.0'] } });
+    expect(byName.version).toMatchObject({ in: 'path', required: true, schema: { enum: ['2.0', '1.0'], default: '2.0' } });
     expect(byName.channelId.schema).toMatchObject({ format: 'uuid' });
     expect(byName.fixtureId).toMatchObject({ in: 'path', required: true });
     expect(byName.tag).toMatchObject({ in: 'query', required: true, schema: { type: 'string' } });
     expect(byName.limit).toMatchObject({ in: 'query', required: false, schema: { default: 2, maximum: 5 } });
+  });
+
+  it('gives every operation of the real routes a written summary, and keyless routes security: []', () => {
+    for (const { path, method, op } of operations()) {
+      if (path.includes('/fixture/')) continue;
+      expect(op.summary, `${method} ${path}`).not.toBe(`${method.toUpperCase()} ${path}`);
+      expect(op.security, `${method} ${path}`).toBeDefined();
+    }
+    // The fixture has no line in the table: the fallback is what the check above refuses.
+    const fixture = '/api/public/channels/{channelId}/{version}/fixture/{fixtureId}/items';
+    expect(doc.paths[fixture].get.summary).toBe(`GET ${fixture}`);
+    expect(summaryOf({ method: 'get', path: fixture, name: 'Named route' })).toBe('Named route');
+    for (const path of ['/healthz', '/docs', '/gateway/{source}', '/api/public/hooks/{hookId}/{secret}']) {
+      for (const op of Object.values(doc.paths[path]) as any[]) expect(op.security, path).toEqual([]);
+    }
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
+  });
+
+  it('declares the reply as JSON, the 2.0 stream as text/event-stream and the 1.0 stream as NDJSON', () => {
+    const content = doc.paths['/api/public/channels/{channelId}/{version}/message'].post.responses['2XX'].content;
+    expect(Object.keys(content).sort()).toEqual(['application/json', 'application/x-ndjson', 'text/event-stream']);
+    expect(content['application/json'].schema.required).toEqual(expect.arrayContaining(['success', 'conversationId', 'response', 'sources']));
+    expect(content['text/event-stream'].schema.description).toMatch(/^Version 2\.0/);
+    expect(content['application/x-ndjson'].schema.description).toMatch(/^Version 1\.0/);
+    expect(doc.paths['/api/admin/teams'].get.responses['2XX'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Success' });
+  });
+
+  it("documents each public response with a schema that the real responses match, field for field", { timeout: 60_000 }, async () => {
+    const api = publicApi(rt, tenant);
+    const P = '/api/public/channels/{channelId}/{version}';
+    const seen = new Set<string>();
+    const check = async (method: 'get' | 'post' | 'put' | 'delete', path: string, body?: unknown) => {
+      const res = await api(method, path, body);
+      expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(200);
+      const key = `${method} ${P}${path.split('?')[0]}`;
+      const parsed = RESPONSE_SCHEMAS[key]!.safeParse(res.body);
+      expect(parsed.success, `${key}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+      // The document shows the same schema.
+      expect(doc.paths[`${P}${path.split('?')[0]}`][method].responses['2XX'].content['application/json'].schema.properties).toBeDefined();
+      seen.add(key);
+      return res.body;
+    };
+    const { dataSource } = await check('post', '/data-sources');
+    const dataSourceId = dataSource.id;
+    await check('post', '/data-sources/list', {});
+    await check('get', `/data-sources?dataSourceId=${dataSourceId}`);
+    await check('put', '/data-sources', { dataSourceId, syncInterval: 'week' });
+    await check('post', '/data-sources/row', { dataSourceId, dataSourceRows: [{ name: 'a.md', content: '# A\n\nAlpha.' }] });
+    const rows = await check('post', '/data-sources/row/list', { dataSourceId });
+    const rowId = rows.dataSourceRows[0].id;
+    await check('get', `/data-sources/row?dataSourceId=${dataSourceId}&dataSourceRowId=${rowId}`);
+    await check('put', '/data-sources/row', { dataSourceId, dataSourceRows: [{ id: rowId, name: 'a.md', content: '# A\n\nAlpha, again.' }] });
+    await check('post', '/data-sources/sync', { dataSourceId });
+    const started = await check('post', '/conversation', {});
+    await check('post', '/message', { conversationId: started.conversationId, message: 'What is alpha?' });
+    await check('post', '/conversations', {});
+    await check('post', '/messages', { conversationId: started.conversationId });
+    await check('delete', '/data-sources/row', { dataSourceId, dataSourceRows: [{ id: rowId }] });
+    await check('delete', '/data-sources', { dataSourceId });
+    expect([...seen].sort()).toEqual(Object.keys(RESPONSE_SCHEMAS).sort());
   });
 
   it('serves the docs page and its Swagger UI files from the package, not a CDN', async () => {

@@ -24,7 +24,7 @@ interface Row extends RowRef {
   lastModified?: string | null;
 }
 
-function Rows({ access, source, onChanged }: { access: ChannelAccess; source: DataSource; onChanged: () => void }) {
+function Rows({ access, source, name: sourceName, onChanged }: { access: ChannelAccess; source: DataSource; name?: string; onChanged: () => void }) {
   const rows = useLoad(
     () =>
       allPages<RowRef>(async (cursor) => {
@@ -69,7 +69,7 @@ function Rows({ access, source, onChanged }: { access: ChannelAccess; source: Da
     });
 
   return (
-    <Section title={`Rows of ${source.id}`}>
+    <Section title={`Rows of ${sourceName || source.id}`}>
       <ErrorNote error={rows.error ?? action.error} />
       <table>
         <thead>
@@ -168,13 +168,17 @@ function SourceTable({ access, botId }: { access: ChannelAccess; botId: string }
       await publicApi(access, 'PUT', '/data-sources', { dataSourceId: id, syncInterval: value || null });
       await sources.reload();
     });
-  const rename = (id: string, current: string) =>
-    action.run(async () => {
-      const name = prompt('Name of this data source (sync webhooks carry it)', current);
-      if (!name) return;
-      await renameDataSource(botId, id, name);
+  const [renaming, setRenaming] = useState<{ id: string; name: string }>();
+  const saveName = (e: FormEvent) => {
+    e.preventDefault();
+    const target = renaming;
+    if (!target?.name.trim()) return;
+    void action.run(async () => {
+      await renameDataSource(botId, target.id, target.name.trim());
       await names.reload();
+      setRenaming(undefined);
     });
+  };
   const remove = (id: string) =>
     action.run(async () => {
       if (!confirm('Delete this data source and all its rows? This cannot be undone.')) return;
@@ -208,10 +212,31 @@ function SourceTable({ access, botId }: { access: ChannelAccess; botId: string }
             {(sources.data ?? []).map((s) => (
               <tr key={s.id} className={s.id === openId ? 'selected' : undefined} data-source={s.id}>
                 <td>
-                  {names.data?.get(s.id)?.name ?? '—'}{' '}
-                  <button type="button" className="link" onClick={() => rename(s.id, names.data?.get(s.id)?.name ?? '')}>
-                    rename
-                  </button>
+                  {renaming?.id === s.id ? (
+                    <form onSubmit={saveName} className="inline" aria-label="Rename data source">
+                      <input
+                        value={renaming.name}
+                        onChange={(e) => setRenaming({ id: s.id, name: e.target.value })}
+                        aria-label="Data source name"
+                        title="Sync webhooks carry this name"
+                        autoFocus
+                        required
+                      />
+                      <button type="submit" disabled={action.busy}>
+                        Save
+                      </button>
+                      <button type="button" className="link" onClick={() => setRenaming(undefined)}>
+                        cancel
+                      </button>
+                    </form>
+                  ) : (
+                    <>
+                      <span data-testid="source-name">{names.data?.get(s.id)?.name ?? '—'}</span>{' '}
+                      <button type="button" className="link" onClick={() => setRenaming({ id: s.id, name: names.data?.get(s.id)?.name ?? '' })}>
+                        rename
+                      </button>
+                    </>
+                  )}
                   <br />
                   <code>{s.id}</code>
                 </td>
@@ -249,7 +274,7 @@ function SourceTable({ access, botId }: { access: ChannelAccess; botId: string }
         </table>
         {sources.data?.length === 0 && <p className="muted">No data sources yet.</p>}
       </Section>
-      {open && <Rows key={open.id} access={access} source={open} onChanged={() => void sources.reload()} />}
+      {open && <Rows key={open.id} access={access} source={open} name={names.data?.get(open.id)?.name} onChanged={() => void sources.reload()} />}
       {open && <SyncHooks key={`hooks:${open.id}`} botId={botId} dataSourceId={open.id} />}
     </>
   );

@@ -48,7 +48,10 @@ function Thread({ bot, conversation, agent, onMoved }: { bot: BotRow; conversati
   const messages = useLoad(() => admin<{ messages: AgentMessage[] }>('GET', paths.messages(conversation.id)), [conversation.id, conversation.state]);
   const [reply, setReply] = useState('');
   const action = useAction();
-  const mine = conversation.state === 'Active' && conversation.agent?.email === agent.email;
+  // Any operator with the token may answer a claimed conversation (a new tab has no saved name):
+  // the reply goes out under the agent who claimed it, as the admin API records it.
+  const claimedBy = conversation.state === 'Active' ? conversation.agent : null;
+  const canClaim = Boolean(agent.name.trim() && agent.email.trim());
 
   const claim = () =>
     action.run(async () => {
@@ -75,9 +78,14 @@ function Thread({ bot, conversation, agent, onMoved }: { bot: BotRow; conversati
       title={`Conversation ${conversation.id}`}
       actions={
         <span className="inline">
+          {conversation.state === 'Escalated' && !canClaim && (
+            <span className="muted" data-testid="claim-hint">
+              Fill in your name and email above to claim
+            </span>
+          )}
           {conversation.state === 'Escalated' && (
-            <button type="button" onClick={claim} disabled={action.busy || !agent.name || !agent.email}>
-              Claim
+            <button type="button" onClick={claim} disabled={action.busy || !canClaim} title={canClaim ? undefined : 'Your name and email (above) go to the user'}>
+              Claim{canClaim ? ` as ${agent.name}` : ''}
             </button>
           )}
           {conversation.state === 'Active' && (
@@ -105,8 +113,9 @@ function Thread({ bot, conversation, agent, onMoved }: { bot: BotRow; conversati
           </li>
         ))}
       </ol>
-      {mine && (
+      {claimedBy && (
         <form onSubmit={send} className="inline chat-input" aria-label="Reply as agent">
+          <span className="muted">As {claimedBy.name}:</span>
           <input name="reply" value={reply} onChange={(e) => setReply(e.target.value)} placeholder="Reply to the user…" autoComplete="off" />
           <button type="submit" disabled={action.busy || !reply.trim()}>
             Send reply

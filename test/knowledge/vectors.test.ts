@@ -1,0 +1,45 @@
+// Vector search inside a segment: exact below 2,000 chunks, sign-bit prefilter with exact rescoring
+// above; and the top-k heap both rankings share.
+import { describe, expect, it } from 'vitest';
+import { SegmentVectors } from '../../src/knowledge/vectors.ts';
+import { TopK } from '../../src/knowledge/topK.ts';
+import { normalise } from '../../src/knowledge/embeddings.ts';
+
+let seed = 7;
+const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) - 0.5;
+function table(size: number, dims: number): Float32Array {
+  const data = new Float32Array(size * dims);
+  for (let i = 0; i < size; i++) data.set(normalise(Array.from({ length: dims }, random)), i * dims);
+  return data;
+}
+const dot = (data: Float32Array, doc: number, q: Float32Array) => q.reduce((n, x, j) => n + x * data[doc * q.length + j]!, 0);
+
+describe('segment vectors', () => {
+  for (const size of [500, 6_000]) {
+    it(`finds the planted neighbour first with exact similarities, over ${size} chunks`, () => {
+      const dims = 64;
+      const data = table(size, dims);
+      const planted = Math.floor(size / 3);
+      const query = normalise(Array.from(data.subarray(planted * dims, (planted + 1) * dims), (x) => x + random() * 0.05));
+      const found = new SegmentVectors('m', dims, data).nearest(query, 5);
+      expect(found).toHaveLength(5);
+      expect(found[0]![0]).toBe(planted);
+      for (const [doc, similarity] of found) expect(similarity).toBeCloseTo(dot(data, doc, query), 5);
+      expect(found.map(([, s]) => s)).toEqual(found.map(([, s]) => s).sort((a, b) => b - a));
+    });
+  }
+
+  it('answers nothing for a query of another size (another model)', () => {
+    expect(new SegmentVectors('m', 8, table(10, 8)).nearest(new Float32Array(4), 3)).toEqual([]);
+  });
+});
+
+describe('top k', () => {
+  it('keeps the k best of a stream, best first', () => {
+    const scores = Array.from({ length: 1000 }, () => random());
+    const top = new TopK(10);
+    scores.forEach((s, i) => top.push(s, i % 3, i));
+    expect(top.sorted().map(([s]) => s)).toEqual([...scores].sort((a, b) => b - a).slice(0, 10));
+    expect(top.sorted().every(([s, segment, item]) => scores[item] === s && segment === item % 3)).toBe(true);
+  });
+});
