@@ -134,22 +134,20 @@ describe('Relay pushdown on the embedded FerretDB', () => {
         fc.array(fc.tuple(filter, sort, fc.constantFrom(0, 1, 3)), { minLength: 1, maxLength: 8 }),
         (docs, indexes, queries) => compare(docs, indexes, queries),
       ),
-      {
-        numRuns: Number(process.env.PUSHDOWN_RUNS ?? 60),
-        // Arrays match by element: a pushed equality must not drop them, inside $or too.
-        examples: [
-          [
-            [{ a: [1, 2], c: 0 }, { a: 1, c: 1 }, { a: 5, c: 2 }],
-            [{ a: 1 }],
-            [
-              [{ a: 1 }, undefined, 0],
-              [{ $or: [{ a: 1 }, { _id: 'id-002' }] }, { _id: 1 }, 0],
-            ],
-          ],
-        ],
-      },
+      { numRuns: Number(process.env.PUSHDOWN_RUNS ?? 60) },
     );
   }, 300_000);
+
+  it('keeps documents whose field is an array holding the value, inside $or too', async () => {
+    await compare(
+      [{ a: [1, 2], c: 0 }, { a: 1, c: 1 }, { a: 5, c: 2 }],
+      [{ a: 1 }],
+      [
+        [{ a: 1 }, undefined, 0],
+        [{ $or: [{ a: 1 }, { _id: { $gt: 'id-010' } }] }, { _id: 1 }, 0],
+      ],
+    );
+  });
 
   it('reads a tenant page and count from the index (SQLite plan)', async () => {
     const col = patchedClient.db('pushdown').collection<{ _id: string; ds: string; n: number }>('plan');
