@@ -1,40 +1,84 @@
 // Chat playground: talks to the bot through the public 2.0 stream with a channel key, showing the
 // reply as it arrives (rendered as sanitised markdown), power-up activity and the conversation id.
 import { useRef, useState, type FormEvent } from 'react';
-import { publicApi, type ChannelAccess } from '../api.ts';
+import { publicApi, query, type ChannelAccess } from '../api.ts';
 import { streamMessage, type StreamChunk } from '../stream.ts';
-import { ChannelKeyPicker, ErrorNote, Section, useAction } from '../components.tsx';
+import { ChannelKeyPicker, ErrorNote, Section, useAction, useLoad } from '../components.tsx';
+import { useDataSourceNames } from './SyncHooks.tsx';
 import type { BotRow } from './BotsPage.tsx';
 import { Markdown } from '../markdown.tsx';
 
+interface Source {
+  rowId: string;
+  dataSourceId: string;
+}
 interface Turn {
   role: 'user' | 'assistant' | 'tool' | 'system';
   text: string;
-  sources?: unknown[];
+  sources?: Source[];
 }
 
-function applyChunk(turn: Turn, chunk: StreamChunk, addTool: (text: string) => void): Turn {
-  switch (chunk.type) {
-    case 'text-delta':
-      return { ...turn, text: turn.text + (chunk.delta ?? '') };
-    case 'tool-input-available':
-      addTool(`uses ${chunk.toolName ?? 'a power-up'}: ${JSON.stringify(chunk.input ?? {})}`);
-      return turn;
-    case 'tool-output-available':
-      addTool(String(chunk.output?.message ?? JSON.stringify(chunk.output ?? {})));
-      return turn;
-    case 'data-turn':
-      return { ...turn, sources: chunk.data?.sources ?? [] };
-    case 'error':
-      throw new Error(chunk.errorText ?? chunk.error ?? 'the reply failed');
-    case 'data-error':
-      throw new Error(`${chunk.data?.statusCode ?? ''} ${chunk.data?.statusMessage ?? 'model error'}`.trim());
-    default:
-      return turn;
-  }
+/** What a power-up reports for the page; its `message` is the reply text (or the model's cue), shown once there. */
+function toolOutputNote(output: { message?: string; display?: { type?: string; state?: string; userEmail?: string | null } } | undefined): string {
+  const display = output?.display;
+  if (display?.type === 'handoff') return `handed to a human agent: ${display.state ?? 'Escalated'}${display.userEmail ? `, they will write to ${display.userEmail}` : ', no email yet'}`;
+  return display ? `${display.type ?? 'result'}: ${JSON.stringify(display)}` : 'done';
 }
 
-function Chat({ access }: { access: ChannelAccess }) {
+/** The passages a reply used, by row name and data source name (the stream carries ids only). */
+function SourceNames({ access, botId, sources }: { access: ChannelAccess; botId: string; sources: Source[] }) {
+  const names = useDataSourceNames(botId, sources.length);
+  const rows = useLoad(
+    () =>
+      Promise.all(
+        sources.map((s) =>
+          publicApi<{ dataSourceRow: { name: string } }>(access, 'GET', `/data-sources/row${query({ dataSourceId: s.dataSourceId, dataSourceRowId: s.rowId })}`).then(
+            (r) => r.dataSourceRow.name,
+            () => null, // a row deleted since the sync has no name left
+          ),
+        ),
+      ),
+    [sources.map((s) => s.rowId).join()],
+  );
+  return (
+    <span className="muted sources" data-testid="sources">
+      sources:{' '}
+      {sources.map((s, i) => {
+        const source = names.data?.get(s.dataSourceId)?.name;
+        return (
+          <span key={s.rowId} className="source">
+            {i > 0 && ', '}
+            {rows.data?.[i] ?? s.rowId}
+            {source && ` (${source})`}
+          </span>
+        );
+      })}
+    </span>
+  );
+}
+
+/** A note for the page about a power-up at work, or undefined for other chunks. */
+function toolNote(chunk: StreamChunk): string | undefined {
+  if (chunk.type === 'tool-input-available') return `uses ${chunk.toolName ?? 'a power-up'}: ${JSON.stringify(chunk.input ?? {})}`;
+  if (chunk.type === 'tool-output-available') return toolOutputNote(chunk.output);
+  return undefined;
+}
+
+/** The failure a chunk reports, if it reports one. */
+function failureOf(chunk: StreamChunk): Error | undefined {
+  if (chunk.type === 'error') return new Error(chunk.errorText ?? chunk.error ?? 'the reply failed');
+  if (chunk.type === 'data-error') return new Error(`${chunk.data?.statusCode ?? ''} ${chunk.data?.statusMessage ?? 'model error'}`.trim());
+  return undefined;
+}
+
+/** The reply turn after one chunk. Pure: React may run a state updater more than once. */
+function applyChunk(turn: Turn, chunk: StreamChunk): Turn {
+  if (chunk.type === 'text-delta') return { ...turn, text: turn.text + (chunk.delta ?? '') };
+  if (chunk.type === 'data-turn') return { ...turn, sources: chunk.data?.sources ?? [] };
+  return turn;
+}
+
+function Chat({ access, botId }: { access: ChannelAccess; botId: string }) {
   const [turns, setTurns] = useState<Turn[]>([]);
   const [conversationId, setConversationId] = useState<string>();
   const [message, setMessage] = useState('');
@@ -56,16 +100,17 @@ function Chat({ access }: { access: ChannelAccess }) {
     void action.run(async () => {
       setTurns((t) => [...t, { role: 'user', text }, { role: 'assistant', text: '' }]);
       abort.current = new AbortController();
-      const addTool = (toolText: string) => setTurns((t) => [...t.slice(0, -1), { role: 'tool', text: toolText }, t[t.length - 1]!]);
+      let failure: Error | undefined;
       const result = await streamMessage(
         access,
         { message: text, ...(conversationId ? { conversationId } : {}) },
         (chunk) => {
           if (chunk.type === 'data-conversation') setConversationId(chunk.data?.conversationId);
-          setTurns((t) => {
-            const last = t[t.length - 1]!;
-            return [...t.slice(0, -1), applyChunk(last, chunk, addTool)];
-          });
+          failure ??= failureOf(chunk);
+          // Side effects stay out of the updaters: a tool note is added once, before the reply turn.
+          const note = toolNote(chunk);
+          if (note !== undefined) setTurns((t) => [...t.slice(0, -1), { role: 'tool', text: note }, t[t.length - 1]!]);
+          else setTurns((t) => [...t.slice(0, -1), applyChunk(t[t.length - 1]!, chunk)]);
         },
         abort.current.signal,
       ).catch((err) => {
@@ -73,6 +118,10 @@ function Chat({ access }: { access: ChannelAccess }) {
         throw err;
       });
       if (result.conversationId) setConversationId(result.conversationId);
+      if (failure) {
+        setTurns((t) => (t[t.length - 1]?.text === '' ? t.slice(0, -1) : t));
+        throw failure;
+      }
     });
   };
 
@@ -97,7 +146,7 @@ function Chat({ access }: { access: ChannelAccess }) {
             ) : (
               <span className="text">{t.text || (action.busy && i === turns.length - 1 ? '…' : '')}</span>
             )}
-            {t.sources && t.sources.length > 0 && <span className="muted sources">sources: {t.sources.length}</span>}
+            {t.sources && t.sources.length > 0 && <SourceNames access={access} botId={botId} sources={t.sources} />}
           </li>
         ))}
       </ol>
@@ -124,7 +173,7 @@ export function PlaygroundPage({ bot }: { bot: BotRow }) {
       <Section title={`Chat with ${bot.name}`}>
         <ChannelKeyPicker botId={bot.id} onAccess={setAccess} />
       </Section>
-      {access && <Chat key={access.channelId} access={access} />}
+      {access && <Chat key={access.channelId} access={access} botId={bot.id} />}
     </>
   );
 }
