@@ -1,19 +1,44 @@
 // Outgoing webhooks of a bot (admin API, issue 4): create, enable, regenerate the secret, send a
-// test, and read each hook's delivery log with its attempts; resend a delivery.
+// test, and read each hook's delivery log with its attempts; resend a delivery. Issue 19: each
+// hook's health (failing since, disabled by Relay; re-enable and resend what failed) and its
+// delivery settings (WebhookSettings.tsx).
 import { useState, type FormEvent } from 'react';
 import { admin } from '../api.ts';
 import { ErrorNote, SecretOnce, Section, Time, useAction, useLoad } from '../components.tsx';
 import type { BotRow } from './BotsPage.tsx';
+import { WebhookSettings, type HookDeliverySettings } from './WebhookSettings.tsx';
 
-const TYPES = ['sync.success', 'sync.failure', 'conversation.started', 'conversation.escalated', 'conversation.claimed', 'conversation.released'];
+const TYPES = ['sync.success', 'sync.failure', 'conversation.started', 'conversation.escalated', 'conversation.claimed', 'conversation.released', 'webhook.disabled'];
 
-interface Webhook {
-  id: string;
-  type: string;
-  url: string;
+interface Webhook extends HookDeliverySettings {
   enabled: boolean;
   dataSourceIds?: string[];
   createdAt?: string;
+  failingSince?: string | null;
+  disabledAt?: string | null;
+  disabledReason?: string | null;
+}
+
+/** Enabled, and whether its endpoint is failing or Relay turned it off for failing. */
+function HookHealth({ hook }: { hook: Webhook }) {
+  if (!hook.enabled && hook.disabledReason === 'failing') {
+    return (
+      <span className="state failed" data-testid="hook-health">
+        disabled by Relay <Time value={hook.disabledAt} />: failing since <Time value={hook.failingSince} />
+      </span>
+    );
+  }
+  return (
+    <span data-testid="hook-health">
+      {hook.enabled ? 'yes' : 'no'}
+      {hook.failingSince && (
+        <span className="state failed">
+          {' '}
+          failing since <Time value={hook.failingSince} />
+        </span>
+      )}
+    </span>
+  );
 }
 /** A test send is one real request, answered inline and not stored (docs/WEBHOOKS.md). */
 interface TestResult {
@@ -162,10 +187,14 @@ export function WebhooksPage({ bot }: { bot: BotRow }) {
       await hooks.reload();
     });
   };
-  const toggle = (h: Webhook) =>
+  const [resent, setResent] = useState<string>();
+  const toggle = (h: Webhook, resendFailed = false) =>
     action.run(async () => {
-      await admin('PUT', paths.enabled(bot.id, h.id), { enabled: !h.enabled });
+      setResent(undefined);
+      const res = await admin<{ resent?: number }>('PUT', paths.enabled(bot.id, h.id), { enabled: !h.enabled, ...(resendFailed ? { resendFailed } : {}) });
+      if (resendFailed) setResent(`Re-enabled the ${h.type} hook and resent ${res.resent ?? 0} failed deliveries.`);
       await hooks.reload();
+      setLogVersion((v) => v + 1);
     });
   const regenerate = (h: Webhook) =>
     action.run(async () => {
@@ -195,6 +224,11 @@ export function WebhooksPage({ bot }: { bot: BotRow }) {
       <Section title={`Webhooks of ${bot.name}`}>
         {secret && <SecretOnce label={secret.label} value={secret.value} onDismiss={() => setSecret(undefined)} />}
         <ErrorNote error={hooks.error ?? action.error} />
+        {resent && (
+          <p className="note" role="status" data-testid="resent">
+            {resent}
+          </p>
+        )}
         {tested && (
           <div className={`note ${tested.status !== null && tested.status < 300 ? '' : 'error'}`} role="status" data-testid="test-result">
             Test send {tested.request.method} {tested.request.url}: {tested.status !== null ? `HTTP ${tested.status}` : (tested.error?.code ?? 'no response')} in{' '}
@@ -219,11 +253,18 @@ export function WebhooksPage({ bot }: { bot: BotRow }) {
                 <td className="url">
                   <code>{h.url}</code>
                 </td>
-                <td>{h.enabled ? 'yes' : 'no'}</td>
+                <td>
+                  <HookHealth hook={h} />
+                </td>
                 <td className="actions wrapping">
                   <button type="button" onClick={() => toggle(h)} disabled={action.busy}>
                     {h.enabled ? 'Disable' : 'Enable'}
                   </button>
+                  {!h.enabled && h.failingSince && (
+                    <button type="button" onClick={() => toggle(h, true)} disabled={action.busy}>
+                      Enable and resend failed
+                    </button>
+                  )}
                   <button type="button" onClick={() => testSend(h)} disabled={action.busy}>
                     Send test
                   </button>
@@ -254,6 +295,7 @@ export function WebhooksPage({ bot }: { bot: BotRow }) {
           </button>
         </form>
       </Section>
+      {open && <WebhookSettings key={`settings:${open.id}`} path={paths.hook(bot.id, open.id)} hook={open} onSaved={hooks.reload} />}
       {open && <Deliveries key={`${open.id}:${logVersion}`} bot={bot} hook={open} />}
     </>
   );
