@@ -87,6 +87,7 @@ const INDEXES: Record<string, 1 | -1>[][] = [
   [{ a: 1, b: 1 }, { b: -1, _id: 1 }],
   [{ c: 1, a: 1, _id: 1 }, { b: 1 }],
   [{ c: 1, _id: 1 }, { a: 1, b: -1 }],
+  [{ c: 1, a: 1 }],
 ];
 
 /** A sort key as a comparable string: missing and null are the same to MongoDB. */

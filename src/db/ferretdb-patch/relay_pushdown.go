@@ -302,7 +302,16 @@ func relayMakePlan(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 	}
 
 	if or, err := filter.Get("$or"); err == nil {
-		if sql, args, ok := relayOr(ctx, db, meta, or); ok {
+		var prefix []string
+		var prefixArgs []any
+		var next string
+		if best != nil {
+			prefix, prefixArgs = best.where, best.args
+			if best.next < len(best.index.Key) && len(best.fields) == best.next {
+				next = best.index.Key[best.next].Field
+			}
+		}
+		if sql, args, ok := relayOr(ctx, db, meta, or, prefix, prefixArgs, next); ok {
 			plan.where = append(plan.where, sql)
 			plan.args = append(plan.args, args...)
 		}
@@ -343,9 +352,10 @@ func relayMakePlan(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 
 // relayOr translates a top-level $or into the OR of its branches' conditions, each branch the AND
 // of the fields it can translate, so the OR is a superset of what the $or matches. A field is used
-// only when an index leads with it (the array probe is then a seek); a branch with no field left
-// would match everything, and then the $or is not used at all.
-func relayOr(ctx context.Context, db *fsql.DB, meta *metadata.Collection, v any) (string, []any, bool) {
+// only when its array probe is a seek: an index leads with it, or it is the chosen index's key
+// right after the equality prefix (probed within that prefix, which the rest of the WHERE holds).
+// A branch with no field left would match everything, and then the $or is not used at all.
+func relayOr(ctx context.Context, db *fsql.DB, meta *metadata.Collection, v any, prefix []string, prefixArgs []any, next string) (string, []any, bool) {
 	branches, ok := v.(*types.Array)
 	if !ok || branches.Len() == 0 {
 		return "", nil, false
@@ -357,6 +367,13 @@ func relayOr(ctx context.Context, db *fsql.DB, meta *metadata.Collection, v any)
 		}
 	}
 	arrays := map[string]bool{}
+	probe := func(k string) bool {
+		if leading[k] {
+			return relayExists(ctx, db, meta.TableName, []string{fmt.Sprintf("%s = 5", metadata.RelayRankExpr(k))}, nil)
+		}
+		where := append(append([]string{}, prefix...), fmt.Sprintf("%s = 5", metadata.RelayRankExpr(k)))
+		return relayExists(ctx, db, meta.TableName, where, prefixArgs)
+	}
 	var alts []string
 	var args []any
 	for i := 0; i < branches.Len(); i++ {
@@ -366,7 +383,7 @@ func relayOr(ctx context.Context, db *fsql.DB, meta *metadata.Collection, v any)
 		}
 		var parts []string
 		for j, k := range branch.Keys() {
-			if !relayUsableField(k) || !leading[k] {
+			if !relayUsableField(k) || (!leading[k] && k != next) {
 				continue
 			}
 			c, ok := relayFieldCond(k, branch.Values()[j])
@@ -376,7 +393,7 @@ func relayOr(ctx context.Context, db *fsql.DB, meta *metadata.Collection, v any)
 			if k != "_id" {
 				has, probed := arrays[k]
 				if !probed {
-					has = relayExists(ctx, db, meta.TableName, []string{fmt.Sprintf("%s = 5", metadata.RelayRankExpr(k))}, nil)
+					has = probe(k)
 					arrays[k] = has
 				}
 				if has {
