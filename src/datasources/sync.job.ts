@@ -15,6 +15,8 @@ import { mapLimit } from './rows.ts';
 import { completeSync, failSync, type SyncJobData, type SyncResults } from './sync.ts';
 
 const BEAT_EVERY_ROWS = 500;
+/** Embedding requests between heartbeats (a heartbeat is a database write). */
+const BEAT_EVERY_BATCHES = 16;
 
 class SyncSuperseded extends Error {}
 
@@ -111,7 +113,10 @@ async function runSync(ctx: AppContext, ds: DataSource, run: number, beat: () =>
   let reembedded: RowChunks[] = [];
   if (embedder) {
     reembedded = await rowsToEmbed(previous, liveRowIds, new Set(processed.map((r) => r.rowId)), embedder.model);
-    await embedRows(embedder, [...processed, ...reembedded], beat);
+    let batches = 0;
+    await embedRows(embedder, [...processed, ...reembedded], async () => {
+      if (++batches % BEAT_EVERY_BATCHES === 0) await beat();
+    });
   }
   // One time for the data source's lastSync and the rows it learned, so they read the same.
   const syncedAt = ctx.clock.now();

@@ -113,6 +113,8 @@ const ActionOutcomeSchema = new Schema(
 ActionOutcomeSchema.pre('validate', idFollowsPublicId);
 // One outcome per (delivery, run, rule, action index): a retried job can never add a second one.
 ActionOutcomeSchema.index({ delivery: 1, run: 1, rule: 1, index: 1 }, { unique: true });
+// The sweep's pending outcomes.
+ActionOutcomeSchema.index({ status: 1, createdAt: 1 });
 
 export type ActionOutcome = InferSchemaType<typeof ActionOutcomeSchema>;
 export const ActionOutcomeModel = mongoose.model('GatewayActionOutcome', ActionOutcomeSchema, 'gatewayActionOutcomes');

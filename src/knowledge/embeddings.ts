@@ -1,6 +1,6 @@
 // The embedding model (EMBEDDING_MODEL on the OpenAI-compatible server of OPENAI_BASE_URL), called
 // through the ai SDK's embedMany. Vectors are kept L2-normalised as Float32, so cosine similarity
-// is a dot product, and travel with their chunks as base64 of the little-endian bytes.
+// is a dot product, and travel with their chunks in the same pack document (store.ts).
 // Like the chat model, the server is the operator's own configuration, not user input, so it is
 // called directly rather than through src/outbound's SSRF guard.
 import { APICallError, embedMany } from 'ai';
@@ -30,18 +30,14 @@ export function normalise(vector: ArrayLike<number>): Float32Array {
 /** The text a chunk is embedded as: its heading path gives the body its subject. */
 export const embeddingText = (chunk: { heading: string | null; text: string }) => (chunk.heading ? `${chunk.heading}\n\n${chunk.text}` : chunk.text);
 
-export function encodeVectors(vectors: Float32Array[]): string {
-  const dims = vectors[0]?.length ?? 0;
-  const all = new Float32Array(vectors.length * dims);
-  vectors.forEach((v, i) => all.set(v, i * dims));
-  return Buffer.from(all.buffer, all.byteOffset, all.byteLength).toString('base64');
-}
-
-export function decodeVectors(base64: string): Float32Array {
-  const bytes = Buffer.from(base64, 'base64');
-  // Copied into an aligned buffer: a Float32Array view needs a byte offset that is a multiple of 4.
-  const out = new Float32Array(bytes.byteLength / 4);
-  new Uint8Array(out.buffer).set(bytes);
+/** One array of several vectors, end to end. */
+export function joinFloats(vectors: Float32Array[]): Float32Array {
+  const out = new Float32Array(vectors.reduce((n, v) => n + v.length, 0));
+  let at = 0;
+  for (const v of vectors) {
+    out.set(v, at);
+    at += v.length;
+  }
   return out;
 }
 
@@ -116,7 +112,7 @@ export async function embedRows(embedder: Embedder, groups: RowChunks[], afterBa
   if (failed) throw failed;
   let at = 0;
   for (const group of groups) {
-    group.embedding = { model: embedder.model, vectors: encodeVectors(vectors.slice(at, at + group.chunks.length)) };
+    group.embedding = { model: embedder.model, vectors: joinFloats(vectors.slice(at, at + group.chunks.length)) };
     at += group.chunks.length;
   }
 }

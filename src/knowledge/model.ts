@@ -24,6 +24,8 @@ const BlobSchema = new Schema(
     run: { type: Number, required: true },
     /** Deflated JSON (see store.ts for the shapes). */
     data: { type: Buffer, required: true },
+    /** Packs only: the chunks' vectors as raw little-endian Float32, in group order. */
+    vectors: { type: Buffer, required: false },
   },
   { versionKey: false },
 );

@@ -4,7 +4,7 @@
 // query reads the bot's segment list (one small collection), reloads any segment whose run moved
 // on and drops those that disappeared, so a deleted data source stops answering at once.
 import { Bm25Segment, searchSegments, type ScoredChunk } from './bm25.ts';
-import { decodeVectors, type Embedder } from './embeddings.ts';
+import type { Embedder } from './embeddings.ts';
 import { joinVectors } from './vectors.ts';
 import type { Logger } from '../observability/logger.ts';
 import { KnowledgeSegmentModel } from './model.ts';
@@ -50,7 +50,7 @@ async function buildSegment(dataSourceId: string): Promise<Bm25Segment> {
         segment.add({ chunkId: `${group.rowId}:${group.hash.slice(0, 8)}:${i}`, rowId: group.rowId, heading: c.heading, text: c.text }),
       );
       const { embedding } = group;
-      vectorBlocks.push(embedding ? { model: embedding.model, vectors: decodeVectors(embedding.vectors), chunks: group.chunks.length } : null);
+      vectorBlocks.push(embedding ? { model: embedding.model, vectors: embedding.vectors, chunks: group.chunks.length } : null);
     }
   }
   segment.vectors = joinVectors(vectorBlocks);

@@ -16,8 +16,8 @@ export interface RowChunks {
   rowId: string;
   hash: string;
   chunks: StoredChunk[];
-  /** The chunks' vectors when an embedding model is configured (knowledge/embeddings.ts). */
-  embedding?: { model: string; vectors: string };
+  /** The chunks' vectors (chunk i at i × dims) when an embedding model is configured (knowledge/embeddings.ts). */
+  embedding?: { model: string; vectors: Float32Array };
 }
 export interface ManifestRow {
   /** content hash learned */
@@ -58,9 +58,39 @@ export async function readCommitted(dataSourceId: string): Promise<Manifest> {
   return doc ? decode<Manifest>(doc.data) : emptyManifest();
 }
 
+/** A group as stored: the vectors live apart, raw, in the pack's `vectors` field. */
+type StoredGroup = Omit<RowChunks, 'embedding'> & { embedding?: { model: string; floats: number } };
+
+const bytesOf = (data: Buffer | { buffer: Uint8Array }) => (Buffer.isBuffer(data) ? data : Buffer.from(data.buffer));
+
 export async function readPack(packId: string): Promise<RowChunks[]> {
   const doc = await KnowledgePackModel.findById(packId).lean();
-  return doc ? decode<RowChunks[]>(doc.data) : [];
+  if (!doc) return [];
+  const groups = decode<StoredGroup[]>(doc.data);
+  const raw = doc.vectors ? bytesOf(doc.vectors as unknown as Buffer) : null;
+  // Copied out into aligned arrays: a Float32Array view needs a byte offset that is a multiple of 4.
+  const floats = raw ? new Float32Array(raw.byteLength / 4) : new Float32Array(0);
+  if (raw) new Uint8Array(floats.buffer).set(raw);
+  let at = 0;
+  return groups.map(({ embedding, ...group }) => {
+    if (!embedding || at + embedding.floats > floats.length) return group;
+    const vectors = floats.slice(at, (at += embedding.floats));
+    return { ...group, embedding: { model: embedding.model, vectors } };
+  });
+}
+
+/** A pack document: the groups deflated, their vectors appended raw (float bytes do not deflate). */
+function packDocument(id: string, dataSourceId: string, run: number, batch: RowChunks[]) {
+  const vectors = batch.flatMap((g) => (g.embedding ? [g.embedding.vectors] : []));
+  const stored: StoredGroup[] = batch.map(({ rowId, hash, chunks, embedding }) => ({
+    rowId,
+    hash,
+    chunks,
+    ...(embedding ? { embedding: { model: embedding.model, floats: embedding.vectors.length } } : {}),
+  }));
+  const doc: { _id: string; dataSourceId: string; run: number; data: Buffer; vectors?: Buffer } = { _id: id, dataSourceId, run, data: encode(stored) };
+  if (vectors.length) doc.vectors = Buffer.concat(vectors.map((v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength)));
+  return doc;
 }
 
 export interface CommitInput {
@@ -96,7 +126,7 @@ export async function commitKnowledge(input: CommitInput): Promise<{ manifest: M
   const packs: Record<string, number> = {};
   for (const entry of Object.values(kept)) packs[entry.p] = previous.packs[entry.p] ?? entry.n;
 
-  const docs: Array<{ _id: string; dataSourceId: string; run: number; data: Buffer }> = [];
+  const docs: Array<ReturnType<typeof packDocument>> = [];
   let batch: RowChunks[] = [];
   let size = 0;
   const flush = () => {
@@ -108,7 +138,7 @@ export async function commitKnowledge(input: CommitInput): Promise<{ manifest: M
     }
     packs[id] = size;
     // The vectors go in the same insert as their chunks: no second pass over the packs.
-    docs.push({ _id: id, dataSourceId, run, data: encode(batch.map(({ rowId, hash, chunks, embedding }) => ({ rowId, hash, chunks, embedding }))) });
+    docs.push(packDocument(id, dataSourceId, run, batch));
     batch = [];
     size = 0;
   };

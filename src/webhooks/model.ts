@@ -176,7 +176,7 @@ const DeliverySchema = new Schema(
 DeliverySchema.index({ eventId: 1, webhookId: 1 }, { unique: true });
 DeliverySchema.index({ webhookId: 1, _id: 1 });
 DeliverySchema.index({ status: 1, nextAttemptAt: 1 });
-DeliverySchema.index({ fresh: 1, createdAt: 1 });
+DeliverySchema.index({ fresh: 1, createdAt: 1, _id: 1 });
 
 export type Webhook = InferSchemaType<typeof WebhookSchema>;
 export type Delivery = InferSchemaType<typeof DeliverySchema>;

@@ -2,7 +2,7 @@
 // a real event's delivery in the hook's delivery log and in /metrics.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestRuntime, waitFor } from '../helpers/harness.ts';
-import { createTenant, type Tenant } from '../helpers/factories.ts';
+import { adminApi, createTenant, type Tenant } from '../helpers/factories.ts';
 import { browserPath, noBrowserReason, useConsoleBrowser } from './browser.ts';
 import { startSink } from './sink.ts';
 
@@ -66,5 +66,37 @@ describe.skipIf(!browserPath)(`console: webhooks${browserPath ? '' : ` (${noBrow
 
     const metrics = await rt.http().get('/metrics');
     expect(metrics.text).toMatch(/relay_webhook_deliveries_total\{[^}]*\} [1-9]/);
+  });
+
+  it('at 820 px keeps a long URL readable, and the log shows an attempt\'s error detail and the next attempt time', async () => {
+    const failing = await startSink({ status: 503, body: 'down for maintenance until 18:00' });
+    const longUrl = `${failing.url}/a-rather-long-path/for-the-receiver/that-used-to-wrap?one=character&per=line`;
+    const created = await adminApi(rt)('post', `/bots/${tenant.botId}/webhooks`, { type: 'conversation.started', url: longUrl }).expect(201);
+    const webhookId = created.body.webhook.id;
+    await adminApi(rt)('put', `/bots/${tenant.botId}/webhooks/${webhookId}/enabled`, { enabled: true }).expect(200);
+    const { page } = ui;
+    await page.setViewportSize({ width: 820, height: 900 });
+    await page.reload(); // still signed in from the first test (same tab); the reload lists the new hook
+    const row = page.locator(`tr[data-webhook="${webhookId}"]`);
+    const url = row.locator('td.url');
+    await url.waitFor();
+    await ui.screenshot('webhooks-820px');
+    // A readable URL: wider than a few characters and a handful of lines (it was one character per line).
+    const box = (await url.locator('code').boundingBox())!;
+    expect(box.width).toBeGreaterThan(150);
+    expect(box.height).toBeLessThan(200);
+
+    await rt.runtime.ctx.events.emit({ type: 'conversation.started', teamId: tenant.teamId, botId: tenant.botId, conversationId: '00000000-0000-4000-8000-0000000000c1', payload: { conversation: { id: '00000000-0000-4000-8000-0000000000c1' } } });
+    await waitFor(() => failing.received.length > 0);
+    await row.getByRole('button', { name: 'Deliveries' }).click();
+    const log = page.locator('section', { hasText: 'Deliveries of conversation.started' });
+    await waitFor(async () => {
+      await log.getByRole('button', { name: 'Refresh' }).click();
+      return (await log.getByTestId('next-attempt').count()) > 0;
+    });
+    await expect(log.getByTestId('attempt-error').first().textContent()).resolves.toContain('down for maintenance until 18:00');
+    await expect(log.getByTestId('next-attempt').textContent()).resolves.toMatch(/^next attempt \S/);
+    await ui.screenshot('webhooks-failed-delivery');
+    await failing.close();
   });
 });

@@ -34,8 +34,9 @@ afterAll(async () => {
   if (!process.env.KEEP) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-// Few distinct values, so filters match and sort keys tie.
+// Few distinct values, so filters match, arrays hold what filters ask for, and sort keys tie.
 const scalar = fc.oneof(
+  { weight: 8, arbitrary: fc.constantFrom(1, 'a', null, new Double(2.5)) },
   fc.constantFrom(0, 1, 2, -1, 7),
   fc.constantFrom(new Double(1), new Double(2.5), new Double(-0.5)),
   fc.constantFrom(Long.fromNumber(2), Long.fromString('9007199254740993')),
@@ -62,7 +63,11 @@ const condition = fc.oneof(
   fc.tuple(scalar, scalar).map(([lo, hi]) => ({ $gte: lo, $lt: hi })),
   scalar.map((v) => ({ $ne: v })),
 );
-const filter = fc.record({ a: condition, b: condition, c: fc.integer({ min: 0, max: 3 }) }, { requiredKeys: [] });
+const cCondition = fc.oneof(fc.integer({ min: 0, max: 3 }), fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 2 }).map((vs) => ({ $in: vs })));
+const branch = fc.record({ a: condition, b: condition, c: cCondition, _id: fc.constantFrom({ $gt: 'id-010' }, 3, { $lte: 9 }) }, { requiredKeys: ['a'] });
+const filter = fc
+  .tuple(fc.record({ a: condition, b: condition, c: cCondition }, { requiredKeys: [] }), fc.option(fc.array(branch, { minLength: 1, maxLength: 3 })))
+  .map(([f, or]) => (or ? { ...f, $or: or } : f));
 const sort = fc.constantFrom<Record<string, 1 | -1> | undefined>(
   undefined,
   { _id: 1 },
@@ -72,6 +77,8 @@ const sort = fc.constantFrom<Record<string, 1 | -1> | undefined>(
   { a: 1, _id: 1 },
   { b: -1, _id: -1 },
   { a: 1, b: 1 },
+  { b: 1 },
+  { c: 1, _id: 1 },
 );
 const INDEXES: Record<string, 1 | -1>[][] = [
   [],
@@ -79,6 +86,8 @@ const INDEXES: Record<string, 1 | -1>[][] = [
   [{ a: 1, _id: 1 }],
   [{ a: 1, b: 1 }, { b: -1, _id: 1 }],
   [{ c: 1, a: 1, _id: 1 }, { b: 1 }],
+  [{ c: 1, _id: 1 }, { a: 1, b: -1 }],
+  [{ c: 1, a: 1 }],
 ];
 
 /** A sort key as a comparable string: missing and null are the same to MongoDB. */
@@ -129,6 +138,17 @@ describe('Relay pushdown on the embedded FerretDB', () => {
       { numRuns: Number(process.env.PUSHDOWN_RUNS ?? 60) },
     );
   }, 300_000);
+
+  it('keeps documents whose field is an array holding the value, inside $or too', async () => {
+    await compare(
+      [{ a: [1, 2], c: 0 }, { a: 1, c: 1 }, { a: 5, c: 2 }],
+      [{ a: 1 }],
+      [
+        [{ a: 1 }, undefined, 0],
+        [{ $or: [{ a: 1 }, { _id: { $gt: 'id-010' } }] }, { _id: 1 }, 0],
+      ],
+    );
+  });
 
   it('reads a tenant page and count from the index (SQLite plan)', async () => {
     const col = patchedClient.db('pushdown').collection<{ _id: string; ds: string; n: number }>('plan');

@@ -57,6 +57,7 @@ interface Attempt {
   httpStatus: number | null;
   durationMs: number | null;
   error: { code?: string; message?: string } | null;
+  responseBody?: string | null;
 }
 interface Delivery {
   id: string;
@@ -65,7 +66,16 @@ interface Delivery {
   test?: boolean;
   attemptCount?: number;
   attempts?: Attempt[];
+  nextAttemptAt?: string | null;
+  cancelReason?: string | null;
   createdAt: string;
+}
+
+/** What went wrong in an attempt, as the CLI prints it: code, message, and the receiver's answer. */
+function attemptError(a: Attempt): string | null {
+  const parts = [a.error?.code, a.error?.message].filter(Boolean);
+  if (a.status !== 'succeeded' && a.responseBody) parts.push(`response: ${a.responseBody.slice(0, 200)}`);
+  return parts.length ? parts.join(': ') : null;
 }
 
 /** The webhooks admin API, in one place. */
@@ -121,15 +131,25 @@ function Deliveries({ bot, hook }: { bot: BotRow; hook: Webhook }) {
                   {d.status}
                 </span>
               </td>
-              <td>
+              <td className="attempts">
                 {(d.attempts ?? []).map((a) => (
                   <div key={a.number} className="attempt">
                     #{a.number} {a.status}
                     {a.httpStatus !== null && ` HTTP ${a.httpStatus}`}
                     {a.durationMs !== null && ` ${a.durationMs} ms`}
-                    {a.error && <span className="muted"> {a.error.code ?? a.error.message}</span>}
+                    {attemptError(a) && (
+                      <div className="muted wrap" data-testid="attempt-error">
+                        {attemptError(a)}
+                      </div>
+                    )}
                   </div>
                 ))}
+                {d.nextAttemptAt && d.status === 'pending' && (
+                  <div className="muted" data-testid="next-attempt">
+                    next attempt <Time value={d.nextAttemptAt} />
+                  </div>
+                )}
+                {d.cancelReason && <div className="muted">cancelled: {d.cancelReason}</div>}
               </td>
               <td>
                 <Time value={d.createdAt} />
@@ -230,13 +250,13 @@ export function WebhooksPage({ bot }: { bot: BotRow }) {
             {(hooks.data?.webhooks ?? []).map((h) => (
               <tr key={h.id} className={h.id === openId ? 'selected' : undefined} data-webhook={h.id}>
                 <td>{h.type}</td>
-                <td>
+                <td className="url">
                   <code>{h.url}</code>
                 </td>
                 <td>
                   <HookHealth hook={h} />
                 </td>
-                <td className="actions">
+                <td className="actions wrapping">
                   <button type="button" onClick={() => toggle(h)} disabled={action.busy}>
                     {h.enabled ? 'Disable' : 'Enable'}
                   </button>

@@ -301,6 +301,22 @@ func relayMakePlan(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 		}
 	}
 
+	if or, err := filter.Get("$or"); err == nil {
+		var prefix []string
+		var prefixArgs []any
+		var next string
+		if best != nil {
+			prefix, prefixArgs = best.where, best.args
+			if best.next < len(best.index.Key) && len(best.fields) == best.next {
+				next = best.index.Key[best.next].Field
+			}
+		}
+		if sql, args, ok := relayOr(ctx, db, meta, or, prefix, prefixArgs, next); ok {
+			plan.where = append(plan.where, sql)
+			plan.args = append(plan.args, args...)
+		}
+	}
+
 	// A sort over an index that narrows nothing could walk the whole index to find a few matches.
 	narrowed := plan.exact || len(plan.where) > 0
 
@@ -332,6 +348,67 @@ func relayMakePlan(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 	}
 
 	return plan
+}
+
+// relayOr translates a top-level $or into the OR of its branches' conditions, each branch the AND
+// of the fields it can translate, so the OR is a superset of what the $or matches. A field is used
+// only when its array probe is a seek: an index leads with it, or it is the chosen index's key
+// right after the equality prefix (probed within that prefix, which the rest of the WHERE holds).
+// A branch with no field left would match everything, and then the $or is not used at all.
+func relayOr(ctx context.Context, db *fsql.DB, meta *metadata.Collection, v any, prefix []string, prefixArgs []any, next string) (string, []any, bool) {
+	branches, ok := v.(*types.Array)
+	if !ok || branches.Len() == 0 {
+		return "", nil, false
+	}
+	leading := map[string]bool{"_id": true}
+	for _, index := range meta.Settings.Indexes {
+		if index.Name != backends.DefaultIndexName && len(index.Key) > 0 {
+			leading[index.Key[0].Field] = true
+		}
+	}
+	arrays := map[string]bool{}
+	probe := func(k string) bool {
+		if leading[k] {
+			return relayExists(ctx, db, meta.TableName, []string{fmt.Sprintf("%s = 5", metadata.RelayRankExpr(k))}, nil)
+		}
+		where := append(append([]string{}, prefix...), fmt.Sprintf("%s = 5", metadata.RelayRankExpr(k)))
+		return relayExists(ctx, db, meta.TableName, where, prefixArgs)
+	}
+	var alts []string
+	var args []any
+	for i := 0; i < branches.Len(); i++ {
+		branch, ok := must.NotFail(branches.Get(i)).(*types.Document)
+		if !ok {
+			return "", nil, false
+		}
+		var parts []string
+		for j, k := range branch.Keys() {
+			if !relayUsableField(k) || (!leading[k] && k != next) {
+				continue
+			}
+			c, ok := relayFieldCond(k, branch.Values()[j])
+			if !ok {
+				continue
+			}
+			if k != "_id" {
+				has, probed := arrays[k]
+				if !probed {
+					has = probe(k)
+					arrays[k] = has
+				}
+				if has {
+					continue
+				}
+			}
+			parts = append(parts, c.sql)
+			args = append(args, c.args...)
+		}
+		if len(parts) == 0 {
+			return "", nil, false
+		}
+		alts = append(alts, "("+strings.Join(parts, " AND ")+")")
+	}
+	return "(" + strings.Join(alts, " OR ") + ")", args, true
 }
 
 // relaySortFits reports whether index keys from position next on (after an equality prefix, or

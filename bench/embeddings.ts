@@ -1,0 +1,76 @@
+// What embeddings add to a sync: the same rows synced without an embedding model and with one
+// (an OpenAI-compatible server in its own process that answers at once), alternating, so the sync's
+// own extra work = (sync with embeddings - the provider's wall time) / sync without - 1. Goal < 10 %.
+import { fork, type ChildProcess } from 'node:child_process';
+import { startBenchRuntime, machineLine } from './lib/runtime.ts';
+import { seededText } from './lib/text.ts';
+import { bootstrapTenant } from '../src/platform/service.ts';
+import { createRelayClient } from '../src/client/index.ts';
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 2_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+
+const server: ChildProcess = fork(new URL('./lib/embeddingsServer.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'] });
+const stubUrl = await new Promise<string>((resolve) => server.once('message', (m: { url: string }) => resolve(m.url)));
+const report = () =>
+  new Promise<{ busyMs: number; requests: number; inputs: number }>((resolve) => {
+    server.once('message', resolve as never);
+    server.send({ report: true });
+  });
+
+const bench = await startBenchRuntime({ env: { JOB_PROCESS_EVERY_MS: '50' } });
+const tenant = await bootstrapTenant({ plan: 'enterprise' });
+const api = createRelayClient({ baseUrl: bench.baseUrl, channelId: tenant.channelId, secretKey: tenant.secretKey, timeoutMs: 10 * 60_000 });
+console.log(`embeddings sync benchmark — ${machineLine()}`);
+
+const { random, words } = seededText(7);
+const markdown = (i: number) => {
+  let text = `# Product ${i}\n\n`;
+  for (let s = 0; s < 3; s++) text += `## Section ${s}\n\n${Array.from({ length: 6 }, () => `${words(8 + Math.floor(random() * 10))}.`).join(' ')}\n\n`;
+  return text;
+};
+const rows = Array.from({ length: ROWS }, (_, i) => ({ name: `product-${i}.md`, content: markdown(i) }));
+
+async function syncSeconds(dataSourceId: string): Promise<number> {
+  const started = performance.now();
+  await api.dataSources.sync(dataSourceId);
+  for (;;) {
+    const ds = await api.dataSources.get(dataSourceId);
+    if (ds.state === 'synced') return (performance.now() - started) / 1000;
+    if (ds.state === 'sync_error') throw new Error('sync failed');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+async function freshSource(): Promise<string> {
+  const id = (await api.dataSources.create()).id;
+  for (let i = 0; i < rows.length; i += 100) await api.rows.add(id, rows.slice(i, i + 100));
+  return id;
+}
+function embeddings(on: boolean) {
+  Object.assign(bench.config, on ? { EMBEDDING_MODEL: 'bench-embedding', OPENAI_BASE_URL: stubUrl } : { EMBEDDING_MODEL: undefined, OPENAI_BASE_URL: undefined });
+}
+
+const plain: number[] = [];
+const embedded: number[] = [];
+const provider: number[] = [];
+let inputs = 0;
+for (let round = 0; round < ROUNDS; round++) {
+  const [a, b] = [await freshSource(), await freshSource()];
+  embeddings(false);
+  plain.push(await syncSeconds(a));
+  embeddings(true);
+  await report();
+  embedded.push(await syncSeconds(b));
+  const r = await report();
+  provider.push(r.busyMs / 1000);
+  inputs = r.inputs;
+}
+const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+const own = embedded.map((t, i) => t - provider[i]!);
+console.log(`${ROWS} rows, ${inputs} chunks embedded per sync in batches of ${bench.config.EMBEDDING_BATCH_SIZE}, ${process.env.BENCH_VECTOR_DIMS ?? 384}-dim vectors; ${ROUNDS} rounds, medians`);
+console.log(`  baseline: sync without embeddings       ${median(plain).toFixed(2)} s`);
+console.log(`  sync with embeddings                    ${median(embedded).toFixed(2)} s`);
+console.log(`  of which the provider (a request open)  ${median(provider).toFixed(2)} s`);
+console.log(`  sync's own time with embeddings         ${median(own).toFixed(2)} s = ${((100 * median(own)) / median(plain) - 100).toFixed(1)} % over the baseline (goal < 10 %)`);
+server.send({ close: true });
+await bench.close();
