@@ -36,14 +36,19 @@ function payloadOptions(cmd: Command): Command {
     .option('--retry-delays <seconds>', 'waits between attempts, comma-separated seconds (at most 9, 3 days in all); "default" for the spec\'s schedule', retryDelays);
 }
 
-/** `30,60,120` → [30, 60, 120]; `default` → null (the service's schedule). */
-function retryDelays(value: string): number[] | null {
-  if (value === 'default') return null;
+/** `30,60,120` → [30, 60, 120]; `default` stays (commander turns a null from a parser into ''). */
+function retryDelays(value: string): number[] | 'default' {
+  if (value === 'default') return value;
   return value === '' ? [] : value.split(',').map((v) => Number(v.trim()));
 }
 
-/** The issue-19 hook settings given as flags (undefined when not given). */
-const deliveryOptionsOf = (o: Record<string, unknown>) => ({ standardWebhooks: o.standardWebhooks, retryDelaysSeconds: o.retryDelays, concurrency: o.concurrency, ratePerSecond: o.rate });
+/** The issue-19 hook settings given as flags (undefined when not given; `default` → null, the service's schedule). */
+const deliveryOptionsOf = (o: Record<string, unknown>) => ({
+  standardWebhooks: o.standardWebhooks,
+  retryDelaysSeconds: o.retryDelays === 'default' ? null : o.retryDelays,
+  concurrency: o.concurrency,
+  ratePerSecond: o.rate,
+});
 
 export function registerWebhooksCommands(program: Command): void {
   const webhooks = program.command('webhooks').description("manage a bot's outgoing webhooks and their deliveries (through the running server)");
@@ -54,7 +59,7 @@ export function registerWebhooksCommands(program: Command): void {
     .requiredOption('--bot <botId>', 'bot id')
     .requiredOption('--type <type>', `event type (${WEBHOOK_TYPES.join(', ')})`)
     .action(async (o) => {
-      const input = { type: o.type, url: o.url, dataSourceIds: o.dataSource, customPayload: customPayloadOf(o), ...deliveryOptionsOf(o), retryDelaysSeconds: o.retryDelays ?? undefined };
+      const input = { type: o.type, url: o.url, dataSourceIds: o.dataSource, customPayload: customPayloadOf(o), ...deliveryOptionsOf(o), retryDelaysSeconds: o.retryDelays === 'default' ? undefined : o.retryDelays };
       printJson(withSecret(await adminCall('POST', hook(o.bot), input)));
     });
 

@@ -11,6 +11,7 @@ import { dataSourceRoutes, type DataSourceRouteOptions } from './routes.ts';
 import { performSync } from './sync.job.ts';
 import { startSync, SYNC_JOB, type SyncJobData } from './sync.ts';
 import { performSyncSweep, SWEEP_JOB } from './sweep.job.ts';
+import { syncStaleEmbeddings } from './reembed.ts';
 import { ensureRecurring } from '../jobs/scheduler.ts';
 import { dutyCycled } from '../jobs/dutyCycle.ts';
 
@@ -58,7 +59,10 @@ export function createDataSourcesModule(opts: DataSourceRouteOptions = {}): Doma
       ctx.jobs.define(SWEEP_JOB, dutyCycled(SWEEP_JOB, ctx, () => performSyncSweep(ctx)));
     },
     async start(ctx, role) {
-      if (role.worker) await ensureRecurring(ctx.jobs, '1 minute', SWEEP_JOB);
+      if (!role.worker) return;
+      await ensureRecurring(ctx.jobs, '1 minute', SWEEP_JOB);
+      // Not awaited: a large install reads every manifest, and traffic need not wait for it.
+      void syncStaleEmbeddings(ctx).catch((err) => ctx.logger.error({ err }, 'could not start re-embedding syncs'));
     },
   };
 }

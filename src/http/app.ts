@@ -29,7 +29,7 @@ export function createApp(ctx: AppContext, modules: DomainModule[]): Koa {
 
   const root = new Router(ROUTER_MATCHING);
   healthRoutes(root, ctx);
-  docsRoutes(root);
+  docsRoutes(root, { serverUrl: ctx.config.PUBLIC_BASE_URL });
   consoleRoutes(root, ctx);
   for (const m of modules) m.rootRoutes?.(root, ctx);
 

@@ -28,10 +28,10 @@ function packageVersion(): string {
 const documents = new WeakMap<Koa, OpenApiDocument>();
 
 /** The document of one app, built on first use (all routes are registered by then). */
-export function openApiDocumentOf(app: Koa): OpenApiDocument {
+export function openApiDocumentOf(app: Koa, opts: { serverUrl?: string } = {}): OpenApiDocument {
   let doc = documents.get(app);
   if (!doc) {
-    doc = buildOpenApi(routersOf(app), { version: packageVersion() });
+    doc = buildOpenApi(routersOf(app), { version: packageVersion(), serverUrl: opts.serverUrl });
     documents.set(app, doc);
   }
   return doc;
@@ -66,9 +66,10 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({
 });
 `;
 
-export function docsRoutes(router: Router): void {
+/** `serverUrl`: PUBLIC_BASE_URL, the document's server when set (else `/`, the server it came from). */
+export function docsRoutes(router: Router, opts: { serverUrl?: string } = {}): void {
   router.get('/openapi.json', (c) => {
-    c.body = openApiDocumentOf(c.app);
+    c.body = openApiDocumentOf(c.app, opts);
   });
   router.get('/docs', (c) => {
     c.type = 'text/html; charset=utf-8';

@@ -63,7 +63,7 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
   [`get ${A}/bots/{botId}/webhooks`]: "List a bot's outgoing webhooks",
   [`get ${A}/bots/{botId}/webhooks/{webhookId}`]: 'Get an outgoing webhook',
   [`patch ${A}/bots/{botId}/webhooks/{webhookId}`]: 'Change an outgoing webhook',
-  [`put ${A}/bots/{botId}/webhooks/{webhookId}/enabled`]: 'Turn an outgoing webhook on or off',
+  [`put ${A}/bots/{botId}/webhooks/{webhookId}/enabled`]: 'Turn an outgoing webhook on or off (on: optionally resend what failed while it was failing)',
   [`delete ${A}/bots/{botId}/webhooks/{webhookId}`]: 'Delete an outgoing webhook and its delivery log',
   [`post ${A}/bots/{botId}/webhooks/{webhookId}/secret`]: "Replace an outgoing webhook's secret",
   [`post ${A}/bots/{botId}/webhooks/{webhookId}/test`]: 'Send a sample event to the hook now',
@@ -71,7 +71,7 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
   [`get ${A}/bots/{botId}/webhooks/{webhookId}/deliveries/{deliveryId}`]: 'Get one delivery with its attempts',
   [`post ${A}/bots/{botId}/webhooks/{webhookId}/deliveries/{deliveryId}/resend`]: 'Send a finished delivery again',
   // Gateway
-  ['post /gateway/{source}']: 'Receive a signed webhook delivery from a configured source',
+  ['post /gateway/{source}']: 'Receive a signed webhook delivery from a configured source (scheme relay, standard-webhooks, github, stripe or hmac)',
   [`get ${A}/gateway/deliveries`]: 'List received gateway deliveries with rule and action outcomes',
   [`get ${A}/gateway/deliveries/{id}`]: 'Get a gateway delivery with its body and outcomes',
   [`post ${A}/gateway/deliveries/{id}/replay`]: 'Run the rules again on a stored delivery',

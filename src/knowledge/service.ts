@@ -4,6 +4,7 @@
 // query reads the bot's segment list (one small collection), reloads any segment whose run moved
 // on and drops those that disappeared, so a deleted data source stops answering at once.
 import { Bm25Segment, searchSegments, type ScoredChunk } from './bm25.ts';
+import { hybridSearch } from './fusion.ts';
 import type { Embedder } from './embeddings.ts';
 import { joinVectors } from './vectors.ts';
 import type { Logger } from '../observability/logger.ts';
@@ -87,57 +88,17 @@ export async function searchKnowledge(botId: string, query: string, opts: Search
   const embedder = opts.embedder;
   const embedded = embedder ? segments.filter((s) => s.vectors?.model === embedder.model) : [];
   if (!embedder || !embedded.length) return searchSegments(segments, query, limit).map(toHit);
-  const keyword = searchSegments(segments, query, FUSION_CANDIDATES);
   let queryVector: Float32Array;
   try {
     [queryVector] = (await embedder.embed([query])) as [Float32Array];
   } catch (err) {
     opts.logger?.warn({ botId, err: (err as Error).message }, 'query embedding failed; answering from BM25 alone');
-    return keyword.slice(0, limit).map(toHit);
+    return searchSegments(segments, query, limit).map(toHit);
   }
-  return fuse(keyword, nearestChunks(embedded, queryVector), limit).map(toHit);
+  return hybridSearch(segments, embedded, query, queryVector, limit).map(toHit);
 }
-
-/** Candidates each ranking brings to the fusion. */
-const FUSION_CANDIDATES = 50;
-/** Reciprocal rank fusion's k (Cormack et al. 2009): damps the weight of the very first ranks. */
-const RRF_K = 60;
 
 const toHit = (h: ScoredChunk): KnowledgeHit => ({ chunkId: h.chunkId, text: h.text, heading: h.heading, score: h.score, rowId: h.rowId, dataSourceId: h.dataSourceId });
-
-/** The chunks nearest the query over the segments that hold vectors, one per section, best first. */
-function nearestChunks(segments: Bm25Segment[], query: Float32Array): ScoredChunk[] {
-  const found: Array<ScoredChunk & { section: string }> = [];
-  segments.forEach((segment, i) => {
-    for (const [doc, similarity] of segment.vectors!.nearest(query, FUSION_CANDIDATES)) {
-      found.push({ ...segment.chunks[doc]!, dataSourceId: segment.dataSourceId, score: similarity, section: `${i}:${segment.section(doc)}` });
-    }
-  });
-  found.sort((a, b) => b.score - a.score);
-  const seen = new Set<string>();
-  return found.filter((h) => !seen.has(h.section) && seen.add(h.section)).slice(0, FUSION_CANDIDATES);
-}
-
-/** Reciprocal rank fusion of the keyword and vector rankings; the score is the fused one. */
-function fuse(keyword: ScoredChunk[], vector: ScoredChunk[], limit: number): ScoredChunk[] {
-  const fused = new Map<string, ScoredChunk>();
-  for (const ranking of [keyword, vector]) {
-    ranking.forEach((hit, rank) => {
-      const key = `${hit.dataSourceId}:${hit.chunkId}`;
-      const held = fused.get(key);
-      fused.set(key, { ...hit, score: (held?.score ?? 0) + 1 / (RRF_K + rank + 1) });
-    });
-  }
-  // The two rankings may pick different chunks of one section; the better fused one stands for it.
-  const sections = new Set<string>();
-  return [...fused.values()]
-    .sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId))
-    .filter((h) => {
-      const section = `${h.dataSourceId}:${h.rowId}:${h.heading ?? ''}`;
-      return !sections.has(section) && sections.add(section);
-    })
-    .slice(0, limit);
-}
 
 /** Forgets a data source's in-memory segment (its stored knowledge is removed by the caller). */
 export function forgetSegment(dataSourceId: string): void {

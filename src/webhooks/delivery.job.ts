@@ -163,10 +163,19 @@ export async function scheduleDelivery(jobs: Scheduler, deliveryId: string, at: 
   await jobs.schedule<DeliveryJobData>(at, DELIVERY_JOB, { deliveryId });
 }
 
-export function defineDeliveryJob(jobs: Scheduler, deps: DeliveryDeps, lockLifetimeMs: number): void {
+/**
+ * Hands a due attempt to the process's per-hook lanes (dispatcher.ts) and answers true, so a hook
+ * whose endpoint hangs does not hold Agenda's job slots either; false leaves it to the job.
+ */
+export type LaneHandoff = (deliveryId: string) => Promise<boolean>;
+
+export function defineDeliveryJob(jobs: Scheduler, deps: DeliveryDeps, lockLifetimeMs: number, handoff?: LaneHandoff): void {
   jobs.define<DeliveryJobData>(
     DELIVERY_JOB,
     async (job) => {
+      // The lane runs perform() and schedules the next retry itself; a crash before it runs leaves
+      // a due pending delivery, which the sweep hands over again.
+      if (handoff && (await handoff(job.attrs.data.deliveryId))) return;
       const outcome = await perform(deps, job.attrs.data.deliveryId);
       if (!outcome.done) throw new RetryLater(Math.max(0, outcome.retryAt.getTime() - deps.ctx.clock.now().getTime()));
     },

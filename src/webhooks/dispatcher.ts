@@ -16,7 +16,7 @@ import { deliveries as deliveriesMetric } from '../observability/metrics.ts';
 import { insertResults, settlement } from './attempts.ts';
 import { perform, resultOf, scheduleDelivery, type DeliveryDeps } from './delivery.job.ts';
 import type { FreshDelivery } from './fanout.ts';
-import { DeliveryModel, type AttemptResult, type Delivery, type DeliveryRequest } from './model.ts';
+import { DeliveryModel, WebhookModel, type AttemptResult, type Delivery, type DeliveryRequest } from './model.ts';
 import { signedRequest } from './request.ts';
 import { Lanes, type LaneSettings } from './lanes.ts';
 
@@ -26,6 +26,8 @@ type Item = { first: FreshDelivery } | { deliveryId: string };
 export interface Kick {
   id: string;
   webhookId: string;
+  /** The hook's own lane limits, when the caller read them (null: the service's). */
+  lane?: { concurrency: number | null; ratePerSecond: number | null };
 }
 
 const RESULT_BATCH = 256;
@@ -74,7 +76,12 @@ export class DeliveryDispatcher {
 
   /** Starts the due attempt of each delivery as soon as its lane has a slot; does not wait for them. */
   kick(deliveries: Kick[]): void {
-    for (const d of deliveries) this.lanes.add(d.webhookId, { deliveryId: d.id }, this.settings.get(d.webhookId) ?? { concurrency: this.hookConcurrency, ratePerSecond: null });
+    for (const d of deliveries) {
+      const settings = d.lane
+        ? { concurrency: d.lane.concurrency ?? this.hookConcurrency, ratePerSecond: d.lane.ratePerSecond ?? null }
+        : (this.settings.get(d.webhookId) ?? { concurrency: this.hookConcurrency, ratePerSecond: null });
+      this.lanes.add(d.webhookId, { deliveryId: d.id }, settings);
+    }
     this.pump();
   }
 
@@ -220,4 +227,17 @@ export class DeliveryDispatcher {
       await scheduleDelivery(jobs, s.id, s.nextAttemptAt).catch((err) => logger.error({ err, deliveryId: s.id }, 'webhook retry could not be scheduled; the sweep will'));
     }
   }
+}
+
+/**
+ * A retry job's attempt, due now, goes to its hook's lane (the job then ends); anything else (not
+ * pending, not yet due, gone) is left to the job's own perform(). Reads the delivery and the hook's
+ * lane limits by `_id`.
+ */
+export async function handToLane(now: Date, dispatcher: DeliveryDispatcher, deliveryId: string): Promise<boolean> {
+  const delivery = await DeliveryModel.findOne({ _id: deliveryId }, { webhookId: 1, status: 1, nextAttemptAt: 1 }).lean<Pick<Delivery, 'webhookId' | 'status' | 'nextAttemptAt'>>();
+  if (!delivery || delivery.status !== 'pending' || (delivery.nextAttemptAt && delivery.nextAttemptAt > now)) return false;
+  const hook = await WebhookModel.findOne({ _id: delivery.webhookId }, { concurrency: 1, ratePerSecond: 1 }).lean<{ concurrency?: number | null; ratePerSecond?: number | null }>();
+  dispatcher.kick([{ id: deliveryId, webhookId: delivery.webhookId, lane: { concurrency: hook?.concurrency ?? null, ratePerSecond: hook?.ratePerSecond ?? null } }]);
+  return true;
 }

@@ -3,6 +3,7 @@
 // See docs/WEBHOOKS.md.
 import type { DomainModule } from '../module.ts';
 import { defineDeliveryJob } from './delivery.job.ts';
+import { handToLane } from './dispatcher.ts';
 import { webhookAdminRoutes } from './routes.ts';
 import { createWebhooksState, type WebhooksOptions, type WebhooksState } from './state.ts';
 import { performSweep, SWEEP_JOB } from './sweep.job.ts';
@@ -24,7 +25,7 @@ export function createWebhooksModule(opts: WebhooksOptions = {}): WebhooksModule
     adminRoutes: (router, ctx) => webhookAdminRoutes(router, ctx, state),
     defineJobs(ctx) {
       current = createWebhooksState(ctx, opts);
-      defineDeliveryJob(ctx.jobs, current.deps, ctx.config.JOB_LOCK_LIFETIME_MS);
+      defineDeliveryJob(ctx.jobs, current.deps, ctx.config.JOB_LOCK_LIFETIME_MS, (deliveryId) => handToLane(ctx.clock.now(), state().dispatcher, deliveryId));
       ctx.jobs.define(SWEEP_JOB, dutyCycled(SWEEP_JOB, ctx, () => performSweep(ctx, state().sweepAfterMs)));
     },
     async start(ctx, role) {

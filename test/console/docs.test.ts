@@ -22,5 +22,15 @@ describe.skipIf(!browserPath)(`docs page${browserPath ? '' : ` (${noBrowserReaso
     await expect(page.locator('.opblock-summary-path', { hasText: '/api/admin/bots' }).first().isVisible()).resolves.toBe(true);
     await ui.screenshot('docs-page');
     expect(foreign).toEqual([]);
+
+    // Operations show their summaries, and trying the message endpoint starts on version 2.0, not the deprecated 1.0.
+    const message = page.locator('.opblock', { has: page.locator('.opblock-summary-path', { hasText: /\/message$/ }) }).first();
+    await expect(message.locator('.opblock-summary-description').textContent()).resolves.toBe(
+      'Send a message and get the reply: whole, or streamed (2.0 SSE, 1.0 NDJSON)',
+    );
+    await message.locator('.opblock-summary').click();
+    await message.getByRole('button', { name: 'Try it out' }).click();
+    await expect(message.locator('tr[data-param-name="version"] select').inputValue()).resolves.toBe('2.0');
+    await ui.screenshot('docs-message-try');
   });
 });

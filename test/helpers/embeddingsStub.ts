@@ -7,13 +7,13 @@ import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
 
 export const DIMENSIONS = 64;
-const CONCEPTS: Record<string, string> = { automobile: 'car', vehicle: 'car', upkeep: 'maintenance', servicing: 'maintenance' };
+const CONCEPTS = new Map(Object.entries({ automobile: 'car', vehicle: 'car', upkeep: 'maintenance', servicing: 'maintenance' }));
 
 export function stubVector(text: string): number[] {
   const vector = new Array<number>(DIMENSIONS).fill(0);
   vector[0] = 0.01; // never the zero vector
   for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) {
-    const concept = CONCEPTS[word] ?? word;
+    const concept = CONCEPTS.get(word) ?? word;
     vector[1 + (createHash('sha256').update(concept).digest().readUInt32BE(0) % (DIMENSIONS - 1))]! += 1;
   }
   return vector;

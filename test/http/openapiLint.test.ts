@@ -11,10 +11,12 @@ import { useTestRuntime } from '../helpers/harness.ts';
 const run = promisify(execFile);
 
 describe('OpenAPI lint', () => {
-  const rt = useTestRuntime({ worker: false });
+  // With PUBLIC_BASE_URL the document names that server (linted too: no trailing slash, no example.com).
+  const rt = useTestRuntime({ worker: false, env: { PUBLIC_BASE_URL: 'https://relay.test.internal' } });
 
   it('has no errors under redocly recommended', { timeout: 60_000 }, async () => {
     const doc = (await rt.http().get('/openapi.json').expect(200)).body;
+    expect(doc.servers).toEqual([{ url: 'https://relay.test.internal', description: 'This service' }]);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-openapi-'));
     const file = path.join(dir, 'openapi.json');
     fs.writeFileSync(file, JSON.stringify(doc));

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestRuntime, type TestRuntime } from '../helpers/harness.ts';
 import { createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
 import { startEmbeddingsStub, type EmbeddingsStub } from '../helpers/embeddingsStub.ts';
-import { createDataSource, rowIds, syncAndWait } from '../datasources/support.ts';
+import { createDataSource, rowIds, syncAndWait, waitForSyncEnd } from '../datasources/support.ts';
+import { syncStaleEmbeddings } from '../../src/datasources/reembed.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { DataSourceModel } from '../../src/datasources/model.ts';
 import { readCommitted, readPack } from '../../src/knowledge/store.ts';
@@ -109,12 +110,15 @@ describe('hybrid retrieval with an embedding model', () => {
     await sync();
   });
 
-  it('answers from BM25 after a model change until a sync has re-embedded every row', async () => {
+  it('answers from BM25 after a model change until a background sync has re-embedded every row', async () => {
     rt.config.EMBEDDING_MODEL = 'embed-b';
     const before = stub.requests.length;
     expect((await api('post', '/message', { message: SEMANTIC }).expect(200)).body.response).toBe(NO_ANSWER);
     expect(stub.requests.length).toBe(before); // old-model vectors are not compared with a new-model query
-    await sync();
+    // What a worker does when it starts with the new model.
+    expect(await syncStaleEmbeddings(rt.runtime.ctx)).toEqual([dataSourceId]);
+    expect((await waitForSyncEnd(api, dataSourceId)).state).toBe('synced');
+    expect(await syncStaleEmbeddings(rt.runtime.ctx)).toEqual([]);
     const reembedded = stub.requests.slice(before);
     expect(reembedded.every((r) => r.model === 'embed-b')).toBe(true);
     expect(reembedded.flatMap((r) => r.input)).toHaveLength(4);

@@ -49,8 +49,16 @@ describe('relay webhooks CLI', () => {
     expect(updated.secret).toBeUndefined();
   });
 
+  it('sets the issue-19 delivery options from flags, and goes back to the service schedule with "default"', CLI_TIMEOUT, async () => {
+    const set = await relayJson('update', webhookId, '--bot', tenant.botId, '--standard-webhooks', '--retry-delays', '5,60', '--concurrency', '3', '--rate', '2.5');
+    expect(set).toMatchObject({ standardWebhooks: true, retryDelaysSeconds: [5, 60], concurrency: 3, ratePerSecond: 2.5 });
+    const reset = await relayJson('update', webhookId, '--bot', tenant.botId, '--no-standard-webhooks', '--retry-delays', 'default');
+    expect(reset).toMatchObject({ standardWebhooks: false, retryDelaysSeconds: null, concurrency: 3 });
+    await expect(relay('update', webhookId, '--bot', tenant.botId, '--retry-delays', Array(10).fill('1').join(','))).rejects.toMatchObject({ stderr: expect.stringMatching(/validation_failed/) });
+  });
+
   it('enables the hook', CLI_TIMEOUT, async () => {
-    expect(await relayJson('enable', webhookId, '--bot', tenant.botId)).toMatchObject({ id: webhookId, enabled: true });
+    expect(await relayJson('enable', webhookId, '--bot', tenant.botId, '--resend-failed')).toMatchObject({ id: webhookId, enabled: true, failingSince: null, resent: 0 });
   });
 
   it('test-sends to the sink with X-Service-Test and prints the status, body and delivery id', CLI_TIMEOUT, async () => {

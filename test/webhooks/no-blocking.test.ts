@@ -16,9 +16,24 @@ describe('a hanging endpoint and the other hooks', () => {
   let fast: Sink;
   let tenant: Tenant;
   let hold = true;
+  // The serial hook's receiver: how many of its requests are open at once, and which ids it saw.
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const seen = new Set<string>();
   beforeAll(async () => {
     slow = await startSink(() => (hold ? 'hang' : { status: 200 }));
-    fast = await startSink();
+    fast = await startSink(async (req) => {
+      if (!req.path.startsWith('/serial')) return { status: 200 };
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await new Promise((r) => setTimeout(r, 30));
+      inFlight--;
+      // Each delivery fails once, so its second attempt is a retry (an Agenda job).
+      const id = String(req.headers['x-service-delivery-id']);
+      const first = !seen.has(id);
+      seen.add(id);
+      return { status: first ? 500 : 200 };
+    });
     tenant = await createTenant({ bot: 'Lanes bot' });
   });
   afterAll(async () => {
@@ -46,5 +61,19 @@ describe('a hanging endpoint and the other hooks', () => {
     // The slow hook's deliveries go on once its lane frees: nothing was lost.
     await waitFor(async () => (await listDeliveries(tenant.botId, slowId, { limit: 100 })).items.filter((d) => d.status === 'delivered').length === EVENTS, 30_000);
     expect((await listDeliveries(tenant.botId, fastId, { limit: 100 })).items.every((d) => d.status === 'delivered')).toBe(true);
+  });
+
+  it('runs retries in the hook\'s lane too: a hook capped at 1 never has two requests open, first attempts and retries alike', async () => {
+    const serialId = await hook(`${fast.url}/serial`, { concurrency: 1 });
+    for (let i = 0; i < 6; i++) {
+      const conversation = { id: crypto.randomUUID(), botId: tenant.botId, botName: 'Lanes bot', channelType: 'api', initialMessage: `s${i}`, createdAt: new Date().toISOString() };
+      await rt.runtime.ctx.events.emit({ teamId: tenant.teamId, botId: tenant.botId, type: 'conversation.started', conversationId: conversation.id, payload: { event: 'conversation.started', conversation } });
+    }
+    const items = await waitFor(async () => {
+      const list = (await listDeliveries(tenant.botId, serialId, { limit: 100 })).items;
+      return list.length === 6 && list.every((d) => d.status === 'delivered') && list;
+    }, 30_000);
+    expect(items.map((d) => d.attempts.map((a) => a.status))).toEqual(Array(6).fill(['failed', 'succeeded']));
+    expect(maxInFlight).toBe(1);
   });
 });

@@ -1,0 +1,47 @@
+// Hybrid retrieval: BM25 over every segment and vector similarity over the segments whose vectors
+// are of the query's model, fused by reciprocal rank fusion, one chunk per section.
+import { searchSegments, type Bm25Segment, type ScoredChunk } from './bm25.ts';
+
+export function hybridSearch(segments: Bm25Segment[], embedded: Bm25Segment[], query: string, queryVector: Float32Array, limit: number): ScoredChunk[] {
+  return fuse(searchSegments(segments, query, FUSION_CANDIDATES), nearestChunks(embedded, queryVector), limit);
+}
+
+/** Candidates each ranking brings to the fusion. */
+const FUSION_CANDIDATES = 50;
+/** Reciprocal rank fusion's k (Cormack et al. 2009): damps the weight of the very first ranks. */
+const RRF_K = 60;
+
+/** The chunks nearest the query over the segments that hold vectors, one per section, best first. */
+function nearestChunks(segments: Bm25Segment[], query: Float32Array): ScoredChunk[] {
+  const found: Array<ScoredChunk & { section: string }> = [];
+  segments.forEach((segment, i) => {
+    for (const [doc, similarity] of segment.vectors!.nearest(query, FUSION_CANDIDATES)) {
+      found.push({ ...segment.chunks[doc]!, dataSourceId: segment.dataSourceId, score: similarity, section: `${i}:${segment.section(doc)}` });
+    }
+  });
+  found.sort((a, b) => b.score - a.score);
+  const seen = new Set<string>();
+  return found.filter((h) => !seen.has(h.section) && seen.add(h.section)).slice(0, FUSION_CANDIDATES);
+}
+
+/** Reciprocal rank fusion of the keyword and vector rankings; the score is the fused one. */
+function fuse(keyword: ScoredChunk[], vector: ScoredChunk[], limit: number): ScoredChunk[] {
+  const fused = new Map<string, ScoredChunk>();
+  for (const ranking of [keyword, vector]) {
+    ranking.forEach((hit, rank) => {
+      const key = `${hit.dataSourceId}:${hit.chunkId}`;
+      const held = fused.get(key);
+      fused.set(key, { ...hit, score: (held?.score ?? 0) + 1 / (RRF_K + rank + 1) });
+    });
+  }
+  // The two rankings may pick different chunks of one section; the better fused one stands for it.
+  const sections = new Set<string>();
+  return [...fused.values()]
+    .sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId))
+    .filter((h) => {
+      const section = `${h.dataSourceId}:${h.rowId}:${h.heading ?? ''}`;
+      return !sections.has(section) && sections.add(section);
+    })
+    .slice(0, limit);
+}
+
