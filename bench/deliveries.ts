@@ -12,6 +12,7 @@ import { createWebhook, setWebhookEnabled } from '../src/webhooks/service.ts';
 import { AttemptModel, AttemptResultModel, DeliveryModel } from '../src/webhooks/model.ts';
 import { signBody } from '../src/security/signature.ts';
 import { trusted } from '../src/db/connection.ts';
+import { paced } from './lib/load.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 300);
 const HOOKS = Number(process.env.BENCH_HOOKS ?? 10);
@@ -126,14 +127,7 @@ const openRate = relayRate / 2 / HOOKS;
 const openEvents = Math.max(1, Math.round(openRate * OPEN_SECONDS));
 const openFrom = await sinkCount();
 const openStartedAt = new Date();
-const openStarted = performance.now();
-const emits: Promise<unknown>[] = [];
-for (let i = 0; i < openEvents; i++) {
-  const wait = openStarted + (i * 1000) / openRate - performance.now();
-  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-  emits.push(ctx.events.emit({ type: 'conversation.started', teamId: tenant.teamId, botId: tenant.botId, payload: payload() }));
-}
-await Promise.all(emits);
+await paced(openEvents, openRate, () => ctx.events.emit({ type: 'conversation.started', teamId: tenant.teamId, botId: tenant.botId, payload: payload() }));
 await untilDelivered(openFrom, openEvents * HOOKS);
 await untilRecorded(total + openEvents * HOOKS);
 const openDeliveries = await DeliveryModel.find({ createdAt: trusted({ $gte: openStartedAt }) }, { id: 1, createdAt: 1 }).lean<Array<{ id: string; createdAt: Date }>>();

@@ -15,6 +15,7 @@ import { provisionTenant } from '../src/platform/service.ts';
 import { createWebhook, setWebhookEnabled, updateWebhook } from '../src/webhooks/service.ts';
 import { AttemptResultModel, DeliveryModel } from '../src/webhooks/model.ts';
 import { trusted } from '../src/db/connection.ts';
+import { paced, percentile } from './lib/load.ts';
 
 const FAST_HOOKS = 9;
 const RATE = Number(process.env.BENCH_EVENTS_PER_SECOND ?? 20);
@@ -54,21 +55,13 @@ const payload = () => ({
   timestamp: new Date().toISOString(),
   conversation: { id: crypto.randomUUID(), botId: tenant.botId, botName: 'bench', channelType: 'api', createdAt: new Date().toISOString() },
 });
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** Emits RATE events a second for SECONDS; returns the fast hooks' enqueue-to-first-attempt latencies, sorted. */
 async function phase(name: string): Promise<number[]> {
   progress(name);
   const since = new Date();
   const events = RATE * SECONDS;
-  const started = performance.now();
-  const emits: Promise<unknown>[] = [];
-  for (let i = 0; i < events; i++) {
-    const wait = started + (i * 1000) / RATE - performance.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    emits.push(ctx.events.emit({ type: 'conversation.started', teamId: tenant.teamId, botId: tenant.botId, payload: payload() }));
-  }
-  await Promise.all(emits);
+  await paced(events, RATE, () => ctx.events.emit({ type: 'conversation.started', teamId: tenant.teamId, botId: tenant.botId, payload: payload() }));
   const expected = events * FAST_HOOKS;
   const deadline = Date.now() + DEADLINE_MS;
   let deliveries: Array<{ id: string; createdAt: Date }> = [];
@@ -108,15 +101,15 @@ const noLanes = await phase('no lanes: every hook may take all 64 slots');
 const slowHeldBefore = held.size;
 await releaseSlow();
 
-const row = (name: string, l: number[]) => `${name}: fast hooks' enqueue-to-first-attempt p50 ${pct(l, 50).toFixed(1)} ms, p99 ${pct(l, 99).toFixed(1)} ms, max ${l.at(-1)!.toFixed(1)} ms (${l.length} deliveries)`;
+const row = (name: string, l: number[]) => `${name}: fast hooks' enqueue-to-first-attempt p50 ${percentile(l, 50).toFixed(1)} ms, p99 ${percentile(l, 99).toFixed(1)} ms, max ${l.at(-1)!.toFixed(1)} ms (${l.length} deliveries)`;
 const lines = [
   `machine: ${machineLine()}, load average ${(await import('node:os')).loadavg().map((n) => n.toFixed(1)).join(' ')}`,
   `${RATE} events/s for ${SECONDS} s to ${FAST_HOOKS} fast hooks (+1 hook whose endpoint never answers, 10 s timeout, in the last two phases)`,
   row('fast only (baseline)', fastOnly),
   row(`lanes (slow endpoint received ${slowHeld} requests, none answered)`, lanes),
   row(`no lanes (slow endpoint received ${slowHeldBefore} requests, none answered)`, noLanes),
-  `ratio p50 lanes/baseline: ${(pct(lanes, 50) / Math.max(0.1, pct(fastOnly, 50))).toFixed(2)}; no lanes/baseline: ${(pct(noLanes, 50) / Math.max(0.1, pct(fastOnly, 50))).toFixed(2)}`,
-  `goal (lanes p50 < 50 ms): ${pct(lanes, 50) < 50 ? 'met' : 'NOT met'}`,
+  `ratio p50 lanes/baseline: ${(percentile(lanes, 50) / Math.max(0.1, percentile(fastOnly, 50))).toFixed(2)}; no lanes/baseline: ${(percentile(noLanes, 50) / Math.max(0.1, percentile(fastOnly, 50))).toFixed(2)}`,
+  `goal (lanes p50 < 50 ms): ${percentile(lanes, 50) < 50 ? 'met' : 'NOT met'}`,
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
 

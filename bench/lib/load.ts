@@ -68,3 +68,18 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
 export function formatLoad(name: string, r: LoadResult): string {
   return `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  (${r.requests} requests, ${r.errors} errors)`;
 }
+
+/**
+ * Open-loop pacing: calls `fn(i)` `count` times at `perSecond`, on schedule whether or not earlier
+ * calls have finished (as independent senders arrive), and waits for all of them.
+ */
+export async function paced(count: number, perSecond: number, fn: (i: number) => Promise<unknown>): Promise<void> {
+  const started = performance.now();
+  const calls: Promise<unknown>[] = [];
+  for (let i = 0; i < count; i++) {
+    const wait = started + (i * 1000) / perSecond - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    calls.push(fn(i));
+  }
+  await Promise.all(calls);
+}

@@ -98,9 +98,15 @@ export class Bm25Segment {
     }
   }
 
-  /** A score table for one query: a dense array and the list of chunks it touched. */
+  private scratch: Scores | null = null;
+
+  /**
+   * This segment's score table for one query, reused from query to query (a search runs start to
+   * end without awaiting, so no two queries share it); `release` clears what the query touched.
+   */
   scores(): Scores {
-    return new Scores(this.chunks.length);
+    if (!this.scratch || this.scratch.values.length < this.chunks.length) this.scratch = new Scores(this.chunks.length);
+    return this.scratch;
   }
 
   section(doc: number): number {
@@ -111,13 +117,17 @@ export class Bm25Segment {
 /** Per-query scores: a dense array beats a Map by several times when a common word hits most chunks. */
 class Scores {
   readonly values: Float64Array;
-  readonly touched: number[] = [];
+  touched: number[] = [];
   constructor(size: number) {
     this.values = new Float64Array(size);
   }
   add(doc: number, score: number): void {
     if (this.values[doc] === 0) this.touched.push(doc);
     this.values[doc]! += score;
+  }
+  release(): void {
+    for (const doc of this.touched) this.values[doc] = 0;
+    this.touched = [];
   }
 }
 
@@ -136,17 +146,21 @@ export function searchSegments(segments: Bm25Segment[], query: string, limit: nu
     body: segments.reduce((n, s) => n + s.totalBodyLength, 0) / total || 1,
   };
   const perSegment = segments.map((s) => s.scores());
-  for (const term of queryTerms) {
-    const df = segments.reduce((n, s) => n + s.documentFrequency(term), 0);
-    if (!df) continue;
-    const idf = Math.log(1 + (total - df + 0.5) / (df + 0.5));
-    segments.forEach((s, i) => s.accumulate(term, idf, average, perSegment[i]!));
-  }
   // Keep a few times `limit` candidates, so that one chunk per section still leaves `limit` hits.
   const top = new TopK(options.onePerSection ? limit * 4 : limit);
-  perSegment.forEach((scores, i) => {
-    for (const doc of scores.touched) if (scores.values[doc]! > top.floor) top.push(scores.values[doc]!, i, doc);
-  });
+  try {
+    for (const term of queryTerms) {
+      const df = segments.reduce((n, s) => n + s.documentFrequency(term), 0);
+      if (!df) continue;
+      const idf = Math.log(1 + (total - df + 0.5) / (df + 0.5));
+      segments.forEach((s, i) => s.accumulate(term, idf, average, perSegment[i]!));
+    }
+    perSegment.forEach((scores, i) => {
+      for (const doc of scores.touched) if (scores.values[doc]! > top.floor) top.push(scores.values[doc]!, i, doc);
+    });
+  } finally {
+    for (const scores of perSegment) scores.release();
+  }
   // A section's chunks say one thing: the best one stands for it, so the passages differ.
   const seen = new Set<string>();
   const out: ScoredChunk[] = [];

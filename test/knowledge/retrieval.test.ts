@@ -83,4 +83,14 @@ describe('ranking', () => {
     ]);
     expect(searchSegments([segmentOf(segment.chunks, { ...DEFAULT_RETRIEVER, onePerSection: false })], 'install', 5)).toHaveLength(3);
   });
+
+  it('scores a query the same however many queries ran before it on the segment', () => {
+    const segment = segmentOf([
+      { rowId: 'a', heading: 'Setup', text: 'install the package with npm' },
+      { rowId: 'b', heading: 'Usage', text: 'call the package after install' },
+    ]);
+    const first = searchSegments([segment], 'install package', 5);
+    searchSegments([segment], 'call usage npm', 5);
+    expect(searchSegments([segment], 'install package', 5)).toEqual(first);
+  });
 });
