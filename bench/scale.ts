@@ -22,7 +22,7 @@ import { Agent, fetch } from 'undici';
 import { startBenchRuntime, machineLine, type BenchRuntime } from './lib/runtime.ts';
 import { percentile } from './lib/load.ts';
 import { seededText } from './lib/text.ts';
-import { bootstrapTenant } from '../src/platform/service.ts';
+import { provisionTenant } from '../src/platform/service.ts';
 import { createRelayClient, type RelayClient } from '../src/client/index.ts';
 import { signBody } from '../src/security/signature.ts';
 import { startConversation, recordMessages } from '../src/chat/service.ts';
@@ -86,7 +86,7 @@ interface Tenant {
 }
 
 async function seedTenant(bench: BenchRuntime, rows: number, conversations: number, withWebhook: boolean): Promise<Tenant> {
-  const t = await bootstrapTenant({ plan: 'enterprise' });
+  const t = await provisionTenant({ plan: 'enterprise' });
   const api = createRelayClient({ baseUrl: bench.baseUrl, channelId: t.channelId, secretKey: t.secretKey, fetch: patientFetch, timeoutMs: 30 * 60_000 });
   const tenant: Tenant = { teamId: t.teamId, botId: t.botId, api, dataSourceId: (await api.dataSources.create()).id, rowIds: [], conversationIds: [] };
   if (withWebhook) {
