@@ -5,7 +5,7 @@ import { startBenchRuntime, machineLine } from './lib/runtime.ts';
 import { formatLoad, percentile, runLoad } from './lib/load.ts';
 import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
-import { bootstrapTenant } from '../src/platform/service.ts';
+import { provisionTenant } from '../src/platform/service.ts';
 import { createRelayClient } from '../src/client/index.ts';
 import { secretMatchesHash } from '../src/security/secrets.ts';
 import { commitKnowledge, emptyManifest } from '../src/knowledge/store.ts';
@@ -24,7 +24,7 @@ const VECTOR_DIMS = Number(process.env.BENCH_VECTOR_DIMS ?? 384);
 const ONLY_RETRIEVAL = process.env.BENCH_ONLY === 'retrieval';
 
 const bench = await startBenchRuntime({ worker: false, env: { PLAN_LIMITS_JSON: JSON.stringify({ standard: { chatTokens: 1_000_000_000 } }) } });
-const tenant = await bootstrapTenant({ team: 'bench', bot: 'bench' });
+const tenant = await provisionTenant({ team: 'bench', bot: 'bench' });
 console.log(`chat benchmark — ${machineLine()}`);
 
 // Retrieval seeds 100,000 synced chunks through the knowledge index's own write function.

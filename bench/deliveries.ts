@@ -7,7 +7,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { startBenchRuntime, machineLine } from './lib/runtime.ts';
-import { bootstrapTenant } from '../src/platform/service.ts';
+import { provisionTenant } from '../src/platform/service.ts';
 import { createWebhook, setWebhookEnabled } from '../src/webhooks/service.ts';
 import { AttemptModel, AttemptResultModel, DeliveryModel } from '../src/webhooks/model.ts';
 import { signBody } from '../src/security/signature.ts';
@@ -37,7 +37,7 @@ const progress = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
 progress('starting runtime');
 const bench = await startBenchRuntime({ env: { JOB_PROCESS_EVERY_MS: '1000' } });
 const ctx = bench.runtime.ctx;
-const tenant = await bootstrapTenant({ team: 'bench', bot: 'bench' });
+const tenant = await provisionTenant({ team: 'bench', bot: 'bench' });
 for (let i = 0; i < HOOKS; i++) {
   const { webhook } = await createWebhook(ctx, tenant.botId, { type: 'conversation.started', url: sinkUrl });
   await setWebhookEnabled(tenant.botId, webhook.id, true);

@@ -4,7 +4,7 @@ import http from 'node:http';
 import { MongoClient } from 'mongodb';
 import { startBenchRuntime, machineLine } from './lib/runtime.ts';
 import { runLoad, formatLoad } from './lib/load.ts';
-import { bootstrapTenant } from '../src/platform/service.ts';
+import { provisionTenant } from '../src/platform/service.ts';
 import { secretMatchesHash } from '../src/security/secrets.ts';
 import type { DomainModule } from '../src/module.ts';
 
@@ -22,7 +22,7 @@ const pingModule: DomainModule = {
 };
 
 const bench = await startBenchRuntime({ worker: false, extraModules: [pingModule] });
-const tenant = await bootstrapTenant({ team: 'bench', bot: 'bench' });
+const tenant = await provisionTenant({ team: 'bench', bot: 'bench' });
 
 // Baseline: node:http + raw driver, same lookups (channel, bot, team) and the same hash compare.
 const client = await MongoClient.connect(bench.uri);

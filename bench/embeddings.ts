@@ -4,7 +4,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { startBenchRuntime, machineLine } from './lib/runtime.ts';
 import { seededText } from './lib/text.ts';
-import { bootstrapTenant } from '../src/platform/service.ts';
+import { provisionTenant } from '../src/platform/service.ts';
 import { createRelayClient } from '../src/client/index.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 2_000);
@@ -19,7 +19,7 @@ const report = () =>
   });
 
 const bench = await startBenchRuntime({ env: { JOB_PROCESS_EVERY_MS: '50' } });
-const tenant = await bootstrapTenant({ plan: 'enterprise' });
+const tenant = await provisionTenant({ plan: 'enterprise' });
 const api = createRelayClient({ baseUrl: bench.baseUrl, channelId: tenant.channelId, secretKey: tenant.secretKey, timeoutMs: 10 * 60_000 });
 console.log(`embeddings sync benchmark — ${machineLine()}`);
 

@@ -4,7 +4,8 @@
 // one while gateway intake runs at 200/s in the background; the small tenant's figures are compared
 // with the same requests on a second instance that holds only that tenant, in the same run.
 //
-//   node --import tsx bench/scale.ts [--scale 0.1]      (1 = the issue's full size; default 0.1)
+//   node --import tsx bench/scale.ts [--scale 0.1] [--runs 3] [--requests 100] [--intake 200]
+//                                                        (--scale 1 = the issue's full size; default 0.1)
 //   MONGODB_URI=mongodb://host/relay_scale node --import tsx bench/scale.ts   (a MongoDB you run)
 //
 // Full size: one bot with 100,000 rows of ~2 KB and 19 with 500, 300,000 events with their webhook
@@ -21,7 +22,7 @@ import { Agent, fetch } from 'undici';
 import { startBenchRuntime, machineLine, type BenchRuntime } from './lib/runtime.ts';
 import { percentile } from './lib/load.ts';
 import { seededText } from './lib/text.ts';
-import { bootstrapTenant } from '../src/platform/service.ts';
+import { provisionTenant } from '../src/platform/service.ts';
 import { createRelayClient, type RelayClient } from '../src/client/index.ts';
 import { signBody } from '../src/security/signature.ts';
 import { startConversation, recordMessages } from '../src/chat/service.ts';
@@ -38,6 +39,8 @@ const arg = (name: string) => {
 const SCALE = Number(arg('scale') ?? process.env.BENCH_SCALE ?? 0.1);
 const RUNS = Number(arg('runs') ?? 3);
 const REQUESTS = Number(arg('requests') ?? 100);
+/** Background gateway intake per second during the runs (the issue's 200; 0 to see the database alone). */
+const INTAKE = Number(arg('intake') ?? 200);
 const n = (full: number) => Math.max(1, Math.round(full * SCALE));
 const progress = (line: string) => process.stderr.write(`[scale ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 
@@ -83,7 +86,7 @@ interface Tenant {
 }
 
 async function seedTenant(bench: BenchRuntime, rows: number, conversations: number, withWebhook: boolean): Promise<Tenant> {
-  const t = await bootstrapTenant({ plan: 'enterprise' });
+  const t = await provisionTenant({ plan: 'enterprise' });
   const api = createRelayClient({ baseUrl: bench.baseUrl, channelId: t.channelId, secretKey: t.secretKey, fetch: patientFetch, timeoutMs: 30 * 60_000 });
   const tenant: Tenant = { teamId: t.teamId, botId: t.botId, api, dataSourceId: (await api.dataSources.create()).id, rowIds: [], conversationIds: [] };
   if (withWebhook) {
@@ -139,6 +142,7 @@ function backgroundIntake(baseUrl: string, rate: number) {
       postGateway(baseUrl).catch(() => failed++);
     }
   }, 20);
+  if (rate === 0) clearInterval(timer);
   return { stop: () => (clearInterval(timer), { sent, failed }) };
 }
 
@@ -282,7 +286,7 @@ print(
       .join(', '),
 );
 for (let run = 1; run <= RUNS; run++) {
-  const intake = backgroundIntake(big.baseUrl, 200);
+  const intake = backgroundIntake(big.baseUrl, INTAKE);
   const bigFigures = await measure([
     ...probes(big, bigTenant),
     ['gateway delivery list (admin)', () => admin(big, '/gateway/deliveries?limit=100')],
@@ -290,7 +294,7 @@ for (let run = 1; run <= RUNS; run++) {
   const smallFigures = await measure(probes(big, small));
   const { sent, failed } = intake.stop();
   // The same background intake on the lone instance, so both sides carry the same load.
-  const aloneIntake = backgroundIntake(aloneUrl, 200);
+  const aloneIntake = backgroundIntake(aloneUrl, INTAKE);
   alone.send({ measure: true });
   const aloneFigures: Figures = new Map(await fromAlone<[string, { p50: number; p99: number }][]>('figures'));
   aloneIntake.stop();

@@ -17,7 +17,7 @@ import { startBenchRuntime, machineLine } from './lib/runtime.ts';
 import { percentile } from './lib/load.ts';
 import { seededText } from './lib/text.ts';
 import { createRelayClient, RelayApiError } from '../src/client/index.ts';
-import { bootstrapTenant } from '../src/platform/service.ts';
+import { provisionTenant } from '../src/platform/service.ts';
 import { createWebhook, setWebhookEnabled } from '../src/webhooks/service.ts';
 import { DeliveryModel } from '../src/webhooks/model.ts';
 import { ActionOutcomeModel, GatewayDeliveryModel } from '../src/gateway/model.ts';
@@ -94,7 +94,7 @@ const bench = await startBenchRuntime({
     PLAN_LIMITS_JSON: JSON.stringify({ standard: { chatTokens: 1_000_000_000, storageTokens: 1_000_000_000, dataSourcesPerBot: 50 } }),
   },
 });
-const tenant = await bootstrapTenant({ team: 'soak', bot: 'soak' });
+const tenant = await provisionTenant({ team: 'soak', bot: 'soak' });
 const api = createRelayClient({ baseUrl: bench.baseUrl, channelId: tenant.channelId, secretKey: tenant.secretKey, timeoutMs: REQUEST_TIMEOUT_MS });
 
 // FerretDB's own memory, found by its listen address (absent with MONGODB_URI).

@@ -7,7 +7,7 @@ import { Agent, fetch } from 'undici';
 import { startBenchRuntime, machineLine } from './lib/runtime.ts';
 import { percentile } from './lib/load.ts';
 import { seededText } from './lib/text.ts';
-import { bootstrapTenant } from '../src/platform/service.ts';
+import { provisionTenant } from '../src/platform/service.ts';
 import { chunkMarkdown } from '../src/datasources/chunking.ts';
 import { searchKnowledge } from '../src/knowledge/service.ts';
 import { createRelayClient, RelayApiError } from '../src/client/index.ts';
@@ -31,7 +31,7 @@ function markdown(i: number, sections = 3, bytes = 2048): string {
 }
 
 const bench = await startBenchRuntime({ env: { JOB_PROCESS_EVERY_MS: '50' } });
-const tenant = await bootstrapTenant({ plan: 'enterprise' });
+const tenant = await provisionTenant({ plan: 'enterprise' });
 // A write of 100 rows on a large source can outlast undici's default 300 s header timeout on
 // FerretDB (docs/FERRETDB.md), and the client's default 10 s request timeout by far: wait for it,
 // so the figure is measured instead of lost.

@@ -11,7 +11,7 @@ import http from 'node:http';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startBenchRuntime, machineLine } from './lib/runtime.ts';
-import { bootstrapTenant } from '../src/platform/service.ts';
+import { provisionTenant } from '../src/platform/service.ts';
 import { createWebhook, setWebhookEnabled, updateWebhook } from '../src/webhooks/service.ts';
 import { AttemptResultModel, DeliveryModel } from '../src/webhooks/model.ts';
 import { trusted } from '../src/db/connection.ts';
@@ -40,7 +40,7 @@ const slowUrl = `http://127.0.0.1:${(slowServer.address() as { port: number }).p
 progress('starting runtime');
 const bench = await startBenchRuntime({ env: { JOB_PROCESS_EVERY_MS: '1000' } });
 const ctx = bench.runtime.ctx;
-const tenant = await bootstrapTenant({ team: 'bench', bot: 'bench' });
+const tenant = await provisionTenant({ team: 'bench', bot: 'bench' });
 const fastIds: string[] = [];
 for (let i = 0; i < FAST_HOOKS; i++) {
   const { webhook } = await createWebhook(ctx, tenant.botId, { type: 'conversation.started', url: fastUrl });

@@ -2,6 +2,7 @@
 // Bootstrap works offline on the database; the rest go through the running server's admin API.
 import type { Command } from 'commander';
 import * as platform from '../platform/service.ts';
+import { AppError } from '../http/errors.ts';
 import { PLANS, type PlanName } from '../platform/plans.ts';
 import { adminCall, seg, type AdminAnswer } from './admin.ts';
 import { printJson, withRuntime } from './context.ts';
@@ -30,15 +31,15 @@ export function registerPlatformCommands(program: Command): void {
     .action(async (o) =>
       printJson(
         await withRuntime(async () => {
-          // Run twice, bootstrap would quietly make a second tenant whose name cannot be told apart.
-          const existing = (await platform.listTeams()).find((t) => t.name === o.team);
-          if (existing) {
-            throw new Error(
-              `a team named "${o.team}" already exists (${existing.id}): bootstrap has run before. Its channel key is shown only once; ` +
-                `"relay channels list" and "relay channels rotate <channelId>" give a new one, or pass --team <name> for another tenant`,
-            );
+          try {
+            return await platform.bootstrapTenant({ team: o.team, bot: o.bot, plan: o.plan });
+          } catch (err) {
+            // The service's refusal, with the shell's way on.
+            if (err instanceof AppError && err.code === 'conflict') {
+              throw new Error(`${err.message} ("relay channels list", "relay channels rotate <channelId>", or --team <name>)`);
+            }
+            throw err;
           }
-          return platform.bootstrapTenant({ team: o.team, bot: o.bot, plan: o.plan });
         }),
       ),
     );

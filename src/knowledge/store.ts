@@ -51,6 +51,28 @@ const decode = <T>(data: Buffer | { buffer: Uint8Array }): T =>
 
 export const emptyManifest = (): Manifest => ({ run: 0, rows: {}, packs: {} });
 
+/**
+ * The committed row states of a source for reading one row's: a large source's manifest is
+ * megabytes, and a written manifest never changes (a commit writes a new one under a new id), so
+ * the decoded ones are kept by id. Read-only: callers must not change what it returns.
+ */
+const stateCache = new Map<string, Readonly<Manifest>>();
+const STATE_CACHE_SIZE = 4;
+export async function readCommittedStates(dataSourceId: string): Promise<Readonly<Manifest>> {
+  const segment = await KnowledgeSegmentModel.findById(dataSourceId, { manifestId: 1 }).lean();
+  if (!segment) return emptyManifest();
+  const id = String(segment.manifestId);
+  let manifest = stateCache.get(id);
+  if (!manifest) {
+    const doc = await KnowledgeManifestModel.findById(segment.manifestId).lean();
+    if (!doc) return emptyManifest();
+    manifest = decode<Manifest>(doc.data);
+    stateCache.set(id, manifest);
+    if (stateCache.size > STATE_CACHE_SIZE) stateCache.delete(stateCache.keys().next().value!);
+  }
+  return manifest;
+}
+
 export async function readCommitted(dataSourceId: string): Promise<Manifest> {
   const segment = await KnowledgeSegmentModel.findById(dataSourceId).lean();
   if (!segment) return emptyManifest();

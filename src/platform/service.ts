@@ -127,10 +127,42 @@ export async function authenticateChannel(channelId: string, secretKey: string |
   return { channel, bot, team };
 }
 
-/** One call that gives a working tenant: used by `relay bootstrap`, tests and benchmarks. */
-export async function bootstrapTenant(input: { team?: string; bot?: string; plan?: PlanName } = {}) {
+export interface TenantInput {
+  team?: string;
+  bot?: string;
+  plan?: PlanName;
+}
+
+/** A team, a bot and an API channel, without looking for a namesake: fixtures and benchmarks make many. */
+export async function provisionTenant(input: TenantInput = {}) {
   const team = await createTeam({ name: input.team ?? 'My team', plan: input.plan });
   const bot = await createBot(team.id, { name: input.bot ?? 'My bot' });
   const { channel, secretKey } = await createApiChannel(bot.id);
   return { teamId: team.id, botId: bot.id, channelId: channel.id, secretKey };
+}
+
+// Bootstraps in this process run one at a time, so two at once cannot both miss each other's team.
+let bootstrapping: Promise<unknown> = Promise.resolve();
+
+/**
+ * `relay bootstrap` and POST /api/admin/bootstrap: a working tenant, refused with 409 when a team of that
+ * name exists. Run twice, bootstrap would otherwise make a second tenant that cannot be told apart, and
+ * the first one's channel key is shown only once.
+ */
+export function bootstrapTenant(input: TenantInput = {}): ReturnType<typeof provisionTenant> {
+  const run = bootstrapping.then(async () => {
+    const name = input.team ?? 'My team';
+    const existing = await TeamModel.findOne({ name }).sort({ _id: 1 }).lean();
+    if (existing) {
+      throw new AppError(
+        'conflict',
+        `A team named "${name}" already exists (${existing.id}): bootstrap has run before. Its channel key is shown only once; ` +
+          'list its channels and rotate one for a new key, or bootstrap with another team name',
+        { teamId: existing.id },
+      );
+    }
+    return provisionTenant(input);
+  });
+  bootstrapping = run.catch(() => undefined);
+  return run;
 }

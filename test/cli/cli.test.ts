@@ -30,7 +30,7 @@ describe('relay CLI', () => {
     const first = JSON.parse((await relay('bootstrap', '--team', 'Twice')).stdout);
     const again = await relay('bootstrap', '--team', 'Twice').catch((e) => e);
     expect(again.code).toBe(1);
-    expect(again.stderr).toContain(`a team named "Twice" already exists (${first.teamId})`);
+    expect(again.stderr).toContain(`A team named "Twice" already exists (${first.teamId})`);
     expect(again.stderr).toContain('--team');
     const { stdout } = await relay('teams', 'list');
     expect(JSON.parse(stdout).filter((t: { name: string }) => t.name === 'Twice')).toHaveLength(1);

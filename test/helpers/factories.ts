@@ -1,6 +1,6 @@
 // One-line tenants for tests: a team, a bot and an API channel, with a supertest helper bound to them.
 import type request from 'supertest';
-import { bootstrapTenant } from '../../src/platform/service.ts';
+import { provisionTenant } from '../../src/platform/service.ts';
 import type { PlanName } from '../../src/platform/plans.ts';
 import type { TestRuntime } from './harness.ts';
 import { TEST_ADMIN_TOKEN } from './harness.ts';
@@ -13,7 +13,7 @@ export interface Tenant {
 }
 
 export async function createTenant(opts: { plan?: PlanName; bot?: string } = {}): Promise<Tenant> {
-  return bootstrapTenant({ team: 'Test team', bot: opts.bot ?? 'Test bot', plan: opts.plan });
+  return provisionTenant({ team: 'Test team', bot: opts.bot ?? 'Test bot', plan: opts.plan });
 }
 
 type Method = 'get' | 'post' | 'put' | 'delete' | 'patch';

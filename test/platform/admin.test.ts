@@ -24,6 +24,23 @@ describe('admin API', () => {
     expect(JSON.stringify(stored)).not.toContain(res.body.secretKey);
   });
 
+  it('refuses a second bootstrap of the same team name with 409, naming the first team, and stores nothing', async () => {
+    const admin = adminApi(rt);
+    const first = await admin('post', '/bootstrap', {});
+    expect(first.status).toBe(201);
+    const again = await admin('post', '/bootstrap', { bot: 'Another bot' });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ success: false, code: 'conflict', message: expect.stringContaining('A team named "My team" already exists'), teamId: first.body.teamId });
+    // Concurrent bootstraps of one new name: exactly one wins.
+    const racing = await Promise.all([1, 2, 3].map(() => admin('post', '/bootstrap', { team: 'Racing' })));
+    expect(racing.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    const teams = (await admin('get', '/teams')).body.teams as { name: string }[];
+    expect(teams.filter((t) => t.name === 'My team')).toHaveLength(1);
+    expect(teams.filter((t) => t.name === 'Racing')).toHaveLength(1);
+    const bots = (await admin('get', `/bots?teamId=${first.body.teamId}`)).body.bots as { name: string }[];
+    expect(bots.map((b) => b.name)).toEqual(['My bot']);
+  });
+
   it('creates teams and bots and lists them', async () => {
     const team = await adminApi(rt)('post', '/teams', { name: 'Beta', plan: 'pro' });
     expect(team.status).toBe(201);
@@ -53,7 +70,7 @@ describe('admin API', () => {
   });
 
   it('rotates a channel secret: the old key stops working and the new one works', async () => {
-    const boot = (await adminApi(rt)('post', '/bootstrap', {})).body;
+    const boot = (await adminApi(rt)('post', '/bootstrap', { team: 'Rotating' })).body;
     const rotated = await adminApi(rt)('post', `/channels/${boot.channelId}/rotate`);
     expect(rotated.status).toBe(200);
     expect(rotated.body.secretKey).not.toBe(boot.secretKey);
@@ -63,7 +80,7 @@ describe('admin API', () => {
   });
 
   it('turns a channel off and on', async () => {
-    const boot = (await adminApi(rt)('post', '/bootstrap', {})).body;
+    const boot = (await adminApi(rt)('post', '/bootstrap', { team: 'Switching' })).body;
     const off = await adminApi(rt)('put', `/channels/${boot.channelId}/enabled`, { enabled: false });
     expect(off.body.channel).toMatchObject({ channelId: boot.channelId, enabled: false });
     const listed = await adminApi(rt)('get', `/channels?botId=${boot.botId}`);

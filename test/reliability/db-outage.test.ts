@@ -9,7 +9,7 @@ import { startFerretDb, type EmbeddedDb } from '../../src/db/ferretdb.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
 import { createApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/observability/logger.ts';
-import { bootstrapTenant } from '../../src/platform/service.ts';
+import { provisionTenant } from '../../src/platform/service.ts';
 import { testConfig, waitFor } from '../helpers/harness.ts';
 
 describe('database outage', () => {
@@ -33,7 +33,7 @@ describe('database outage', () => {
   });
 
   it('answers 503 while the database is down and serves again after it returns', async () => {
-    const tenant = await bootstrapTenant();
+    const tenant = await provisionTenant();
     const call = () => http().post(`/api/public/channels/${tenant.channelId}/2.0/data-sources/list`).set('X-API-Secret-Key', tenant.secretKey).send({});
     expect((await call()).status).toBe(200);
 
