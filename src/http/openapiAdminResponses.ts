@@ -8,6 +8,7 @@ import { CONVERSATION_STATES, MESSAGE_ROLES } from '../chat/model.ts';
 import { ATTEMPT_STATUSES, CUSTOM_METHODS, DELIVERY_STATUSES } from '../webhooks/model.ts';
 import { EVENT_TYPES } from '../events/model.ts';
 import { ACTION_STATUSES, RULE_RESULTS } from '../gateway/model.ts';
+import { SCHEME_NAMES } from '../gateway/schemes/types.ts';
 import { DataSourceBody, Done, isoOrNull, ok, Pagination } from './openapiResponses.ts';
 
 const iso = z.string().datetime();
@@ -163,6 +164,30 @@ const gatewayDelivery = {
 const GatewayDeliveryBody = z.strictObject(gatewayDelivery);
 /** GET one delivery adds what was received: the headers and the raw body. */
 const GatewayDeliveryFull = z.strictObject({ ...gatewayDelivery, headers: StringMap, body: z.string() });
+const nullableString = z.string().nullable();
+/** Never the secrets themselves: how many there are. */
+const GatewaySourceBody = z.strictObject({
+  name: z.string(),
+  scheme: z.enum(SCHEME_NAMES),
+  secrets: int,
+  toleranceSeconds: z.number(),
+  allowLegacySecretHeader: z.boolean(),
+  maxBodyBytes: int,
+  hmac: z
+    .strictObject({
+      header: z.string(),
+      algorithm: z.string(),
+      encoding: z.enum(['hex', 'base64']),
+      prefix: z.string(),
+      timestampHeader: nullableString,
+      idHeader: nullableString,
+      idPath: nullableString,
+      eventHeader: nullableString,
+      eventPath: nullableString,
+    })
+    .nullable(),
+  resyncApi: z.strictObject({ baseUrl: z.string(), channelId: z.string() }).nullable(),
+});
 const ruleSet = {
   dir: z.string(),
   loadedAt: iso,
@@ -233,6 +258,7 @@ export const ADMIN_RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   [`get ${A}/gateway/deliveries`]: ok({ deliveries: z.array(GatewayDeliveryBody), pagination: Pagination }),
   [`get ${A}/gateway/deliveries/{id}`]: ok({ delivery: GatewayDeliveryFull }),
   [`post ${A}/gateway/deliveries/{id}/replay`]: ok({ id: z.string(), run: int }),
+  [`get ${A}/gateway/sources`]: ok({ sources: z.array(GatewaySourceBody) }),
   [`get ${A}/gateway/rules`]: ok(ruleSet),
   [`post ${A}/gateway/reload`]: ok({ sources: z.array(z.string()), ...ruleSet }),
 };
