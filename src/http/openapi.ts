@@ -8,6 +8,10 @@ import { ERROR_STATUS } from './errors.ts';
 import type { AppRouters } from './routers.ts';
 import { OPERATION_SUMMARIES } from './openapiSummaries.ts';
 import { RESPONSE_SCHEMAS, STREAM_CONTENT } from './openapiResponses.ts';
+import { ADMIN_RESPONSE_SCHEMAS } from './openapiAdminResponses.ts';
+
+/** Every documented success body: the public API's and the admin API's (with the JSON root routes). */
+export const ALL_RESPONSE_SCHEMAS: Record<string, z.ZodType> = { ...RESPONSE_SCHEMAS, ...ADMIN_RESPONSE_SCHEMAS };
 
 export type ApiArea = 'public' | 'admin' | 'root';
 
@@ -140,9 +144,9 @@ function errorResponses(entry: RouteEntry) {
   return responses;
 }
 
-/** The success answer: the public API's own schema where there is one, else the JSON envelope. */
+/** The success answer: the operation's own schema where there is one, else the JSON envelope. */
 function successResponse(key: string) {
-  const known = RESPONSE_SCHEMAS[key];
+  const known = ALL_RESPONSE_SCHEMAS[key];
   const json = { schema: known ? jsonSchemaOf(known, 'output') : { $ref: '#/components/schemas/Success' } };
   const content: Record<string, unknown> = { 'application/json': json };
   if (key.endsWith('}/message')) Object.assign(content, STREAM_CONTENT);
