@@ -15,6 +15,7 @@ import { createEmbedder, embedRows } from '../src/knowledge/embeddings.ts';
 import { hybridSearch } from '../src/knowledge/fusion.ts';
 import { joinVectors } from '../src/knowledge/vectors.ts';
 import type { RowChunks } from '../src/knowledge/store.ts';
+import { loadConfig } from '../src/config.ts';
 import { composeGroundedReply } from '../src/chat/answerers/grounded.ts';
 import { percentile } from './lib/load.ts';
 import { machineLine } from './lib/runtime.ts';
@@ -94,7 +95,9 @@ const relaySearch = searchers[0]!.search;
 const embeddingModel = process.env.EMBEDDING_MODEL;
 const hybridRankers: Array<[string, Ranker]> = [];
 if (embeddingModel && process.env.OPENAI_BASE_URL) {
-  const embedder = createEmbedder({ OPENAI_BASE_URL: process.env.OPENAI_BASE_URL, OPENAI_API_KEY: process.env.OPENAI_API_KEY, EMBEDDING_MODEL: embeddingModel, EMBEDDING_BATCH_SIZE: 32, EMBEDDING_TIMEOUT_MS: 120_000 });
+  const embedder = createEmbedder({ OPENAI_BASE_URL: process.env.OPENAI_BASE_URL, OPENAI_API_KEY: process.env.OPENAI_API_KEY, EMBEDDING_MODEL: embeddingModel, EMBEDDING_BATCH_SIZE: 32, EMBEDDING_TIMEOUT_MS: 120_000,
+    // The same floor the server applies (validated, with its default).
+    EMBEDDING_MIN_SIMILARITY: loadConfig({ EMBEDDING_MIN_SIMILARITY: process.env.EMBEDDING_MIN_SIMILARITY }).EMBEDDING_MIN_SIMILARITY });
   const segment = new Bm25Segment('corpus', 1);
   const groups: RowChunks[] = rows.map((r) => ({ rowId: r.rowId, hash: '', chunks: chunks.filter((c) => c.rowId === r.rowId).map((c) => ({ heading: c.heading, text: c.text, tokens: 0 })) }));
   await embedRows(embedder, groups);
@@ -102,7 +105,7 @@ if (embeddingModel && process.env.OPENAI_BASE_URL) {
   segment.vectors = joinVectors(groups.map((g) => (g.chunks.length ? { model: embeddingModel, vectors: g.embedding!.vectors, chunks: g.chunks.length } : null)).filter((b) => b !== null));
   // One retry: an idle keep-alive connection the server closed meanwhile is not a measurement.
   const embedQuery = async (q: string) => (await embedder.embed([q]).catch(() => embedder.embed([q])))[0]!;
-  hybridRankers.push([`relay hybrid (${embeddingModel})`, async (q) => distinctRows(hybridSearch([segment], [segment], q, await embedQuery(q), CANDIDATES).map((h) => h.rowId))]);
+  hybridRankers.push([`relay hybrid (${embeddingModel})`, async (q) => distinctRows(hybridSearch([segment], [segment], q, await embedQuery(q), CANDIDATES, embedder.minSimilarity).map((h) => h.rowId))]);
 } else {
   console.log('hybrid: not measured (set OPENAI_BASE_URL and EMBEDDING_MODEL to an embedding server)');
 }

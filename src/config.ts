@@ -75,6 +75,13 @@ const EnvSchema = z.object({
   EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
   /** Bound on one /embeddings request; a chat whose query embedding takes longer answers from BM25. */
   EMBEDDING_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  /**
+   * Cosine similarity a chunk needs to count as a vector hit (vectors are normalised). Without a
+   * floor every question has neighbours and the bot never says "I don't know". 0.3 sits between
+   * unrelated (~0.1) and relevant (~0.4+) question-passage pairs of text-embedding-3-*; models with
+   * a higher baseline (ada-002, some nomic/bge) need more. -1 turns the floor off.
+   */
+  EMBEDDING_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).default(0.3),
 
   /** Gateway: source configuration file and rules folder. */
   GATEWAY_CONFIG: z.string().optional(),

@@ -4,6 +4,7 @@ import type { DeliveryRecord } from './service.ts';
 import type { ActionOutcome, RuleOutcome } from './model.ts';
 import type { RuleSet } from './rules/loader.ts';
 import { rawBodyOf } from './service.ts';
+import type { Source } from './sources.ts';
 
 const SENSITIVE_HEADER = /authorization|cookie|secret|token|api[-_]?key|password/i;
 
@@ -73,3 +74,27 @@ export function presentRuleSet(set: RuleSet) {
     errors: set.errors,
   };
 }
+
+/** A configured source as the admin API shows it: how it verifies, never its secrets (only how many). */
+export const presentSource = (s: Source) => ({
+  name: s.name,
+  scheme: s.scheme,
+  secrets: s.secrets.length,
+  toleranceSeconds: s.toleranceSeconds,
+  allowLegacySecretHeader: s.allowLegacySecretHeader,
+  maxBodyBytes: s.maxBodyBytes,
+  hmac: s.hmac
+    ? {
+        header: s.hmac.header,
+        algorithm: s.hmac.algorithm,
+        encoding: s.hmac.encoding,
+        prefix: s.hmac.prefix,
+        timestampHeader: s.hmac.timestampHeader,
+        idHeader: s.hmac.idHeader,
+        idPath: s.hmac.idPath?.text ?? null,
+        eventHeader: s.hmac.eventHeader,
+        eventPath: s.hmac.eventPath?.text ?? null,
+      }
+    : null,
+  resyncApi: s.api ? { baseUrl: s.api.baseUrl, channelId: s.api.channelId } : null,
+});

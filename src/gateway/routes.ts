@@ -5,7 +5,7 @@ import { AppError } from '../http/errors.ts';
 import { validate } from '../http/validate.ts';
 import { gatewayDeliveries } from '../observability/metrics.ts';
 import { authenticateDelivery, readDelivery, readRawBody } from './intake.ts';
-import { presentDelivery, presentRuleSet } from './presenters.ts';
+import { presentDelivery, presentRuleSet, presentSource } from './presenters.ts';
 import { DeliveryListQuerySchema, DeliveryParamsSchema, type DeliveryListQuery } from './schema.ts';
 import { acceptDelivery, getDelivery, listDeliveries, replayDelivery } from './service.ts';
 import type { GatewayState } from './state.ts';
@@ -49,6 +49,9 @@ export function adminRoutes(router: Router, ctx: AppContext, state: () => Gatewa
     const { run } = await replayDelivery(ctx, c.state.input.id);
     c.status = 202;
     c.body = { success: true, id: c.state.input.id, run };
+  });
+  router.get('/gateway/sources', (c) => {
+    c.body = { success: true, sources: [...state().sources.values()].map(presentSource) };
   });
   router.get('/gateway/rules', (c) => {
     c.body = { success: true, ...presentRuleSet(state().rules.rules) };

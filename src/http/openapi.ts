@@ -8,6 +8,10 @@ import { ERROR_STATUS } from './errors.ts';
 import type { AppRouters } from './routers.ts';
 import { OPERATION_SUMMARIES } from './openapiSummaries.ts';
 import { RESPONSE_SCHEMAS, STREAM_CONTENT } from './openapiResponses.ts';
+import { ADMIN_RESPONSE_SCHEMAS } from './openapiAdminResponses.ts';
+
+/** Every documented success body: the public API's and the admin API's (with the JSON root routes). */
+export const ALL_RESPONSE_SCHEMAS: Record<string, z.ZodType> = { ...RESPONSE_SCHEMAS, ...ADMIN_RESPONSE_SCHEMAS };
 
 export type ApiArea = 'public' | 'admin' | 'root';
 
@@ -131,18 +135,35 @@ function operationId(entry: RouteEntry): string {
   return entry.method + words.join('');
 }
 
+/** Operations that answer 409 conflict: a second bootstrap of a team name, a claim of a claimed conversation, a reply before the claim. */
+const CONFLICTS = new Set(['post /api/admin/bootstrap', 'post /api/admin/conversations/{conversationId}/claim', 'post /api/admin/conversations/{conversationId}/messages']);
+
 function errorResponses(entry: RouteEntry) {
   const ref = { $ref: '#/components/responses/Error' };
   const responses: Record<string, unknown> = { '400': ref, '404': ref };
   if (entry.area === 'public') responses['403'] = ref;
   if (entry.area === 'admin') responses['401'] = ref;
+  if (CONFLICTS.has(`${entry.method} ${entry.path}`)) responses['409'] = ref;
   responses.default = ref;
   return responses;
 }
 
-/** The success answer: the public API's own schema where there is one, else the JSON envelope. */
+/** Root routes that answer something other than a JSON envelope. */
+const NOT_JSON: Record<string, { description: string; content?: Record<string, unknown>; status?: string }> = {
+  'get /metrics': { description: 'Prometheus metrics, text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } },
+  'get /openapi.json': { description: 'This OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } },
+  'get /docs': { description: 'The API reference page (Swagger UI)', content: { 'text/html': { schema: { type: 'string' } } } },
+  'get /docs/{file}': { description: 'A Swagger UI file served from the package', content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } } },
+  'get /': { description: 'Redirects to /console', status: '302' },
+  'get /console': { description: 'The operator console (single-page app)', content: { 'text/html': { schema: { type: 'string' } } } },
+  'get /console/{file}': { description: 'A console page (index.html) or one of its assets', content: { 'text/html': { schema: { type: 'string' } }, 'application/octet-stream': { schema: { type: 'string' } } } },
+};
+
+/** The success answer: the operation's own schema where there is one, else the JSON envelope. */
 function successResponse(key: string) {
-  const known = RESPONSE_SCHEMAS[key];
+  const other = NOT_JSON[key];
+  if (other) return { description: other.description, ...(other.content ? { content: other.content } : {}) };
+  const known = ALL_RESPONSE_SCHEMAS[key];
   const json = { schema: known ? jsonSchemaOf(known, 'output') : { $ref: '#/components/schemas/Success' } };
   const content: Record<string, unknown> = { 'application/json': json };
   if (key.endsWith('}/message')) Object.assign(content, STREAM_CONTENT);
@@ -155,6 +176,7 @@ export function summaryOf(entry: Pick<RouteEntry, 'method' | 'path' | 'name'>): 
 }
 
 function operationOf(entry: RouteEntry) {
+  const key = `${entry.method} ${entry.path}`;
   const params = entry.params ? jsonSchemaOf(entry.params) : undefined;
   const parameters = [...entry.paramNames.map((n) => pathParameter(n, entry.area, params)), ...(entry.query ? queryParameters(entry.query) : [])];
   const operation: Record<string, unknown> = {
@@ -163,7 +185,7 @@ function operationOf(entry: RouteEntry) {
     tags: [tagOf(entry)],
     ...(entry.anyMethod ? { description: 'Answers any HTTP method; the usual ones are listed.', 'x-relay-any-method': true } : {}),
     parameters,
-    responses: { '2XX': successResponse(`${entry.method} ${entry.path}`), ...errorResponses(entry) },
+    responses: { [NOT_JSON[key]?.status ?? '2XX']: successResponse(key), ...errorResponses(entry) },
   };
   if (entry.body) {
     operation.requestBody = { required: !acceptsEmpty(entry.body), content: { 'application/json': { schema: jsonSchemaOf(entry.body) } } };

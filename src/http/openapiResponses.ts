@@ -1,13 +1,14 @@
 // Response bodies of the public API (spec "Resources and their fields") as zod schemas. The OpenAPI
 // document shows them, and test/http/openapi.test.ts parses real responses with them, so the
-// document and the presenters cannot drift apart. Other routes are documented by the envelope.
+// document and the presenters cannot drift apart. The admin API's are in openapiAdminResponses.ts.
 import { z } from 'zod';
 import { SYNC_INTERVALS, SYNC_STATES } from '../datasources/model.ts';
 import { MESSAGE_ROLES } from '../chat/model.ts';
 
-const isoOrNull = z.string().datetime().nullable();
-const ok = <T extends z.ZodRawShape>(shape: T) => z.strictObject({ success: z.literal(true), ...shape });
-const Pagination = z.strictObject({ total: z.number().int(), last: z.string().nullable() });
+export const isoOrNull = z.string().datetime().nullable();
+/** `{ success: true, ...shape }`, strict: a field the presenter adds and the schema lacks fails the test. */
+export const ok = <T extends z.ZodRawShape>(shape: T) => z.strictObject({ success: z.literal(true), ...shape });
+export const Pagination = z.strictObject({ total: z.number().int(), last: z.string().nullable() });
 
 export const DataSourceBody = z.strictObject({
   id: z.string(),

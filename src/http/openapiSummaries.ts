@@ -75,6 +75,7 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
   [`get ${A}/gateway/deliveries`]: 'List received gateway deliveries with rule and action outcomes',
   [`get ${A}/gateway/deliveries/{id}`]: 'Get a gateway delivery with its body and outcomes',
   [`post ${A}/gateway/deliveries/{id}/replay`]: 'Run the rules again on a stored delivery',
+  [`get ${A}/gateway/sources`]: 'List the configured sources and their signature schemes (never their secrets)',
   [`get ${A}/gateway/rules`]: 'List the loaded rules and the files rejected',
   [`post ${A}/gateway/reload`]: 'Reload the gateway sources and rules',
   // Operations, documentation and console

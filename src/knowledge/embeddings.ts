@@ -12,6 +12,8 @@ export interface Embedder {
   /** The model name; stored with every vector so a change of model is seen. */
   model: string;
   batchSize: number;
+  /** Cosine similarity below which a chunk is no vector hit (EMBEDDING_MIN_SIMILARITY). */
+  minSimilarity: number;
   /** One normalised vector per text, in order. Throws EmbeddingError. */
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
 }
@@ -47,17 +49,18 @@ const byConfig = new WeakMap<Config, Embedder>();
 export function embedderFor(config: Config): Embedder | null {
   if (!config.EMBEDDING_MODEL || !config.OPENAI_BASE_URL) return null;
   let embedder = byConfig.get(config);
-  if (!embedder || embedder.model !== config.EMBEDDING_MODEL) byConfig.set(config, (embedder = createEmbedder(config)));
+  if (!embedder || embedder.model !== config.EMBEDDING_MODEL || embedder.minSimilarity !== config.EMBEDDING_MIN_SIMILARITY) byConfig.set(config, (embedder = createEmbedder(config)));
   return embedder;
 }
 
-export function createEmbedder(config: Pick<Config, 'OPENAI_BASE_URL' | 'OPENAI_API_KEY' | 'EMBEDDING_MODEL' | 'EMBEDDING_BATCH_SIZE' | 'EMBEDDING_TIMEOUT_MS'>): Embedder {
+export function createEmbedder(config: Pick<Config, 'OPENAI_BASE_URL' | 'OPENAI_API_KEY' | 'EMBEDDING_MODEL' | 'EMBEDDING_BATCH_SIZE' | 'EMBEDDING_TIMEOUT_MS' | 'EMBEDDING_MIN_SIMILARITY'>): Embedder {
   const modelName = config.EMBEDDING_MODEL!;
   const provider = createOpenAICompatible({ name: 'openai-compatible', baseURL: config.OPENAI_BASE_URL!, apiKey: config.OPENAI_API_KEY });
   const model = provider.embeddingModel(modelName);
   return {
     model: modelName,
     batchSize: config.EMBEDDING_BATCH_SIZE,
+    minSimilarity: config.EMBEDDING_MIN_SIMILARITY,
     async embed(texts, signal) {
       if (!texts.length) return [];
       const timeout = AbortSignal.timeout(config.EMBEDDING_TIMEOUT_MS);

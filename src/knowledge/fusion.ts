@@ -1,9 +1,11 @@
 // Hybrid retrieval: BM25 over every segment and vector similarity over the segments whose vectors
-// are of the query's model, fused by reciprocal rank fusion, one chunk per section.
+// are of the query's model, fused by reciprocal rank fusion, one chunk per section. A vector hit
+// counts only at or above the similarity floor: nearest neighbours always exist, and without the
+// floor a question unrelated to every chunk would still get passages instead of "I don't know".
 import { searchSegments, type Bm25Segment, type ScoredChunk } from './bm25.ts';
 
-export function hybridSearch(segments: Bm25Segment[], embedded: Bm25Segment[], query: string, queryVector: Float32Array, limit: number): ScoredChunk[] {
-  return fuse(searchSegments(segments, query, FUSION_CANDIDATES), nearestChunks(embedded, queryVector), limit);
+export function hybridSearch(segments: Bm25Segment[], embedded: Bm25Segment[], query: string, queryVector: Float32Array, limit: number, minSimilarity: number): ScoredChunk[] {
+  return fuse(searchSegments(segments, query, FUSION_CANDIDATES), nearestChunks(embedded, queryVector, minSimilarity), limit);
 }
 
 /** Candidates each ranking brings to the fusion. */
@@ -11,11 +13,12 @@ const FUSION_CANDIDATES = 50;
 /** Reciprocal rank fusion's k (Cormack et al. 2009): damps the weight of the very first ranks. */
 const RRF_K = 60;
 
-/** The chunks nearest the query over the segments that hold vectors, one per section, best first. */
-function nearestChunks(segments: Bm25Segment[], query: Float32Array): ScoredChunk[] {
+/** The chunks nearest the query at or above the floor, over the segments that hold vectors, one per section, best first. */
+function nearestChunks(segments: Bm25Segment[], query: Float32Array, minSimilarity: number): ScoredChunk[] {
   const found: Array<ScoredChunk & { section: string }> = [];
   segments.forEach((segment, i) => {
     for (const [doc, similarity] of segment.vectors!.nearest(query, FUSION_CANDIDATES)) {
+      if (similarity < minSimilarity) break; // best first: the rest are below the floor too
       found.push({ ...segment.chunks[doc]!, dataSourceId: segment.dataSourceId, score: similarity, section: `${i}:${segment.section(doc)}` });
     }
   });

@@ -95,7 +95,7 @@ export async function searchKnowledge(botId: string, query: string, opts: Search
     opts.logger?.warn({ botId, err: (err as Error).message }, 'query embedding failed; answering from BM25 alone');
     return searchSegments(segments, query, limit).map(toHit);
   }
-  return hybridSearch(segments, embedded, query, queryVector, limit).map(toHit);
+  return hybridSearch(segments, embedded, query, queryVector, limit, embedder.minSimilarity).map(toHit);
 }
 
 const toHit = (h: ScoredChunk): KnowledgeHit => ({ chunkId: h.chunkId, text: h.text, heading: h.heading, score: h.score, rowId: h.rowId, dataSourceId: h.dataSourceId });

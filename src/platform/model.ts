@@ -49,6 +49,16 @@ const ApiChannelSchema = new Schema(
   { timestamps: true },
 );
 
+/**
+ * A bootstrap's claim on a team name; the unique _id stops two processes (two servers, or the
+ * offline CLI beside a server) from bootstrapping one name at once. teamId is set once it exists.
+ */
+const BootstrapClaimSchema = new Schema({
+  _id: { type: String, required: true },
+  teamId: { type: String, default: null },
+  createdAt: { type: Date, required: true },
+});
+
 export type Team = InferSchemaType<typeof TeamSchema>;
 export type Bot = InferSchemaType<typeof BotSchema>;
 export type ApiChannel = InferSchemaType<typeof ApiChannelSchema>;
@@ -56,3 +66,4 @@ export type ApiChannel = InferSchemaType<typeof ApiChannelSchema>;
 export const TeamModel = mongoose.model('Team', TeamSchema);
 export const BotModel = mongoose.model('Bot', BotSchema);
 export const ApiChannelModel = mongoose.model('ApiChannel', ApiChannelSchema);
+export const BootstrapClaimModel = mongoose.model('BootstrapClaim', BootstrapClaimSchema);

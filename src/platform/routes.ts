@@ -9,7 +9,7 @@ import { BootstrapSchema, BotCreateSchema, BotUpdateSchema, ChannelCreateSchema,
 export function platformAdminRoutes(router: Router, ctx: AppContext): void {
   router.post('/bootstrap', validate(BootstrapSchema), async (c) => {
     c.status = 201;
-    c.body = { success: true, ...(await platform.bootstrapTenant(c.state.input)) };
+    c.body = { success: true, ...(await platform.bootstrapTenant(c.state.input, ctx.clock.now())) };
   });
 
   router.post('/teams', validate(TeamCreateSchema), async (c) => {

@@ -2,7 +2,7 @@
 import { AppError } from '../http/errors.ts';
 import { newId } from '../clock.ts';
 import { generateSecret, hashSecret, secretMatchesHash } from '../security/secrets.ts';
-import { ApiChannelModel, BotModel, TeamModel, type ApiChannel, type Bot, type Team } from './model.ts';
+import { ApiChannelModel, BootstrapClaimModel, BotModel, TeamModel, type ApiChannel, type Bot, type Team } from './model.ts';
 import { type PlanLimits, type PlanName } from './plans.ts';
 
 export interface TeamInput {
@@ -141,28 +141,54 @@ export async function provisionTenant(input: TenantInput = {}) {
   return { teamId: team.id, botId: bot.id, channelId: channel.id, secretKey };
 }
 
-// Bootstraps in this process run one at a time, so two at once cannot both miss each other's team.
-let bootstrapping: Promise<unknown> = Promise.resolve();
+/** A claim without a team this old is a bootstrap that died half way; it no longer holds the name. */
+export const STALE_BOOTSTRAP_CLAIM_MS = 60_000;
+
+const nameTaken = (name: string, teamId?: string | null) =>
+  new AppError(
+    'conflict',
+    teamId
+      ? `A team named "${name}" already exists (${teamId}): bootstrap has run before. Its channel key is shown only once; ` +
+          'list its channels and rotate one for a new key, or bootstrap with another team name'
+      : `A bootstrap of the team "${name}" is in progress; list the teams in a moment, or bootstrap with another team name`,
+    teamId ? { teamId } : {},
+  );
+
+/** Claims `name` for this bootstrap, or throws the 409 that says who holds it. */
+async function claimTeamName(name: string, now: Date): Promise<void> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await BootstrapClaimModel.create({ _id: name, createdAt: now });
+      return;
+    } catch (err) {
+      if ((err as { code?: number }).code !== 11000) throw err;
+    }
+    const claim = await BootstrapClaimModel.findById(name).lean();
+    if (claim?.teamId) throw nameTaken(name, claim.teamId);
+    if (claim && now.getTime() - new Date(claim.createdAt).getTime() < STALE_BOOTSTRAP_CLAIM_MS) throw nameTaken(name);
+    // Stale (or just released): take it over once.
+    await BootstrapClaimModel.deleteOne({ _id: name, teamId: null });
+  }
+  throw nameTaken(name);
+}
 
 /**
  * `relay bootstrap` and POST /api/admin/bootstrap: a working tenant, refused with 409 when a team of that
- * name exists. Run twice, bootstrap would otherwise make a second tenant that cannot be told apart, and
- * the first one's channel key is shown only once.
+ * name exists or is being bootstrapped. Run twice, bootstrap would otherwise make a second tenant that
+ * cannot be told apart, and the first one's channel key is shown only once. POST /teams allows namesakes.
  */
-export function bootstrapTenant(input: TenantInput = {}): ReturnType<typeof provisionTenant> {
-  const run = bootstrapping.then(async () => {
-    const name = input.team ?? 'My team';
-    const existing = await TeamModel.findOne({ name }).sort({ _id: 1 }).lean();
-    if (existing) {
-      throw new AppError(
-        'conflict',
-        `A team named "${name}" already exists (${existing.id}): bootstrap has run before. Its channel key is shown only once; ` +
-          'list its channels and rotate one for a new key, or bootstrap with another team name',
-        { teamId: existing.id },
-      );
-    }
-    return provisionTenant(input);
-  });
-  bootstrapping = run.catch(() => undefined);
-  return run;
+export async function bootstrapTenant(input: TenantInput = {}, now = new Date()): ReturnType<typeof provisionTenant> {
+  const name = input.team ?? 'My team';
+  // Teams bootstrapped before claims existed, or made with POST /teams, hold their name too.
+  const existing = await TeamModel.findOne({ name }).sort({ _id: 1 }).lean();
+  if (existing) throw nameTaken(name, existing.id);
+  await claimTeamName(name, now);
+  try {
+    const tenant = await provisionTenant(input);
+    await BootstrapClaimModel.updateOne({ _id: name }, { $set: { teamId: tenant.teamId } });
+    return tenant;
+  } catch (err) {
+    await BootstrapClaimModel.deleteOne({ _id: name, teamId: null }).catch(() => undefined);
+    throw err;
+  }
 }

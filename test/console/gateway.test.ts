@@ -28,6 +28,9 @@ describe.skipIf(!browserPath)(`console: gateway${browserPath ? '' : ` (${noBrows
     await ui.signIn();
     await page.getByRole('link', { name: 'Gateway' }).click();
 
+    // The source and its scheme (issue 19).
+    await page.getByRole('table', { name: 'Sources' }).locator('tr[data-source="shop"]').getByTestId('scheme').getByText('relay').waitFor();
+
     const rules = page.locator('section', { hasText: 'Loaded rules' });
     await rules.getByRole('table', { name: 'Rules' }).getByRole('cell', { name: 'greet', exact: true }).waitFor();
     await expect(rules.getByRole('alert', { name: 'Rule load errors' }).textContent()).resolves.toMatch(/broken\.json.*\(rule broken\).*when/);

@@ -169,6 +169,15 @@ describe('gateway signature schemes', () => {
     });
   });
 
+  it('lists the sources with their schemes for the admin API and the console, never their secrets', async () => {
+    const res = await adminApi(rt)('get', '/gateway/sources').expect(200);
+    const byName = Object.fromEntries(res.body.sources.map((s: { name: string }) => [s.name, s]));
+    expect(byName.svix).toMatchObject({ scheme: 'standard-webhooks', secrets: 2, toleranceSeconds: 300, hmac: null });
+    expect(byName.stripe).toMatchObject({ scheme: 'stripe', toleranceSeconds: 600 });
+    expect(byName.shop.hmac).toMatchObject({ header: 'x-shop-signature', algorithm: 'sha512', encoding: 'base64', timestampHeader: 'x-shop-time', idPath: 'order.ref', eventHeader: 'x-shop-topic' });
+    for (const secret of [...SW, ...GH, ...ST, ...HM]) expect(res.text).not.toContain(secret);
+  });
+
   it('names the field of a scheme misconfiguration', () => {
     const bad = (source: unknown) => () => parseGatewayConfig({ sources: { s: source } }, {});
     expect(bad({ scheme: 'hmac', secrets: ['x'] })).toThrow(/sources\.s\.hmac/);

@@ -1,7 +1,8 @@
 // Hybrid retrieval with EMBEDDING_MODEL (issue 18), against a real OpenAI-compatible embeddings
 // server started here: vectors are made at sync in batches and stored with their chunks, only changed
-// rows are embedded again, queries fuse BM25 and vector ranks, provider errors end a sync in
-// sync_error and make a chat fall back to BM25, and a new model is used only once a sync re-embedded.
+// rows are embedded again, queries fuse BM25 and vector ranks above a similarity floor (so "I don't
+// know" stays), provider errors end a sync in sync_error and make a chat fall back to BM25, and a new
+// model is used only once a sync re-embedded.
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestRuntime, type TestRuntime } from '../helpers/harness.ts';
@@ -29,6 +30,8 @@ const CAR = '# Car care\n\nChange the engine oil of your car every 10,000 km.';
 const KETTLE = '# Kettles\n\nQuasar kettles boil water in ninety seconds.';
 const RETURNS = '# Returns\n\nZucchini blenders can be returned within 30 days.\n\n## Refunds\n\nRefunds reach your card in five days.';
 const SEMANTIC = 'automobile upkeep';
+/** Shares no term with any row; its stub vector is near every chunk but above none by 0.3. */
+const UNRELATED = 'Which planet has the most moons?';
 
 describe('hybrid retrieval with an embedding model', () => {
   const rt: TestRuntime = useTestRuntime({ env, logger });
@@ -73,6 +76,27 @@ describe('hybrid retrieval with an embedding model', () => {
     expect(res.body.sources[0]).toEqual({ rowId: car.id, dataSourceId });
     // The question itself was embedded once, as one request.
     expect(stub.requests.at(-1)!.input).toEqual([SEMANTIC]);
+  });
+
+  it('says "I don\'t know", with no sources, when no chunk is above the similarity floor', async () => {
+    expect(rt.config.EMBEDDING_MIN_SIMILARITY).toBe(0.3);
+    const before = stub.requests.length;
+    const res = await api('post', '/message', { message: UNRELATED }).expect(200);
+    expect(res.body.response).toBe(NO_ANSWER);
+    expect(res.body.sources).toEqual([]);
+    // It was a hybrid query (the question was embedded), not a fallback to BM25.
+    expect(stub.requests.slice(before)).toEqual([{ model: 'embed-a', input: [UNRELATED] }]);
+    // The paraphrase is still found at the same floor.
+    expect((await api('post', '/message', { message: SEMANTIC }).expect(200)).body.sources).toHaveLength(1);
+    // Without the floor the nearest neighbours would answer the unrelated question.
+    rt.config.EMBEDDING_MIN_SIMILARITY = -1;
+    try {
+      const floorless = await api('post', '/message', { message: UNRELATED }).expect(200);
+      expect(floorless.body.response).not.toBe(NO_ANSWER);
+      expect(floorless.body.sources.length).toBeGreaterThan(0);
+    } finally {
+      rt.config.EMBEDDING_MIN_SIMILARITY = 0.3;
+    }
   });
 
   it('embeds only the changed row on the next sync', async () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestRuntime } from '../helpers/harness.ts';
 import { adminApi } from '../helpers/factories.ts';
-import { ApiChannelModel } from '../../src/platform/model.ts';
+import { ApiChannelModel, BootstrapClaimModel, TeamModel } from '../../src/platform/model.ts';
 
 describe('admin API', () => {
   const rt = useTestRuntime({ worker: false });
@@ -39,6 +39,21 @@ describe('admin API', () => {
     expect(teams.filter((t) => t.name === 'Racing')).toHaveLength(1);
     const bots = (await admin('get', `/bots?teamId=${first.body.teamId}`)).body.bots as { name: string }[];
     expect(bots.map((b) => b.name)).toEqual(['My bot']);
+  });
+
+  it('refuses a name another process is bootstrapping right now, and takes over a claim abandoned half way', async () => {
+    const admin = adminApi(rt);
+    // Another server (or the offline CLI) holds the claim and has not made the team yet.
+    await BootstrapClaimModel.create({ _id: 'Held', createdAt: new Date() });
+    const held = await admin('post', '/bootstrap', { team: 'Held' });
+    expect(held.status).toBe(409);
+    expect(held.body).toMatchObject({ success: false, code: 'conflict', message: expect.stringContaining('in progress') });
+    expect(await TeamModel.countDocuments({ name: 'Held' })).toBe(0);
+    // A claim without a team, older than a bootstrap takes: its process died; the name is free again.
+    await BootstrapClaimModel.create({ _id: 'Abandoned', createdAt: new Date(0) });
+    const taken = await admin('post', '/bootstrap', { team: 'Abandoned' });
+    expect(taken.status).toBe(201);
+    expect((await BootstrapClaimModel.findById('Abandoned').lean())?.teamId).toBe(taken.body.teamId);
   });
 
   it('creates teams and bots and lists them', async () => {

@@ -31,6 +31,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ EMBEDDING_MODEL: 'nomic-embed-text' })).toThrow(/OPENAI_BASE_URL: required when EMBEDDING_MODEL is set/);
   });
 
+  it('takes a similarity floor for vector hits between -1 and 1, 0.3 by default', () => {
+    expect(loadConfig({}).EMBEDDING_MIN_SIMILARITY).toBe(0.3);
+    expect(loadConfig({ EMBEDDING_MIN_SIMILARITY: '0.55' }).EMBEDDING_MIN_SIMILARITY).toBe(0.55);
+    expect(loadConfig({ EMBEDDING_MIN_SIMILARITY: '-1' }).EMBEDDING_MIN_SIMILARITY).toBe(-1);
+    for (const bad of ['1.5', '-2', 'high']) expect(() => loadConfig({ EMBEDDING_MIN_SIMILARITY: bad })).toThrow(/EMBEDDING_MIN_SIMILARITY/);
+  });
+
   it('overrides plan limits from PLAN_LIMITS_JSON and keeps the other defaults', () => {
     const limits = resolvePlanLimits('{"pro":{"dataSourcesPerBot":99}}');
     expect(limits.pro).toEqual({ ...DEFAULT_PLAN_LIMITS.pro, dataSourcesPerBot: 99 });

@@ -4,6 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import { admin, query } from '../api.ts';
 import { ErrorNote, Section, useAction, useLoad } from '../components.tsx';
+import { SourcesSection } from './GatewaySources.tsx';
 
 interface LoadedRule {
   name: string;
@@ -305,6 +306,7 @@ export function GatewayPage() {
   return (
     <>
       <DeliveriesSection />
+      <SourcesSection />
       <RulesSection />
     </>
   );
