@@ -207,6 +207,7 @@ if (process.argv.includes('--alone')) {
     if (msg.measure) process.send!({ figures: [...(await measure(probes(alone, tenant)))] });
     if (msg.close) {
       await alone.close();
+      fs.rmSync(gatewayDir, { recursive: true, force: true });
       process.exit(0);
     }
   });
