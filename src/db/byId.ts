@@ -32,8 +32,8 @@ export async function byPublicId<T>(model: Model<any>, id: unknown, projection?:
   return ((await model.findById(id, projection).lean()) ?? (await model.findOne({ id }, projection).lean())) as T | null;
 }
 
-/** A UUID (version 8, RFC 9562) derived from a name: the same name always gives the same id. */
-export function nameUuid(name: string): string {
+/** A UUID (version 8, RFC 9562) derived from a name or bytes: the same input always gives the same id. */
+export function nameUuid(name: string | Buffer): string {
   const b = createHash('sha256').update(name).digest().subarray(0, 16);
   b[6] = (b[6]! & 0x0f) | 0x80;
   b[8] = (b[8]! & 0x3f) | 0x80;

@@ -1,8 +1,9 @@
 // Pieces every scheme shares: reading one header, HMACs compared in constant time against each of
 // a source's secrets (rotation), the tolerance check, and the shapes of ids and event names.
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { AppError } from '../../http/errors.ts';
+import { nameUuid } from '../../db/byId.ts';
 
 export const EVENT_NAME = /^[A-Za-z0-9._:-]{1,100}$/;
 /** Provider ids (evt_…, msg_…, UUIDs): visible ASCII, bounded. */
@@ -61,13 +62,9 @@ export function eventName(value: string, what = 'event name'): string {
   return value;
 }
 
-/** A UUID (version 8, RFC 9562) from the SHA-256 of the body: the same bytes, the same id. */
+/** A UUID from the SHA-256 of the body (nameUuid): the same bytes, the same id. */
 export function digestId(rawBody: Buffer): string {
-  const bytes = createHash('sha256').update(rawBody).digest().subarray(0, 16);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x80;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return nameUuid(rawBody);
 }
 
 /** Sync payloads carry no event name (spec "Payload shapes"); their shape tells them apart. */
