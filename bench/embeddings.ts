@@ -6,6 +6,7 @@ import { startBenchRuntime, machineLine } from './lib/runtime.ts';
 import { seededText } from './lib/text.ts';
 import { provisionTenant } from '../src/platform/service.ts';
 import { createRelayClient } from '../src/client/index.ts';
+import { syncAndWait } from './lib/sync.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 2_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -32,14 +33,7 @@ const markdown = (i: number) => {
 const rows = Array.from({ length: ROWS }, (_, i) => ({ name: `product-${i}.md`, content: markdown(i) }));
 
 async function syncSeconds(dataSourceId: string): Promise<number> {
-  const started = performance.now();
-  await api.dataSources.sync(dataSourceId);
-  for (;;) {
-    const ds = await api.dataSources.get(dataSourceId);
-    if (ds.state === 'synced') return (performance.now() - started) / 1000;
-    if (ds.state === 'sync_error') throw new Error('sync failed');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  return (await syncAndWait(api, dataSourceId, 20)).totalMs / 1000;
 }
 async function freshSource(): Promise<string> {
   const id = (await api.dataSources.create()).id;

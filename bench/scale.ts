@@ -22,6 +22,7 @@ import { Agent, fetch } from 'undici';
 import { startBenchRuntime, machineLine, type BenchRuntime } from './lib/runtime.ts';
 import { percentile } from './lib/load.ts';
 import { seededText } from './lib/text.ts';
+import { syncAndWait } from './lib/sync.ts';
 import { provisionTenant } from '../src/platform/service.ts';
 import { createRelayClient, type RelayClient } from '../src/client/index.ts';
 import { signBody } from '../src/security/signature.ts';
@@ -238,19 +239,7 @@ started = performance.now();
 await mapLimit(Array.from({ length: n(300_000) }), 32, () => postGateway(big.baseUrl));
 seeding['gateway deliveries'] = performance.now() - started;
 progress('gateway deliveries seeded');
-started = performance.now();
-const sync = await (async () => {
-  const start = performance.now();
-  await bigTenant.api.dataSources.sync(bigTenant.dataSourceId);
-  const startMs = performance.now() - start;
-  for (;;) {
-    const ds = await bigTenant.api.dataSources.get(bigTenant.dataSourceId);
-    if (ds.state === 'synced') break;
-    if (ds.state === 'sync_error') throw new Error('sync failed');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { startMs, totalMs: performance.now() - start };
-})();
+const sync = await syncAndWait(bigTenant.api, bigTenant.dataSourceId, 200);
 seeding['first full sync of the big source'] = sync.totalMs;
 bigTenant.rowIds = await rowIdsOf(bigTenant);
 const small = smallTenants[0]!;
@@ -316,24 +305,11 @@ for (let run = 1; run <= RUNS; run++) {
     syncs: await timed(() => performSyncSweep(ctx)),
   };
   print(`Sweeps (ms): ${Object.entries(sweeps).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`);
-  const syncStart = await timed(() => bigTenant.api.dataSources.sync(bigTenant.dataSourceId));
-  for (;;) {
-    const ds = await bigTenant.api.dataSources.get(bigTenant.dataSourceId);
-    if (ds.state === 'synced') break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const syncStart = (await syncAndWait(bigTenant.api, bigTenant.dataSourceId, 100)).startMs;
   // Re-sync after editing 1 % of the big source's rows.
   const edited = bigTenant.rowIds.filter((_, i) => i % 100 === run).map((id, i) => ({ id, name: `edited-${run}-${i}.md`, content: markdown(run * 1_000_000 + i) }));
   for (let i = 0; i < edited.length; i += 100) await bigTenant.api.rows.update(bigTenant.dataSourceId, edited.slice(i, i + 100));
-  const resync = await timed(async () => {
-    await bigTenant.api.dataSources.sync(bigTenant.dataSourceId);
-    for (;;) {
-      const ds = await bigTenant.api.dataSources.get(bigTenant.dataSourceId);
-      if (ds.state === 'synced') return;
-      if (ds.state === 'sync_error') throw new Error('re-sync failed');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  });
+  const resync = (await syncAndWait(bigTenant.api, bigTenant.dataSourceId, 50)).totalMs;
   print(`Sync start ${syncStart.toFixed(1)} ms; re-sync of ${edited.length} edited rows (1 %) ${(resync / 1000).toFixed(2)} s; RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB (the bench and the big instance, one process)`);
 }
 
