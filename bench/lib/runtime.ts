@@ -49,7 +49,7 @@ export async function startBenchDatabase(): Promise<BenchDatabase> {
   const embedded: EmbeddedDb = await startFerretDb({ dataDir: dir, database: 'relay_bench' });
   return {
     uri: embedded.uri,
-    // The embedded server runs under a shell watchdog: FerretDB and its index helper are its children.
+    // The embedded server runs under a shell watchdog: FerretDB is its child.
     cpuMs: () => processTreeCpuMs(embedded.process.pid),
     async close() {
       await embedded.stop();
