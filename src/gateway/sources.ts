@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { compileExpression, type CompiledExpression } from './rules/expression.ts';
 import type { HmacOptions } from './schemes/hmac.ts';
-import { standardWebhooksKey } from './schemes/standardWebhooks.ts';
+import { standardWebhooksKey } from '../security/signature.ts';
 import { SCHEME_NAMES, type SchemeName } from './schemes/types.ts';
 
 const SECRET_REF = /^(env|file):(.+)$/;

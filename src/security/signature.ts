@@ -88,6 +88,11 @@ export function verifyDeliveryFacts(
   return Math.abs(now.getTime() / 1000 - timestamp) <= toleranceSeconds ? 'valid' : 'expired';
 }
 
+/** The HMAC key of a `whsec_…` secret (the prefix is optional, as in the reference library). */
+export function standardWebhooksKey(secret: string): Buffer {
+  return Buffer.from(secret.startsWith('whsec_') ? secret.slice(6) : secret, 'base64');
+}
+
 /**
  * The Standard Webhooks headers (standardwebhooks.com): `webhook-signature: v1,<base64>` of the
  * HMAC-SHA256 of `<id>.<unix seconds>.<body>`, keyed with the base64 part of the `whsec_` secret
@@ -95,7 +100,6 @@ export function verifyDeliveryFacts(
  */
 export function signStandardWebhook(id: string, body: Buffer | string, secret: string, now: Date): Record<string, string> {
   const timestamp = String(Math.floor(now.getTime() / 1000));
-  const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice(6) : secret, 'base64');
-  const mac = createHmac('sha256', key).update(`${id}.${timestamp}.`, 'utf8').update(typeof body === 'string' ? Buffer.from(body, 'utf8') : body).digest('base64');
+  const mac = createHmac('sha256', standardWebhooksKey(secret)).update(`${id}.${timestamp}.`, 'utf8').update(typeof body === 'string' ? Buffer.from(body, 'utf8') : body).digest('base64');
   return { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${mac}` };
 }

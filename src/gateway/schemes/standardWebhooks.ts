@@ -4,11 +4,7 @@
 // is the body's `type` (the format's payload convention).
 import { anyMatch, bodyEvent, checkTolerance, header, hmac, parseTimestamp, providerId, refuse } from './common.ts';
 import type { Scheme } from './types.ts';
-
-/** The HMAC key of a `whsec_…` secret (the prefix is optional, as in the reference library). */
-export function standardWebhooksKey(secret: string): Buffer {
-  return Buffer.from(secret.startsWith('whsec_') ? secret.slice(6) : secret, 'base64');
-}
+import { standardWebhooksKey } from '../../security/signature.ts';
 
 export const standardWebhooksScheme: Scheme = {
   authenticate({ source, headers, rawBody, now }) {
