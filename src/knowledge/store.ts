@@ -90,13 +90,14 @@ export async function readPack(packId: string): Promise<RowChunks[]> {
   if (!doc) return [];
   const groups = decode<StoredGroup[]>(doc.data);
   const raw = doc.vectors ? bytesOf(doc.vectors as unknown as Buffer) : null;
-  // Copied out into aligned arrays: a Float32Array view needs a byte offset that is a multiple of 4.
+  // Copied out once into an aligned array (a Float32Array view needs a byte offset that is a multiple
+  // of 4); each group's vectors are views into that copy, which nothing writes to.
   const floats = raw ? new Float32Array(raw.byteLength / 4) : new Float32Array(0);
   if (raw) new Uint8Array(floats.buffer).set(raw);
   let at = 0;
   return groups.map(({ embedding, ...group }) => {
     if (!embedding || at + embedding.floats > floats.length) return group;
-    const vectors = floats.slice(at, (at += embedding.floats));
+    const vectors = floats.subarray(at, (at += embedding.floats));
     return { ...group, embedding: { model: embedding.model, vectors } };
   });
 }
