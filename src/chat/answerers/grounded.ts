@@ -33,10 +33,15 @@ export function selectPassages(hits: KnowledgeHit[]): KnowledgeHit[] {
 }
 
 /** The reply without a model: the selected passages made readable, each naming its row. */
+function groundedText(used: KnowledgeHit[], rowNames: ReadonlyMap<string, string>): string {
+  if (!used.length) return NO_ANSWER;
+  return used.map((h) => readablePassage(h, rowNames.get(h.rowId) ?? null)).join('\n\n');
+}
+
+/** Selection and text in one call (bench/retrieval.ts). */
 export function composeGroundedReply(hits: KnowledgeHit[], rowNames: ReadonlyMap<string, string> = new Map()): { text: string; used: KnowledgeHit[] } {
   const used = selectPassages(hits);
-  if (!used.length) return { text: NO_ANSWER, used };
-  return { text: used.map((h) => readablePassage(h, rowNames.get(h.rowId) ?? null)).join('\n\n'), used };
+  return { text: groundedText(used, rowNames), used };
 }
 
 /** Splits text into deltas of a few words; their concatenation is the text, exactly. */
@@ -69,9 +74,9 @@ export const groundedAnswerer: Answerer = {
     } else if (input.recordedEmail) {
       text = `Thank you. A human agent will contact you at ${input.recordedEmail}.`;
     } else {
-      const reply = composeGroundedReply(input.passages, await input.rowNames(selectPassages(input.passages)));
-      text = reply.text;
-      yield { type: 'sources', passages: reply.used };
+      const used = selectPassages(input.passages);
+      text = groundedText(used, await input.rowNames(used));
+      yield { type: 'sources', passages: used };
     }
     for (const delta of textDeltas(text)) {
       if (input.signal.aborted) break;
