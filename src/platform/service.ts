@@ -166,8 +166,9 @@ async function claimTeamName(name: string, now: Date): Promise<void> {
     const claim = await BootstrapClaimModel.findById(name).lean();
     if (claim?.teamId) throw nameTaken(name, claim.teamId);
     if (claim && now.getTime() - new Date(claim.createdAt).getTime() < STALE_BOOTSTRAP_CLAIM_MS) throw nameTaken(name);
-    // Stale (or just released): take it over once.
-    await BootstrapClaimModel.deleteOne({ _id: name, teamId: null });
+    // Stale (or just released): take it over once. Only the claim judged stale is deleted, so a
+    // fresh claim another process made after taking it over first is not.
+    if (claim) await BootstrapClaimModel.deleteOne({ _id: name, teamId: null, createdAt: claim.createdAt });
   }
   throw nameTaken(name);
 }
@@ -188,7 +189,8 @@ export async function bootstrapTenant(input: TenantInput = {}, now = new Date())
     await BootstrapClaimModel.updateOne({ _id: name }, { $set: { teamId: tenant.teamId } });
     return tenant;
   } catch (err) {
-    await BootstrapClaimModel.deleteOne({ _id: name, teamId: null }).catch(() => undefined);
+    // Our own claim only: after a minute another bootstrap may have taken it over.
+    await BootstrapClaimModel.deleteOne({ _id: name, teamId: null, createdAt: now }).catch(() => undefined);
     throw err;
   }
 }
