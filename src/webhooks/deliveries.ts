@@ -52,9 +52,9 @@ export async function reopenDelivery(
   webhookId: string,
   deliveryId: string,
   schedule: RetrySchedule,
-): Promise<DeliveryWithAttempts> {
-  const hook = await getWebhook(botId, webhookId);
-  return reopen(ctx, hook, await getDelivery(botId, webhookId, deliveryId), schedule);
+): Promise<{ delivery: DeliveryWithAttempts; webhook: Webhook }> {
+  const webhook = await getWebhook(botId, webhookId);
+  return { delivery: await reopen(ctx, webhook, await getDelivery(botId, webhookId, deliveryId), schedule), webhook };
 }
 
 async function reopen(ctx: Pick<AppContext, 'clock'>, hook: Webhook, current: DeliveryWithAttempts, schedule: RetrySchedule): Promise<DeliveryWithAttempts> {
