@@ -69,12 +69,14 @@ interface Variant {
   options: RetrieverOptions;
   clean: boolean;
 }
-const BEFORE: RetrieverOptions = { splitIdentifiers: false, headingWeight: null, onePerSection: false };
+const BEFORE: RetrieverOptions = { splitIdentifiers: false, headingWeight: null, onePerSection: false, rowShare: 0, rowWeight: 0 };
 const choices: Array<[string, Partial<RetrieverOptions> & { clean?: boolean }]> = [
   ['cleaning', { clean: true }],
   ['identifier splitting', { splitIdentifiers: true }],
   ['heading field', { headingWeight: DEFAULT_RETRIEVER.headingWeight }],
   ['one chunk per section', { onePerSection: true }],
+  ['row score', { rowWeight: DEFAULT_RETRIEVER.rowWeight }],
+  ['best other chunk of the row', { rowShare: DEFAULT_RETRIEVER.rowShare }],
 ];
 const variants: Variant[] = [{ name: 'relay retriever', options: DEFAULT_RETRIEVER, clean: true }];
 if (process.argv.includes('--ablate')) {
