@@ -11,6 +11,7 @@ import { insertResults, readAttempt } from '../../src/webhooks/attempts.ts';
 import { claimRow } from '../../src/webhooks/delivery.job.ts';
 import { performSweep } from '../../src/webhooks/sweep.job.ts';
 import { getDelivery } from '../../src/webhooks/deliveries.ts';
+import { laneOf } from '../../src/webhooks/lanes.ts';
 import { attemptKey, AttemptModel, AttemptResultModel, DeliveryModel, type Delivery } from '../../src/webhooks/model.ts';
 import { startSink, type Sink } from './sink.ts';
 import { useWebhooksRuntime } from './runtime.ts';
@@ -178,7 +179,7 @@ describe('recording first attempts', () => {
     const copyId = copies[0]!.id;
     await DeliveryModel.collection.insertMany(copies as never[]);
     const warnedBefore = logLines.filter((l) => l.msg.includes('waited past')).length;
-    dispatcher().dispatch(copies.map((copy) => ({ delivery: copy as Delivery, secret: 'whsec_unused' })));
+    dispatcher().dispatch(copies.map((copy) => ({ delivery: copy as Delivery, secret: 'whsec_unused', lane: laneOf(null) })));
     await dispatcher().idle();
     const sent = () => sink.requests.filter((r) => r.headers['x-service-delivery-id'] === copyId);
     expect(sent()).toHaveLength(0);
