@@ -11,6 +11,7 @@ import { createLogger } from '../../src/observability/logger.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
 import { createApp } from '../../src/http/app.ts';
 import type { DomainModule } from '../../src/module.ts';
+import type { Clock } from '../../src/clock.ts';
 import { modules as allModules } from '../../src/modules.ts';
 
 export interface BenchRuntime {
@@ -19,6 +20,8 @@ export interface BenchRuntime {
   uri: string;
   baseUrl: string;
   server: http.Server;
+  /** CPU time the embedded database has used so far (0 on MONGODB_URI). */
+  dbCpuMs(): number;
   close(): Promise<void>;
 }
 
@@ -58,13 +61,13 @@ export async function startBenchDatabase(): Promise<BenchDatabase> {
   };
 }
 
-export async function startBenchRuntime(opts: { env?: Record<string, string>; worker?: boolean; extraModules?: DomainModule[] } = {}): Promise<BenchRuntime> {
+export async function startBenchRuntime(opts: { env?: Record<string, string>; worker?: boolean; extraModules?: DomainModule[]; clock?: Clock } = {}): Promise<BenchRuntime> {
   const database = await startBenchDatabase();
   const uri = database.uri;
   const config = loadConfig({ LOG_LEVEL: 'silent', MONGODB_URI: uri, OUTBOUND_ALLOW_PRIVATE: 'true', DATA_DIR: path.join(os.tmpdir(), `relay-bench-${process.pid}`), ...opts.env });
   // BENCH_LOG=path keeps the service's warnings and errors (JSON lines) for reading after a run.
   const logger = process.env.BENCH_LOG ? createLogger('warn', destination({ dest: process.env.BENCH_LOG, sync: false })) : createLogger('silent');
-  const runtime = await createRuntime({ config, logger, uri, modules: [...allModules, ...(opts.extraModules ?? [])] });
+  const runtime = await createRuntime({ config, logger, uri, clock: opts.clock, modules: [...allModules, ...(opts.extraModules ?? [])] });
   if (opts.worker !== false) await runtime.startWorker();
   const server = http.createServer(createApp(runtime.ctx, runtime.modules).callback());
   server.keepAliveTimeout = 60_000;
@@ -76,6 +79,7 @@ export async function startBenchRuntime(opts: { env?: Record<string, string>; wo
     uri,
     baseUrl: `http://127.0.0.1:${port}`,
     server,
+    dbCpuMs: () => database.cpuMs(),
     async close() {
       await new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections();
