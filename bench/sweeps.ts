@@ -210,6 +210,9 @@ async function measureSize(n: number): Promise<{ seedS: number; burst: Record<st
       `event window: ${await plan(EventModel.find({ dispatchedAt: null, createdAt: trusted({ $gte: at, $lt: cutoff }) }).sort({ createdAt: 1, _id: 1 }).limit(1000))}`,
     ];
     const sweeps: Sweep[] = [
+      // The settled-row query as it was before the (status, fresh, nextAttemptAt) index: every fresh
+      // row (a delivery whose first attempt succeeded) past the grace period is read and dropped.
+      ['(former webhook settled-row query, fresh: { $ne: true })', async () => (await DeliveryModel.find({ status: 'pending', fresh: trusted({ $ne: true }), nextAttemptAt: trusted({ $lt: cutoff }) }, { id: 1 }).limit(500).lean()).length],
       ['events', () => ctx.events.redispatchStale(30_000)],
       ['webhooks', () => webhookSweep(ctx, 60_000)],
       ['gateway', () => gatewaySweep(ctx, 120_000)],
