@@ -11,6 +11,7 @@ import { createLogger } from '../../src/observability/logger.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
 import { createApp } from '../../src/http/app.ts';
 import type { DomainModule } from '../../src/module.ts';
+import type { Clock } from '../../src/clock.ts';
 import { modules as allModules } from '../../src/modules.ts';
 
 export interface BenchRuntime {
@@ -20,6 +21,8 @@ export interface BenchRuntime {
   database: BenchDatabase;
   baseUrl: string;
   server: http.Server;
+  /** CPU time the embedded database has used so far (0 on MONGODB_URI). */
+  dbCpuMs(): number;
   close(): Promise<void>;
 }
 
@@ -81,14 +84,14 @@ export async function startBenchDatabase(opts: { dataDir?: string } = {}): Promi
 }
 
 export async function startBenchRuntime(
-  opts: { env?: Record<string, string>; worker?: boolean; extraModules?: DomainModule[]; dataDir?: string } = {},
+  opts: { env?: Record<string, string>; worker?: boolean; extraModules?: DomainModule[]; clock?: Clock; dataDir?: string } = {},
 ): Promise<BenchRuntime> {
   const database = await startBenchDatabase({ dataDir: opts.dataDir });
   const uri = database.uri;
   const config = loadConfig({ LOG_LEVEL: 'silent', MONGODB_URI: uri, OUTBOUND_ALLOW_PRIVATE: 'true', DATA_DIR: path.join(os.tmpdir(), `relay-bench-${process.pid}`), ...opts.env });
   // BENCH_LOG=path keeps the service's warnings and errors (JSON lines) for reading after a run.
   const logger = process.env.BENCH_LOG ? createLogger('warn', destination({ dest: process.env.BENCH_LOG, sync: false })) : createLogger('silent');
-  const runtime = await createRuntime({ config, logger, uri, modules: [...allModules, ...(opts.extraModules ?? [])] });
+  const runtime = await createRuntime({ config, logger, uri, clock: opts.clock, modules: [...allModules, ...(opts.extraModules ?? [])] });
   if (opts.worker !== false) await runtime.startWorker();
   const server = http.createServer(createApp(runtime.ctx, runtime.modules).callback());
   server.keepAliveTimeout = 60_000;
@@ -101,6 +104,7 @@ export async function startBenchRuntime(
     database,
     baseUrl: `http://127.0.0.1:${port}`,
     server,
+    dbCpuMs: () => database.cpuMs(),
     async close() {
       await new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections();

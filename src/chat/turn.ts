@@ -79,7 +79,7 @@ async function* runTurn(ctx: AppContext, access: ChannelAccess, req: MessageSend
     (await startConversation(ctx, { bot, channelId: access.channel.id }, { id: turn.conversationId, eventUserData: req.userData, initialMessage: req.message }));
   const [history, passages] = await Promise.all([
     turn.existing ? recentMessages(conversation.id) : Promise.resolve([] as Message[]),
-    conversation.state === 'Active' ? Promise.resolve([]) : searchKnowledge(bot.id, req.message, { limit: KNOWLEDGE_LIMIT, embedder: embedderFor(ctx.config), logger: ctx.logger }),
+    conversation.state === 'Active' ? Promise.resolve([]) : searchKnowledge(bot.id, req.message, { limit: KNOWLEDGE_LIMIT, embedder: embedderFor(ctx.config), logger: ctx.logger, knowledgeStamp: bot.knowledgeStamp }),
   ]);
   // The user's message is saved with the rest of the turn, in one append (or alone on failure).
   const userMessage: NewMessage = { id: newId(), role: 'user', message: req.message };

@@ -1,8 +1,10 @@
 // The bot's knowledge: synced chunks of data-source rows and the retrieval query over them.
 // Contract used by chat: searchKnowledge returns the best chunks of the bot's *synced* content.
-// Each process keeps one BM25 segment per data source in memory, keyed by the live sync run; a
-// query reads the bot's segment list (one small collection), reloads any segment whose run moved
-// on and drops those that disappeared, so a deleted data source stops answering at once.
+// Each process keeps one BM25 segment per data source in memory, keyed by the live sync run, and
+// the bot's segment list keyed by the bot's knowledge stamp (platform/model.ts), which every commit
+// and removal changes: a caller that read the bot passes its stamp, and the list is read again only
+// when the stamp moved on, so a deleted data source or a finished re-sync is seen at the next
+// question in every process without a database read per question. Without a stamp the list is read.
 import { Bm25Segment, searchSegments, type ScoredChunk } from './bm25.ts';
 import { hybridSearch } from './fusion.ts';
 import type { Embedder } from './embeddings.ts';
@@ -30,6 +32,8 @@ export interface SearchOptions {
   embedder?: Embedder | null;
   /** Where a failed query embedding is reported. */
   logger?: Pick<Logger, 'warn'>;
+  /** The bot's `knowledgeStamp` as read before this call; lets the segment list be reused. */
+  knowledgeStamp?: string | null;
 }
 
 const loaded = new Map<string, Bm25Segment>();
@@ -73,17 +77,36 @@ async function segmentFor(dataSourceId: string, run: number): Promise<Bm25Segmen
   return segment;
 }
 
+type SegmentList = Array<{ _id: string; run: number }>;
+/** Per bot: the segment list read under a knowledge stamp. */
+const lists = new Map<string, { stamp: string; readAt: number; listed: SegmentList }>();
+/**
+ * A listed stamp is trusted this long at most. FerretDB v1 can lose one of two concurrent updates of
+ * a document (docs/FERRETDB.md), so an admin edit of the bot racing a commit could put an old stamp
+ * back; this bounds how long that rare case could answer from the list before it.
+ */
+const LIST_MAX_AGE_MS = 30_000;
+
 /** The bot's live segments, loading what changed since this process last looked. */
-export async function liveSegments(botId: string): Promise<Bm25Segment[]> {
-  const listed = await KnowledgeSegmentModel.find({ botId }, { _id: 1, run: 1 }).lean();
-  const ids = new Set(listed.map((s) => s._id));
-  for (const held of heldByBot.get(botId) ?? []) if (!ids.has(held)) loaded.delete(held);
-  heldByBot.set(botId, ids);
+export async function liveSegments(botId: string, stamp?: string | null): Promise<Bm25Segment[]> {
+  const cached = lists.get(botId);
+  let listed: SegmentList;
+  if (stamp && cached?.stamp === stamp && Date.now() - cached.readAt < LIST_MAX_AGE_MS) listed = cached.listed;
+  else {
+    const readAt = Date.now();
+    listed = await KnowledgeSegmentModel.find({ botId }, { _id: 1, run: 1 }).lean<SegmentList>();
+    // Read after the stamp was, so the list is at least as new as the stamp says.
+    if (stamp) lists.set(botId, { stamp, readAt, listed });
+    else lists.delete(botId);
+    const ids = new Set(listed.map((s) => s._id));
+    for (const held of heldByBot.get(botId) ?? []) if (!ids.has(held)) loaded.delete(held);
+    heldByBot.set(botId, ids);
+  }
   return Promise.all(listed.map((s) => segmentFor(s._id, s.run)));
 }
 
 export async function searchKnowledge(botId: string, query: string, opts: SearchOptions = {}): Promise<KnowledgeHit[]> {
-  const segments = await liveSegments(botId);
+  const segments = await liveSegments(botId, opts.knowledgeStamp);
   const limit = opts.limit ?? 5;
   const embedder = opts.embedder;
   const embedded = embedder ? segments.filter((s) => s.vectors?.model === embedder.model) : [];

@@ -2,8 +2,10 @@
 // Commit order: new packs, new manifest, then the segment switch (the commit point), then old
 // packs nobody references any more are deleted. A crash before the switch leaves only unreferenced
 // documents of an uncommitted run, which discardUncommitted removes.
+import { randomUUID } from 'node:crypto';
 import { deflateRawSync, inflateRawSync, constants } from 'node:zlib';
 import { KnowledgeManifestModel, KnowledgePackModel, KnowledgeSegmentModel } from './model.ts';
+import { BotModel } from '../platform/model.ts';
 import { trusted } from '../db/connection.ts';
 
 export interface StoredChunk {
@@ -178,6 +180,7 @@ export async function commitKnowledge(input: CommitInput): Promise<{ manifest: M
   await KnowledgeManifestModel.collection.insertOne({ _id: manifestId, dataSourceId, run, data: encode(manifest) } as never);
   const totalDocuments = Object.values(rows).reduce((n, r) => n + r.n, 0);
   await KnowledgeSegmentModel.replaceOne({ _id: dataSourceId }, { botId: input.botId, run, manifestId, totalDocuments }, { upsert: true });
+  await stampKnowledge(input.botId);
 
   // Garbage: the previous manifest and packs the new manifest no longer references.
   if (previous.run) await KnowledgeManifestModel.deleteOne({ _id: `${dataSourceId}:${previous.run}` });
@@ -212,9 +215,21 @@ export async function discardUncommitted(dataSourceId: string): Promise<void> {
   await KnowledgeManifestModel.deleteMany({ dataSourceId, run: trusted({ $gt: committed }) });
 }
 
+/**
+ * Tells every process that the bot's segment list changed (service.ts caches it per stamp). Written
+ * after the segment, so a process that read the old stamp before the change reads the list again
+ * at its next question. A fresh random value, not a counter: two commits at once cannot both
+ * leave the same value behind, even where concurrent `$inc`s lose one (docs/FERRETDB.md).
+ */
+async function stampKnowledge(botId: string): Promise<void> {
+  await BotModel.updateOne({ id: botId }, { $set: { knowledgeStamp: randomUUID() } }, { timestamps: false });
+}
+
 /** Deleting a data source: the segment goes first, so searches stop using it at once. */
 export async function removeKnowledge(dataSourceId: string): Promise<void> {
+  const segment = await KnowledgeSegmentModel.findById(dataSourceId, { botId: 1 }).lean();
   await KnowledgeSegmentModel.deleteOne({ _id: dataSourceId });
+  if (segment) await stampKnowledge(segment.botId);
   await KnowledgePackModel.deleteMany({ dataSourceId });
   await KnowledgeManifestModel.deleteMany({ dataSourceId });
 }

@@ -32,6 +32,12 @@ const BotSchema = new Schema(
     /** Overrides the plan's maximum message length when set. */
     maxMessageLength: { type: Number, default: null },
     powerUps: { type: [String], default: ['human-handoff'] },
+    /**
+     * Set to a fresh random value each time the bot's live knowledge changes (a sync commits, a data
+     * source is removed: knowledge/store.ts). The chat reads the bot anyway, so every process can
+     * keep the bot's segment list until this changes instead of reading it per question.
+     */
+    knowledgeStamp: { type: String, default: null },
   },
   { timestamps: true },
 );

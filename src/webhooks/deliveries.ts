@@ -15,9 +15,14 @@ import type { RetrySchedule } from './retry.ts';
 export type DeliveryWithAttempts = Delivery & { attempts: DeliveryAttempt[]; settled: Delivery['status'] };
 
 async function withAttempts(deliveries: Delivery[]): Promise<DeliveryWithAttempts[]> {
-  const attempts = await readAttempts(deliveries);
+  const byDelivery = new Map<string, DeliveryAttempt[]>();
+  for (const a of await readAttempts(deliveries)) {
+    const own = byDelivery.get(a.deliveryId);
+    if (own) own.push(a);
+    else byDelivery.set(a.deliveryId, [a]);
+  }
   return deliveries.map((d) => {
-    const own = attempts.filter((a) => a.deliveryId === d.id);
+    const own = byDelivery.get(d.id) ?? [];
     return { ...currentDelivery(d, own.at(-1)), attempts: own, settled: d.status };
   });
 }
@@ -47,9 +52,14 @@ export async function reopenDelivery(
   webhookId: string,
   deliveryId: string,
   schedule: RetrySchedule,
-): Promise<DeliveryWithAttempts> {
-  const hook = await getWebhook(botId, webhookId);
-  const current = await getDelivery(botId, webhookId, deliveryId);
+): Promise<{ delivery: DeliveryWithAttempts; webhook: Webhook }> {
+  const webhook = await getWebhook(botId, webhookId);
+  return { delivery: await reopen(ctx, webhook, await getDelivery(botId, webhookId, deliveryId), schedule), webhook };
+}
+
+async function reopen(ctx: Pick<AppContext, 'clock'>, hook: Webhook, current: DeliveryWithAttempts, schedule: RetrySchedule): Promise<DeliveryWithAttempts> {
+  const webhookId = hook.id;
+  const deliveryId = current.id;
   if (!hook.enabled) throw new AppError('conflict', 'The webhook is disabled; enable it before resending');
   if (current.status === 'pending') throw new AppError('conflict', 'The delivery is still being attempted');
   // Its outcome is known but not yet copied onto the row (dispatcher.ts settles within moments):
@@ -97,17 +107,15 @@ export async function enableWebhook(
   const webhook = await setWebhookEnabled(botId, webhookId, true);
   const since = before.failingSince;
   if (!opts.resendFailed || !since) return { webhook, resent: [] };
-  const missed = await DeliveryModel.find(
-    { webhookId, finishedAt: trusted({ $gte: since }), status: trusted({ $in: ['failed', 'cancelled'] }) },
-    { _id: 1 },
-  )
+  // Loaded once with their attempts (one read each), then each reopened by one conditional update.
+  const missed = await DeliveryModel.find({ webhookId, finishedAt: trusted({ $gte: since }), status: trusted({ $in: ['failed', 'cancelled'] }) })
     .sort({ _id: 1 })
     .limit(RESEND_FAILED_LIMIT)
-    .lean<Array<{ _id: string }>>();
+    .lean<Delivery[]>();
   const resent: Delivery[] = [];
-  for (const { _id } of missed) {
+  for (const current of await withAttempts(missed)) {
     try {
-      resent.push(await reopenDelivery(ctx, botId, webhookId, _id, schedule));
+      resent.push(await reopen(ctx, webhook, current, schedule));
     } catch (err) {
       // Changed meanwhile (a resend of its own, a settle still to come): left as it is.
       if (!(err instanceof AppError)) throw err;

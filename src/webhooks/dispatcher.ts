@@ -18,16 +18,15 @@ import { perform, resultOf, scheduleDelivery, type DeliveryDeps } from './delive
 import type { FreshDelivery } from './fanout.ts';
 import { DeliveryModel, WebhookModel, type AttemptResult, type Delivery, type DeliveryRequest } from './model.ts';
 import { signedRequest } from './request.ts';
-import { Lanes, type LaneSettings } from './lanes.ts';
+import { laneOf, Lanes, type HookLane, type LaneSettings } from './lanes.ts';
 
 type Item = { first: FreshDelivery } | { deliveryId: string };
 
-/** A delivery to attempt again (resend), with its hook for the lane. */
+/** A delivery to attempt again (resend, retry), with its hook's lane limits. */
 export interface Kick {
   id: string;
   webhookId: string;
-  /** The hook's own lane limits, when the caller read them (null: the service's). */
-  lane?: { concurrency: number | null; ratePerSecond: number | null };
+  lane: HookLane;
 }
 
 const RESULT_BATCH = 256;
@@ -41,8 +40,6 @@ interface Ended {
 export class DeliveryDispatcher {
   /** New deliveries (their first attempts claimed) and resends, per hook, waiting for a slot. */
   private readonly lanes: Lanes<Item>;
-  /** Lane settings last seen per hook (from the fan-out), for resends of the same hook. */
-  private readonly settings = new Map<string, LaneSettings>();
   private wakeTimer: NodeJS.Timeout | null = null;
   private running = 0;
   private idleWaiters: Array<() => void> = [];
@@ -65,24 +62,18 @@ export class DeliveryDispatcher {
 
   /** Sends the first attempt of each new delivery as soon as a slot is free; does not wait for them. */
   dispatch(deliveries: FreshDelivery[]): void {
-    for (const first of deliveries) {
-      const hook = first.delivery.webhookId;
-      const settings = { concurrency: first.lane?.concurrency ?? this.hookConcurrency, ratePerSecond: first.lane?.ratePerSecond ?? null };
-      this.settings.set(hook, settings);
-      this.lanes.add(hook, { first }, settings);
-    }
+    for (const first of deliveries) this.lanes.add(first.delivery.webhookId, { first }, this.settingsOf(first.lane));
     this.pump();
   }
 
   /** Starts the due attempt of each delivery as soon as its lane has a slot; does not wait for them. */
   kick(deliveries: Kick[]): void {
-    for (const d of deliveries) {
-      const settings = d.lane
-        ? { concurrency: d.lane.concurrency ?? this.hookConcurrency, ratePerSecond: d.lane.ratePerSecond ?? null }
-        : (this.settings.get(d.webhookId) ?? { concurrency: this.hookConcurrency, ratePerSecond: null });
-      this.lanes.add(d.webhookId, { deliveryId: d.id }, settings);
-    }
+    for (const d of deliveries) this.lanes.add(d.webhookId, { deliveryId: d.id }, this.settingsOf(d.lane));
     this.pump();
+  }
+
+  private settingsOf(lane: HookLane): LaneSettings {
+    return { concurrency: lane.concurrency ?? this.hookConcurrency, ratePerSecond: lane.ratePerSecond };
   }
 
   /** Runs one delivery's due attempt now and waits for it (resend from the CLI, tests). */
@@ -238,6 +229,6 @@ export async function handToLane(now: Date, dispatcher: DeliveryDispatcher, deli
   const delivery = await DeliveryModel.findOne({ _id: deliveryId }, { webhookId: 1, status: 1, nextAttemptAt: 1 }).lean<Pick<Delivery, 'webhookId' | 'status' | 'nextAttemptAt'>>();
   if (!delivery || delivery.status !== 'pending' || (delivery.nextAttemptAt && delivery.nextAttemptAt > now)) return false;
   const hook = await WebhookModel.findOne({ _id: delivery.webhookId }, { concurrency: 1, ratePerSecond: 1 }).lean<{ concurrency?: number | null; ratePerSecond?: number | null }>();
-  dispatcher.kick([{ id: deliveryId, webhookId: delivery.webhookId, lane: { concurrency: hook?.concurrency ?? null, ratePerSecond: hook?.ratePerSecond ?? null } }]);
+  dispatcher.kick([{ id: deliveryId, webhookId: delivery.webhookId, lane: laneOf(hook) }]);
   return true;
 }

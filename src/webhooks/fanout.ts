@@ -12,6 +12,7 @@ import { hooksForEvents } from './service.ts';
 import { SerialBatcher } from '../db/serialBatcher.ts';
 import { hookDelaysMs, type RetrySchedule } from './retry.ts';
 import type { HookHealth } from './health.ts';
+import { laneOf, type HookLane } from './lanes.ts';
 
 /** A delivery just created, with what its first attempt needs to be sent without reading it back. */
 export interface FreshDelivery {
@@ -19,8 +20,8 @@ export interface FreshDelivery {
   secret: string;
   /** The hook's `standardWebhooks` as the fan-out read it. */
   standardWebhooks?: boolean;
-  /** The hook's lane limits as the fan-out read them (null: the service's). */
-  lane?: { concurrency: number | null; ratePerSecond: number | null };
+  /** The hook's lane limits as the fan-out read them. */
+  lane: HookLane;
 }
 
 interface Waiting {
@@ -67,7 +68,7 @@ export class FanOut {
       let index = 0;
       items.forEach((item, n) =>
         item.done(
-          planned[n]!.flatMap(({ hook, doc }) => (existed.has(index++) || doc.status !== 'pending' ? [] : [{ delivery: doc as Delivery, secret: hook.secret, standardWebhooks: hook.standardWebhooks ?? false, lane: { concurrency: hook.concurrency ?? null, ratePerSecond: hook.ratePerSecond ?? null } }])),
+          planned[n]!.flatMap(({ hook, doc }) => (existed.has(index++) || doc.status !== 'pending' ? [] : [{ delivery: doc as Delivery, secret: hook.secret, standardWebhooks: hook.standardWebhooks ?? false, lane: laneOf(hook) }])),
         ),
       );
     } catch (err) {

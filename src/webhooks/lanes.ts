@@ -11,6 +11,16 @@ export interface LaneSettings {
   ratePerSecond: number | null;
 }
 
+/** A hook's own lane limits (null: the service's). */
+export interface HookLane {
+  concurrency: number | null;
+  ratePerSecond: number | null;
+}
+export const laneOf = (hook: { concurrency?: number | null; ratePerSecond?: number | null } | null): HookLane => ({
+  concurrency: hook?.concurrency ?? null,
+  ratePerSecond: hook?.ratePerSecond ?? null,
+});
+
 interface Lane<T> {
   items: T[];
   running: number;

@@ -7,6 +7,7 @@ import { PageQuerySchema } from '../http/pagination.ts';
 import * as hooks from './service.ts';
 import { enableWebhook, getDelivery, listDeliveries, reopenDelivery } from './deliveries.ts';
 import { sendTest } from './testSend.ts';
+import { laneOf } from './lanes.ts';
 import { presentDelivery, presentWebhook } from './presenters.ts';
 import { BotParams, DeliveryParams, WebhookCreateSchema, WebhookEnabledSchema, WebhookParams, WebhookUpdateSchema } from './schema.ts';
 import type { WebhooksState } from './state.ts';
@@ -42,7 +43,7 @@ export function webhookAdminRoutes(router: Router, ctx: AppContext, state: () =>
     }
     const s = state();
     const { webhook, resent } = await enableWebhook(ctx, botId, webhookId, s.schedule, { resendFailed });
-    s.dispatcher.kick(resent.map((d) => ({ id: d.id, webhookId: d.webhookId })));
+    s.dispatcher.kick(resent.map((d) => ({ id: d.id, webhookId: d.webhookId, lane: laneOf(webhook) })));
     c.body = { success: true, webhook: presentWebhook(webhook), resent: resent.length };
   });
   router.delete(HOOK, async (c) => {
@@ -72,8 +73,8 @@ export function webhookAdminRoutes(router: Router, ctx: AppContext, state: () =>
   router.post(`${HOOK}/deliveries/:deliveryId/resend`, async (c) => {
     const { botId, webhookId, deliveryId } = parseInput(DeliveryParams, c.params);
     const s = state();
-    const delivery = await reopenDelivery(ctx, botId, webhookId, deliveryId, s.schedule);
-    s.dispatcher.kick([{ id: delivery.id, webhookId: delivery.webhookId }]);
+    const { delivery, webhook } = await reopenDelivery(ctx, botId, webhookId, deliveryId, s.schedule);
+    s.dispatcher.kick([{ id: delivery.id, webhookId: delivery.webhookId, lane: laneOf(webhook) }]);
     c.status = 202;
     c.body = { success: true, delivery: presentDelivery(delivery) };
   });

@@ -98,6 +98,31 @@ describe('per-hook delivery options', () => {
     expect(again!.attempts).toHaveLength(6);
   });
 
+  it('resends in the hook\'s lane as it is now: set to concurrency 1 after its deliveries were sent, it holds one resend in flight while its endpoint hangs', async () => {
+    const held = await hook('/fail-held', { retryDelaysSeconds: [] });
+    const other = await hook('/fail-other', { retryDelaysSeconds: [] });
+    await emit();
+    await emit();
+    const failed = async (id: string) => {
+      const items = (await listDeliveries(tenant.botId, id, { limit: 10 })).items;
+      return items.length === 2 && items.every((d) => d.status === 'failed' && d.settled === 'failed') && items;
+    };
+    const heldDeliveries = await waitFor(() => failed(held.id));
+    const [otherDelivery] = await waitFor(() => failed(other.id));
+    const before = at('/fail-held').length;
+    await api()('patch', `/bots/${tenant.botId}/webhooks/${held.id}`, { concurrency: 1 }).expect(200);
+    // From now on the held hook's endpoint never answers; the other one still does.
+    const failing = (req: { path: string }) => ({ status: req.path.startsWith('/fail') ? 500 : 200 });
+    sink.reply((req) => (req.path === '/fail-held' ? 'hang' : failing(req)));
+    for (const d of heldDeliveries) await api()('post', `/bots/${tenant.botId}/webhooks/${held.id}/deliveries/${d.id}/resend`).expect(202);
+    await api()('post', `/bots/${tenant.botId}/webhooks/${other.id}/deliveries/${otherDelivery!.id}/resend`).expect(202);
+    // The other hook's resend was sent after both of the held hook's were queued, so the dispatcher
+    // had its chance to start the second held one: its lane kept it back.
+    await waitFor(() => at('/fail-other').length === 2 && at('/fail-held').length === before + 1);
+    expect(at('/fail-held')).toHaveLength(before + 1);
+    sink.reply(failing);
+  });
+
   it('validates a schedule: at most 10 attempts and 3 days in all; null goes back to the service schedule', async () => {
     const base = { type: 'conversation.started', url: `${sink.url}/x` };
     const create = (retryDelaysSeconds: unknown) => api()('post', `/bots/${tenant.botId}/webhooks`, { ...base, retryDelaysSeconds });

@@ -5,7 +5,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { loadRuleFile } from './loader.ts';
+import { loadRuleFile, type RuleSet } from './loader.ts';
+import { inferEventName } from '../schemes/common.ts';
 import { planDelivery, type RuleInput } from './plan.ts';
 
 export const FIXTURE_SUFFIX = '.test.json';
@@ -24,7 +25,7 @@ const CaseSchema = z.strictObject({
   name: z.string().min(1),
   delivery: z.strictObject({
     source: z.string().default('relay'),
-    /** The event the intake settled on (default: the payload's `event`, else `unknown`). */
+    /** The event the intake settled on (default: as the intake infers it from the payload: its `event`, a sync result's shape, else `unknown`). */
     event: z.string().optional(),
     test: z.boolean().default(false),
     signed: z.strictObject({ deliveryId: z.boolean(), event: z.boolean(), test: z.boolean() }).default({ deliveryId: true, event: true, test: true }),
@@ -75,21 +76,20 @@ export function matches(actual: unknown, expected: unknown): boolean {
 
 type Case = z.infer<typeof CaseSchema>;
 
-async function runCase(rulesFile: string, c: Case): Promise<CaseResult> {
+async function runCase(loaded: RuleSet, c: Case): Promise<CaseResult> {
   const d = c.delivery;
   const input: RuleInput = {
     payload: d.payload,
     headers: Object.fromEntries(Object.entries(d.headers).map(([k, v]) => [k.toLowerCase(), v])),
     source: d.source,
-    event: d.event ?? (typeof d.payload.event === 'string' ? d.payload.event : 'unknown'),
+    event: d.event ?? inferEventName(d.payload),
     test: d.test,
     signed: d.signed,
     deliveryId: d.deliveryId,
     receivedAt: d.receivedAt,
     vars: c.vars,
   };
-  const rules = loadRuleFile(rulesFile);
-  const plans = await planDelivery({ dir: path.dirname(rulesFile), rules, errors: [], loadedAt: new Date(0) }, input);
+  const plans = await planDelivery(loaded, input);
   const problems = plans.filter((p) => p.result === 'error').map((p) => `rule ${p.rule}: ${p.error}`);
   const produced = plans.flatMap((p) => p.actions.map((a) => ({ rule: p.rule, ...a })));
   if (produced.length !== c.actions.length) problems.push(`expected ${c.actions.length} action(s), the rules produced ${produced.length}: ${JSON.stringify(produced)}`);
@@ -118,7 +118,9 @@ async function runFile(dir: string, fixture: string): Promise<FixtureFileResult>
       const issue = parsed.error.issues[0]!;
       throw new Error(`${issue.path.join('.') || 'fixture'}: ${issue.message}`);
     }
-    for (const c of parsed.data.cases) result.cases.push(await runCase(rules, c));
+    // Loaded once for all its cases, as the gateway holds a loaded file.
+    const loaded: RuleSet = { dir, rules: loadRuleFile(rules), errors: [], loadedAt: new Date(0) };
+    for (const c of parsed.data.cases) result.cases.push(await runCase(loaded, c));
   } catch (err) {
     result.error = (err as Error).message;
   }
