@@ -2,7 +2,10 @@
 // distinct rows ranked) for Relay's retriever, plain BM25 and two libraries, all in the same run,
 // over the ai package's own docs (devDependency `ai-docs-corpus`, pinned to one version), chunked
 // by the sync path's chunker. Also: how often the grounded reply cites a right row, and answer
-// latency (retrieve + compose). --held-out also scores the held-out questions; --ablate measures each choice.
+// latency (retrieve + compose). Questions: tuning.json (66, the ones the ranking was tuned on,
+// the first held-out set included once it was scored) and held-out-2.json (26, written before any
+// tuning for it and scored only once the tuning was over). By default only the tuning set is scored;
+// --held-out scores held-out-2 as well, in the same run. --ablate measures each choice.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -40,7 +43,7 @@ const corpusDir = path.join(path.dirname(require.resolve('ai-docs-corpus/package
 const corpusVersion = (require('ai-docs-corpus/package.json') as { version: string }).version;
 const load = (name: string) => (JSON.parse(fs.readFileSync(path.join(here, 'retrieval', `${name}.json`), 'utf8')) as { questions: Question[] }).questions;
 const sets: Array<[string, Question[]]> = [['tuning', load('tuning')]];
-if (process.argv.includes('--held-out')) sets.push(['held-out', load('held-out')]);
+if (process.argv.includes('--held-out')) sets.push(['held-out-2', load('held-out-2')]);
 
 // The corpus: one row per markdown file, its id the path inside docs/.
 const rows = fs
@@ -66,12 +69,14 @@ interface Variant {
   options: RetrieverOptions;
   clean: boolean;
 }
-const BEFORE: RetrieverOptions = { splitIdentifiers: false, headingWeight: null, onePerSection: false };
+const BEFORE: RetrieverOptions = { splitIdentifiers: false, headingWeight: null, onePerSection: false, rowShare: 0, rowWeight: 0 };
 const choices: Array<[string, Partial<RetrieverOptions> & { clean?: boolean }]> = [
   ['cleaning', { clean: true }],
   ['identifier splitting', { splitIdentifiers: true }],
   ['heading field', { headingWeight: DEFAULT_RETRIEVER.headingWeight }],
   ['one chunk per section', { onePerSection: true }],
+  ['row score', { rowWeight: DEFAULT_RETRIEVER.rowWeight }],
+  ['best other chunk of the row', { rowShare: DEFAULT_RETRIEVER.rowShare }],
 ];
 const variants: Variant[] = [{ name: 'relay retriever', options: DEFAULT_RETRIEVER, clean: true }];
 if (process.argv.includes('--ablate')) {

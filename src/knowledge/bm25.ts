@@ -4,6 +4,9 @@
 // Scoring is BM25F: the heading path and the body are two fields, each normalised by its own
 // average length and weighted before saturation, so a heading that names the question counts more
 // than the same words deep in a body (measured in bench/retrieval.ts; docs/CHAT.md).
+// A chunk's score also takes in its row: the whole row's BM25 (the row read as one text) and half
+// of the best score among the row's other chunks. A paraphrased question rarely has all its words
+// in one chunk, but often has them spread over the page that answers it.
 import { terms } from './terms.ts';
 import { TopK } from './topK.ts';
 import type { SegmentVectors } from './vectors.ts';
@@ -23,9 +26,13 @@ export interface RetrieverOptions {
   headingWeight: number | null;
   /** Return at most one chunk per section (row and heading path): the best one. */
   onePerSection: boolean;
+  /** A chunk gains this share of the best score among its row's other chunks (0: off). */
+  rowShare: number;
+  /** A chunk gains this share of its whole row's BM25 score, the row read as one text (0: off). */
+  rowWeight: number;
 }
 
-export const DEFAULT_RETRIEVER: RetrieverOptions = { splitIdentifiers: true, headingWeight: 3, onePerSection: true };
+export const DEFAULT_RETRIEVER: RetrieverOptions = { splitIdentifiers: true, headingWeight: 3, onePerSection: true, rowShare: 0.5, rowWeight: 1 };
 
 const K1 = 1.2;
 const B = 0.75;
@@ -37,6 +44,13 @@ export class Bm25Segment {
   /** Per chunk: the section it belongs to (same row, same heading path). */
   private readonly sections: number[] = [];
   private readonly sectionIds = new Map<string, number>();
+  /** Per chunk: its row, as an index into rowTotals. */
+  private readonly rows: number[] = [];
+  private readonly rowIds = new Map<string, number>();
+  /** Per row: its length (heading + body terms of all its chunks). */
+  private readonly rowLengths: number[] = [];
+  /** term → flat [row, tf, ...], heading words counted at the heading weight; a row's chunks are added one after another. */
+  private readonly rowPostings = new Map<string, number[]>();
   totalHeadingLength = 0;
   totalBodyLength = 0;
   /** term → flat [chunkIndex, headingTf, bodyTf, ...] */
@@ -57,6 +71,10 @@ export class Bm25Segment {
     let section = this.sectionIds.get(sectionKey);
     if (section === undefined) this.sectionIds.set(sectionKey, (section = this.sectionIds.size));
     this.sections.push(section);
+    let row = this.rowIds.get(chunk.rowId);
+    if (row === undefined) this.rowIds.set(chunk.rowId, (row = this.rowIds.size));
+    this.rows.push(row);
+    if (row === this.rowLengths.length) this.rowLengths.push(0);
 
     const split = { splitIdentifiers: this.options.splitIdentifiers };
     const fielded = this.options.headingWeight !== null;
@@ -72,7 +90,43 @@ export class Bm25Segment {
       let list = this.postings.get(term);
       if (!list) this.postings.set(term, (list = []));
       list.push(index, inHeading, inBody);
+      if (this.options.rowWeight) {
+        let rowList = this.rowPostings.get(term);
+        if (!rowList) this.rowPostings.set(term, (rowList = []));
+        const rowTf = inBody + (this.options.headingWeight ?? 1) * inHeading;
+        if (rowList[rowList.length - 2] === row) rowList[rowList.length - 1]! += rowTf;
+        else rowList.push(row, rowTf);
+      }
     }
+    this.rowLengths[row]! += headingWords.length + bodyWords.length;
+  }
+
+  get rowCount(): number {
+    return this.rowLengths.length;
+  }
+
+  get totalLength(): number {
+    return this.totalHeadingLength + this.totalBodyLength;
+  }
+
+  rowFrequency(term: string): number {
+    return (this.rowPostings.get(term)?.length ?? 0) / 2;
+  }
+
+  /** Adds this segment's whole-row BM25 for one query term to `rowScores` (indexed by row). */
+  accumulateRows(term: string, idf: number, averageLength: number, rowScores: Float64Array): void {
+    const list = this.rowPostings.get(term);
+    if (!list) return;
+    for (let i = 0; i < list.length; i += 2) {
+      const row = list[i]!;
+      const tf = list[i + 1]! / (1 - B + (B * this.rowLengths[row]!) / averageLength);
+      rowScores[row]! += (idf * tf * (K1 + 1)) / (K1 + tf);
+    }
+  }
+
+  /** Adds `weight` times each chunk's row score to that chunk. */
+  addRowScores(scores: Scores, rowScores: Float64Array, weight: number): void {
+    for (const doc of scores.touched) scores.values[doc]! += weight * rowScores[this.rows[doc]!]!;
   }
 
   get size(): number {
@@ -112,6 +166,22 @@ export class Bm25Segment {
   section(doc: number): number {
     return this.sections[doc]!;
   }
+
+  /** Adds `share` of the best score among each chunk's row's other chunks to that chunk. */
+  shareRowScores(scores: Scores, share: number): void {
+    const best = new Float64Array(this.rowIds.size);
+    const second = new Float64Array(this.rowIds.size);
+    for (const doc of scores.touched) {
+      const row = this.rows[doc]!;
+      const v = scores.values[doc]!;
+      if (v > best[row]!) [second[row], best[row]] = [best[row]!, v];
+      else if (v > second[row]!) second[row] = v;
+    }
+    for (const doc of scores.touched) {
+      const row = this.rows[doc]!;
+      scores.values[doc]! += share * (scores.values[doc] === best[row] ? second[row]! : best[row]!);
+    }
+  }
 }
 
 /** Per-query scores: a dense array beats a Map by several times when a common word hits most chunks. */
@@ -141,13 +211,32 @@ export function searchSegments(segments: Bm25Segment[], query: string, limit: nu
   const queryTerms = [...new Set(terms(query, { splitIdentifiers: options.splitIdentifiers }))];
   const total = segments.reduce((n, s) => n + s.size, 0);
   if (!queryTerms.length || total === 0) return [];
+  // Keep a few times `limit` candidates, so that one chunk per section still leaves `limit` hits.
+  const ranked = rank(segments, queryTerms, options.onePerSection ? limit * 4 : limit);
+  // A section's chunks say one thing: the best one stands for it, so the passages differ.
+  const seen = new Set<string>();
+  const out: ScoredChunk[] = [];
+  for (const { section, ...hit } of ranked) {
+    if (out.length === limit) break;
+    if (options.onePerSection && seen.has(section)) continue;
+    seen.add(section);
+    out.push(hit);
+  }
+  return out;
+}
+
+type Candidate = ScoredChunk & { section: string };
+
+/** The best `k` chunks for the query's terms, best first. */
+function rank(segments: Bm25Segment[], queryTerms: string[], k: number): Candidate[] {
+  const options = segments[0]!.options;
+  const total = segments.reduce((n, s) => n + s.size, 0);
   const average = {
     heading: segments.reduce((n, s) => n + s.totalHeadingLength, 0) / total || 1,
     body: segments.reduce((n, s) => n + s.totalBodyLength, 0) / total || 1,
   };
   const perSegment = segments.map((s) => s.scores());
-  // Keep a few times `limit` candidates, so that one chunk per section still leaves `limit` hits.
-  const top = new TopK(options.onePerSection ? limit * 4 : limit);
+  const top = new TopK(k);
   try {
     for (const term of queryTerms) {
       const df = segments.reduce((n, s) => n + s.documentFrequency(term), 0);
@@ -155,23 +244,29 @@ export function searchSegments(segments: Bm25Segment[], query: string, limit: nu
       const idf = Math.log(1 + (total - df + 0.5) / (df + 0.5));
       segments.forEach((s, i) => s.accumulate(term, idf, average, perSegment[i]!));
     }
+    if (options.rowWeight) {
+      const rowTotal = segments.reduce((n, s) => n + s.rowCount, 0);
+      const averageLength = segments.reduce((n, s) => n + s.totalLength, 0) / rowTotal || 1;
+      const rowScores = segments.map((s) => new Float64Array(s.rowCount));
+      for (const term of queryTerms) {
+        const df = segments.reduce((n, s) => n + s.rowFrequency(term), 0);
+        if (!df) continue;
+        const idf = Math.log(1 + (rowTotal - df + 0.5) / (df + 0.5));
+        segments.forEach((s, i) => s.accumulateRows(term, idf, averageLength, rowScores[i]!));
+      }
+      segments.forEach((s, i) => s.addRowScores(perSegment[i]!, rowScores[i]!, options.rowWeight));
+    }
     perSegment.forEach((scores, i) => {
+      if (options.rowShare) segments[i]!.shareRowScores(scores, options.rowShare);
       for (const doc of scores.touched) if (scores.values[doc]! > top.floor) top.push(scores.values[doc]!, i, doc);
     });
   } finally {
     for (const scores of perSegment) scores.release();
   }
-  // A section's chunks say one thing: the best one stands for it, so the passages differ.
-  const seen = new Set<string>();
-  const out: ScoredChunk[] = [];
-  const ranked = top.sorted().map(([score, i, doc]) => ({ ...segments[i]!.chunks[doc]!, dataSourceId: segments[i]!.dataSourceId, score, section: `${i}:${segments[i]!.section(doc)}` }));
-  for (const { section, ...hit } of ranked.sort(byScore)) {
-    if (out.length === limit) break;
-    if (options.onePerSection && seen.has(section)) continue;
-    seen.add(section);
-    out.push(hit);
-  }
-  return out;
+  return top
+    .sorted()
+    .map(([score, i, doc]) => ({ ...segments[i]!.chunks[doc]!, dataSourceId: segments[i]!.dataSourceId, score, section: `${i}:${segments[i]!.section(doc)}` }))
+    .sort(byScore);
 }
 
 const byScore = (a: ScoredChunk, b: ScoredChunk) => b.score - a.score || a.chunkId.localeCompare(b.chunkId);

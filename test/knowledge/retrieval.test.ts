@@ -1,5 +1,5 @@
 // Retrieval choices measured in bench/retrieval.ts: identifier splitting, cleaning before indexing,
-// the heading as a field of its own and at most one chunk per section.
+// the heading as a field of its own, at most one chunk per section, and a chunk's row counting in its score.
 import { describe, expect, it } from 'vitest';
 import { terms } from '../../src/knowledge/terms.ts';
 import { cleanMarkdown } from '../../src/knowledge/clean.ts';
@@ -82,6 +82,18 @@ describe('ranking', () => {
       ['Usage', 'after the install, call it'],
     ]);
     expect(searchSegments([segmentOf(segment.chunks, { ...DEFAULT_RETRIEVER, onePerSection: false })], 'install', 5)).toHaveLength(3);
+  });
+
+  it('ranks a page whose chunks share the question\'s words above one chunk that has them all', () => {
+    const chunks = [
+      { rowId: 'notes', heading: 'Notes', text: `Read the audio notes. ${filler(50)}` },
+      { rowId: 'speech', heading: 'Speech', text: `Generate audio from a prompt. ${filler(20)}` },
+      { rowId: 'speech', heading: 'Speech > Voices', text: `A voice can read any prompt. ${filler(20)}` },
+      { rowId: 'other', heading: 'Other', text: filler(20) },
+    ];
+    expect(searchSegments([segmentOf(chunks)], 'read audio', 3).map((h) => h.rowId)).toEqual(['speech', 'speech', 'notes']);
+    // Chunks scored alone (the retriever before), the one chunk with both words wins.
+    expect(searchSegments([segmentOf(chunks, { ...DEFAULT_RETRIEVER, rowWeight: 0, rowShare: 0 })], 'read audio', 3)[0]!.rowId).toBe('notes');
   });
 
   it('scores a query the same however many queries ran before it on the segment', () => {
