@@ -137,12 +137,12 @@ describe.each(['1.0', '2.0'] as const)('data sources API on %s', (version) => {
     let cursor: string | null | undefined;
     do {
       const body = { dataSourceId: mine, limit: 3, ...(cursor ? { cursor } : {}) };
-      let res: Awaited<ReturnType<ReturnType<typeof api>>> | undefined;
+      let res: { body: { pagination: { total: number; last: string | null }; dataSourceRows: Array<{ name: string }> } } | undefined;
       const read = await collectionsRead(async () => (res = await api('post', '/data-sources/row/list', body).expect(200)));
       // The page and its count; a cursor is checked by the page itself, with no lookup apart.
       expect(read.filter((c) => c === 'datasourcerows')).toHaveLength(2);
       expect(res!.body.pagination.total).toBe(7);
-      seen.push(...res!.body.dataSourceRows.map((r: { name: string }) => r.name));
+      seen.push(...res!.body.dataSourceRows.map((r) => r.name));
       cursor = res!.body.pagination.last;
     } while (cursor && seen.length < 20);
     expect(seen).toEqual(names);
