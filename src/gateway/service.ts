@@ -109,6 +109,8 @@ export interface DeliveryRecord {
 }
 
 async function withOutcomes(deliveries: GatewayDelivery[]): Promise<DeliveryRecord[]> {
+  // An empty page reads nothing: `$in: []` is no index condition, so it would scan every outcome.
+  if (deliveries.length === 0) return [];
   const ids = deliveries.map((d) => d.id);
   const [rules, actions] = await Promise.all([
     RuleOutcomeModel.find({ delivery: trusted({ $in: ids }) }).sort({ run: 1, rule: 1 }).lean<RuleOutcome[]>(),

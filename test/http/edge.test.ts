@@ -6,9 +6,9 @@ import { createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
 import { modules } from '../../src/modules.ts';
 import type { DomainModule } from '../../src/module.ts';
 import { validate } from '../../src/http/validate.ts';
-import mongoose from 'mongoose';
 import { rotateChannelSecret, setChannelEnabled } from '../../src/platform/service.ts';
 import { TeamModel } from '../../src/platform/model.ts';
+import { collectionsRead } from '../helpers/dbReads.ts';
 
 // A fixture module with one public route, so the edge is tested independently of the domains.
 const echoModule: DomainModule = {
@@ -84,18 +84,6 @@ describe('public API edge', () => {
     await setChannelEnabled(t.channelId, true);
     expect((await publicApi(rt, t)('post', '/echo', { text: 'x' })).status).toBe(200);
   });
-
-  /** The collections the models read while `fn` runs (mongoose's debug hook sees every model call). */
-  async function collectionsRead(fn: () => Promise<unknown>): Promise<string[]> {
-    const read: string[] = [];
-    mongoose.set('debug', (collection: string) => void read.push(collection));
-    try {
-      await fn();
-    } finally {
-      mongoose.set('debug', false);
-    }
-    return read.sort();
-  }
 
   it('reads only the channel for a route that uses the ids, and the bot and team once for a route that uses them', async () => {
     const api = publicApi(rt, tenant);
