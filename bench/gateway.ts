@@ -12,7 +12,7 @@ import { machineLine, startBenchDatabase } from './lib/runtime.ts';
 import { percentile } from './lib/load.ts';
 import type { GcReport, TargetReady } from './lib/gatewayTarget.ts';
 import { MongoClient } from 'mongodb';
-import { signBody } from '../src/security/signature.ts';
+import { signedGatewayDelivery } from './lib/gatewayDelivery.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 6_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -59,19 +59,9 @@ const relay = await startTarget('relay');
 const baselineUrl = baseline.url;
 const oursUrl = relay.url;
 
-function delivery() {
-  const deliveryId = randomUUID();
-  const body = JSON.stringify({ event: 'conversation.started', deliveryId, timestamp: new Date().toISOString(), conversation: { id: randomUUID(), botName: 'Bench bot', channelType: 'web' } });
-  return {
-    body,
-    headers: {
-      'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(body)),
-      'x-service-signature': signBody(body, SECRET),
-      'x-service-delivery-id': deliveryId,
-      'x-service-event': 'conversation.started',
-    },
-  };
+function delivery(): { body: string; headers: Record<string, string> } {
+  const { body, headers } = signedGatewayDelivery(SECRET);
+  return { body, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } };
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });

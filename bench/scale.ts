@@ -1,181 +1,184 @@
 // Scale (issue 17): does a request's cost stay bounded by what it returns when the database holds a
 // real install? Seeds the default database (or MONGODB_URI) once through the services' write
-// paths, then measures three runs of every list and get endpoint for the big tenant and a small
-// one while gateway intake runs at 200/s in the background; the small tenant's figures are compared
-// with the same requests on a second instance that holds only that tenant, in the same run.
+// paths, then measures every list and get endpoint for the big tenant and a small one while gateway
+// intake runs in the background; the small tenant's figures are compared with the same requests on
+// a second instance that holds only a tenant of its shape, in the same run.
 //
 //   node --import tsx bench/scale.ts [--scale 0.1] [--runs 3] [--requests 100] [--intake 200]
-//                                                        (--scale 1 = the issue's full size; default 0.1)
-//   MONGODB_URI=mongodb://host/relay_scale node --import tsx bench/scale.ts   (a MongoDB you run)
+//                                    [--data-dir DIR | --reuse DIR]
+//   --scale 1        the issue's full size (default 0.1)
+//   --data-dir DIR   seed into DIR and keep it: the embedded database (DIR/db), manifest.json (scale,
+//                    seeding times, tenant ids and keys) and row-ids.json; refuses a DIR already seeded
+//   --reuse DIR      skip seeding: start on DIR's database and manifest and go straight to the runs
+//                    (--scale is then the manifest's); each run edits 1 % of the big source's rows
+//   --intake 0       no background intake (the database alone)
+//   MONGODB_URI=mongodb://host/relay_scale node --import tsx bench/scale.ts   (an empty MongoDB you run;
+//                    the lone instance uses <database>_alone, dropped at start; --reuse keeps only the manifest)
 //
 // Full size: one bot with 100,000 rows of ~2 KB and 19 with 500, 300,000 events with their webhook
 // deliveries, 300,000 processed gateway deliveries, 50,000 conversations of 10 messages; every
-// count is multiplied by --scale. Retention is off (RETENTION_DAYS=0).
+// count is multiplied by --scale. Retention is off (RETENTION_DAYS=0). Seeding ends when the worker
+// has processed every gateway delivery and made every webhook delivery's first attempt.
+//
+// Each part runs in a process of its own, so latency and memory are the API's, not the bench's:
+// the big and the lone instance (bench/lib/scaleInstance.ts, which seeds too), the webhook sink
+// (bench/lib/sink.ts) and the paced intake (bench/lib/intake.ts); this process only sends the
+// measured requests, one at a time. RSS is the big instance's API process (peak of samples taken
+// every 2 s during a run) and its FerretDB's, apart.
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { fork } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Agent, fetch } from 'undici';
-import { startBenchRuntime, machineLine, type BenchRuntime } from './lib/runtime.ts';
+import { fetch } from 'undici';
+import { MongoClient } from 'mongodb';
+import { machineLine } from './lib/runtime.ts';
 import { percentile } from './lib/load.ts';
-import { seededText } from './lib/text.ts';
 import { syncAndWait } from './lib/sync.ts';
-import { provisionTenant } from '../src/platform/service.ts';
-import { createRelayClient, type RelayClient } from '../src/client/index.ts';
-import { signBody } from '../src/security/signature.ts';
-import { startConversation, recordMessages } from '../src/chat/service.ts';
-import { createWebhook } from '../src/webhooks/service.ts';
-import { mapLimit } from '../src/datasources/rows.ts';
-import { performSweep as webhookSweep } from '../src/webhooks/sweep.job.ts';
-import { performSweep as gatewaySweep } from '../src/gateway/sweep.job.ts';
-import { performSyncSweep } from '../src/datasources/sweep.job.ts';
+import { ADMIN_TOKEN, GATEWAY_SECRET, clientFor, markdown, patientDispatcher, type Seeded, type TenantKeys } from './lib/scaleTenant.ts';
 
 const arg = (name: string) => {
   const at = process.argv.indexOf(`--${name}`);
   return at > 0 ? process.argv[at + 1] : undefined;
 };
-const SCALE = Number(arg('scale') ?? process.env.BENCH_SCALE ?? 0.1);
 const RUNS = Number(arg('runs') ?? 3);
 const REQUESTS = Number(arg('requests') ?? 100);
 /** Background gateway intake per second during the runs (the issue's 200; 0 to see the database alone). */
 const INTAKE = Number(arg('intake') ?? 200);
-const n = (full: number) => Math.max(1, Math.round(full * SCALE));
+const REUSE = arg('reuse');
+if (REUSE && arg('data-dir')) throw new Error('--data-dir seeds a new directory, --reuse runs on a seeded one: give one of them');
+const KEEP = arg('data-dir') ?? REUSE;
 const progress = (line: string) => process.stderr.write(`[scale ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+const lib = (file: string) => fileURLToPath(new URL(`./lib/${file}`, import.meta.url));
 
-const ADMIN_TOKEN = 'bench-scale-admin-token-0123456789';
-const GATEWAY_SECRET = 'bench-scale-gateway-secret';
-const gatewayDir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-scale-'));
-fs.mkdirSync(path.join(gatewayDir, 'rules'));
-fs.writeFileSync(path.join(gatewayDir, 'gateway.json'), JSON.stringify({ sources: { relay: { secrets: [GATEWAY_SECRET] } } }));
-const ENV = {
-  ADMIN_TOKEN,
-  RETENTION_DAYS: '0',
-  GATEWAY_CONFIG: path.join(gatewayDir, 'gateway.json'),
-  RULES_DIR: path.join(gatewayDir, 'rules'),
-};
+/** What --data-dir keeps beside the database; the row ids go to row-ids.json. */
+interface Manifest {
+  scale: number;
+  database: string;
+  seededAt: string;
+  commit: string;
+  machine: string;
+  counts: string;
+  seedingMs: Record<string, number>;
+  big: Omit<TenantKeys, 'rowIds'>;
+  small: Omit<TenantKeys, 'rowIds'>;
+}
+const DATABASE = process.env.MONGODB_URI ? 'MONGODB_URI' : 'embedded FerretDB';
+const dir = KEEP ? path.resolve(KEEP) : fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-scale-'));
+const manifestPath = path.join(dir, 'manifest.json');
+const rowIdsPath = path.join(dir, 'row-ids.json');
+if (REUSE && !fs.existsSync(manifestPath)) throw new Error(`${manifestPath} not found: seed it first with --data-dir ${REUSE}`);
+if (!REUSE && KEEP && fs.existsSync(manifestPath)) throw new Error(`${dir} is already seeded: run on it with --reuse ${KEEP}, or seed into an empty directory`);
 
-// A webhook receiver: answers 200 at once.
-const sink = http.createServer((req, res) => {
-  req.resume();
-  req.on('end', () => res.writeHead(200).end('ok'));
-});
-await new Promise<void>((r) => sink.listen(0, '127.0.0.1', r));
-const sinkUrl = `http://127.0.0.1:${(sink.address() as { port: number }).port}/hook`;
-
-const { random, words } = seededText(17);
-function markdown(i: number, bytes = 2048): string {
-  let text = `# Item ${i}\n\n`;
-  while (text.length < bytes) text += `${words(8 + Math.floor(random() * 10))}. `;
-  return text;
+let commit = 'unknown';
+try {
+  commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+} catch {
+  // not a checkout: the figures just carry no commit
 }
 
-const dispatcher = new Agent({ keepAliveTimeout: 60_000, connections: 64, headersTimeout: 0, bodyTimeout: 0 });
-const patientFetch = ((input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) =>
-  fetch(input, { ...init, dispatcher })) as unknown as typeof globalThis.fetch;
-
-interface Tenant {
-  teamId: string;
-  botId: string;
-  api: RelayClient;
-  dataSourceId: string;
-  rowIds: string[];
-  conversationIds: string[];
-  webhookId?: string;
-}
-
-async function seedTenant(bench: BenchRuntime, rows: number, conversations: number, withWebhook: boolean): Promise<Tenant> {
-  const t = await provisionTenant({ plan: 'enterprise' });
-  const api = createRelayClient({ baseUrl: bench.baseUrl, channelId: t.channelId, secretKey: t.secretKey, fetch: patientFetch, timeoutMs: 30 * 60_000 });
-  const tenant: Tenant = { teamId: t.teamId, botId: t.botId, api, dataSourceId: (await api.dataSources.create()).id, rowIds: [], conversationIds: [] };
-  if (withWebhook) {
-    const { webhook } = await createWebhook(bench.runtime.ctx, t.botId, { type: 'conversation.started', url: sinkUrl });
-    tenant.webhookId = webhook.id;
-  }
-  const batches = Array.from({ length: Math.ceil(rows / 100) }, (_, b) =>
-    Array.from({ length: Math.min(100, rows - b * 100) }, (_, i) => ({ name: `item-${b * 100 + i}.md`, content: markdown(b * 100 + i) })),
-  );
-  await mapLimit(batches, 4, (batch) => api.rows.add(tenant.dataSourceId, batch));
-  const scope = { bot: { id: t.botId, name: 'Bench bot', teamId: t.teamId, welcomeMessage: null }, channelId: t.channelId };
-  const ids = await mapLimit(Array.from({ length: conversations }), 16, async () => {
-    const conversation = await startConversation(bench.runtime.ctx, scope as never, {});
-    await recordMessages(
-      bench.runtime.ctx,
-      conversation,
-      Array.from({ length: 10 }, (_, m) => ({ role: m % 2 ? ('assistant' as const) : ('user' as const), message: words(12) })),
-    );
-    return conversation.id;
-  });
-  tenant.conversationIds = ids;
-  return tenant;
-}
-
-async function rowIdsOf(tenant: Tenant): Promise<string[]> {
-  const ids: string[] = [];
-  for await (const row of tenant.api.rows.iterate(tenant.dataSourceId, { pageSize: 100 })) ids.push(row.id);
-  return ids;
-}
-
-function gatewayDelivery() {
-  const deliveryId = randomUUID();
-  const body = JSON.stringify({ event: 'conversation.started', deliveryId, timestamp: new Date().toISOString(), conversation: { id: randomUUID() } });
+/** A forked helper process and request/answer over IPC, each answer keyed by its first field. */
+function child(file: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+  const proc = fork(file, args, { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env } });
+  const next = <T>(key: string) =>
+    new Promise<T>((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`${path.basename(file)} exited (${code}) before answering ${key}`));
+      const on = (msg: Record<string, unknown>) => {
+        if (!(key in msg)) return;
+        proc.off('message', on);
+        proc.off('exit', onExit);
+        resolve(msg[key] as T);
+      };
+      proc.on('message', on);
+      proc.once('exit', onExit);
+    });
   return {
-    body,
-    headers: { 'content-type': 'application/json', 'x-service-signature': signBody(body, GATEWAY_SECRET) },
+    proc,
+    next,
+    ask: <T>(msg: object, key: string) => {
+      const answer = next<T>(key);
+      proc.send(msg);
+      return answer;
+    },
+    close: () => new Promise<void>((resolve) => (proc.exitCode !== null ? resolve() : (proc.once('exit', () => resolve()), proc.send({ close: true })))),
   };
 }
-async function postGateway(baseUrl: string): Promise<void> {
-  const { body, headers } = gatewayDelivery();
-  const res = await fetch(`${baseUrl}/gateway/relay`, { method: 'POST', body, headers, dispatcher });
-  await res.arrayBuffer();
-  if (res.status >= 300) throw new Error(`gateway intake answered ${res.status}`);
-}
 
-/** Gateway intake at `rate` per second until stop() (open loop: one request per tick). */
-function backgroundIntake(baseUrl: string, rate: number) {
-  let sent = 0;
-  let failed = 0;
-  const timer = setInterval(() => {
-    for (let i = 0; i < rate / 50; i++) {
-      sent++;
-      postGateway(baseUrl).catch(() => failed++);
-    }
-  }, 20);
-  if (rate === 0) clearInterval(timer);
-  return { stop: () => (clearInterval(timer), { sent, failed }) };
-}
+// ---- The instances and their data -------------------------------------------------------------
+progress(`${DATABASE}, ${machineLine()}, ${REUSE ? `reusing ${dir}` : `seeding into ${dir}`}`);
+const sink = child(lib('sink.ts'), []);
+const sinkUrl = await sink.next<string>('url');
+const big = child(lib('scaleInstance.ts'), KEEP ? [dir, '--keep'] : [dir]);
+const bigUrl = await big.next<string>('ready');
 
-async function admin(bench: BenchRuntime, pathname: string): Promise<unknown> {
-  const res = await fetch(`${bench.baseUrl}/api/admin${pathname}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, dispatcher });
+let manifest: Manifest;
+let rowIds: { big: string[]; small: string[] };
+if (REUSE) {
+  manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as Manifest;
+  rowIds = JSON.parse(fs.readFileSync(rowIdsPath, 'utf8')) as typeof rowIds;
+  if (manifest.database !== DATABASE) throw new Error(`${dir} was seeded on ${manifest.database}, not ${DATABASE}`);
+  // The sink listens on a new port each run.
+  await big.ask({ retarget: { botId: manifest.big.botId, webhookId: manifest.big.webhookId, url: sinkUrl } }, 'retargeted');
+} else {
+  const scale = Number(arg('scale') ?? process.env.BENCH_SCALE ?? 0.1);
+  const seeded = await big.ask<Seeded>({ seed: { scale, shape: 'install', sinkUrl } }, 'seeded');
+  const { rowIds: bigRows, ...bigKeys } = seeded.big!;
+  const { rowIds: smallRows, ...smallKeys } = seeded.small;
+  rowIds = { big: bigRows, small: smallRows };
+  manifest = { scale, database: DATABASE, seededAt: new Date().toISOString(), commit, machine: machineLine(), counts: seeded.counts, seedingMs: seeded.seedingMs, big: bigKeys, small: smallKeys };
+  if (KEEP) {
+    fs.writeFileSync(rowIdsPath, JSON.stringify(rowIds));
+    fs.writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+  }
+}
+const bigTenant: TenantKeys = { ...manifest.big, rowIds: rowIds.big };
+const small: TenantKeys = { ...manifest.small, rowIds: rowIds.small };
+
+// The lone instance: always seeded afresh (a few seconds), in a database of its own.
+let aloneEnv: NodeJS.ProcessEnv = {};
+if (process.env.MONGODB_URI) {
+  const uri = new URL(process.env.MONGODB_URI);
+  uri.pathname = `/${uri.pathname.slice(1) || 'relay'}_alone`;
+  const client = await MongoClient.connect(uri.toString());
+  await client.db().dropDatabase();
+  await client.close();
+  aloneEnv = { MONGODB_URI: uri.toString() };
+}
+const alone = child(lib('scaleInstance.ts'), [fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-scale-alone-'))], aloneEnv);
+const aloneUrl = await alone.next<string>('ready');
+const aloneTenant = (await alone.ask<Seeded>({ seed: { scale: manifest.scale, shape: 'tenant', sinkUrl } }, 'seeded')).small;
+
+// ---- Requests ------------------------------------------------------------------------------------
+async function admin(baseUrl: string, pathname: string): Promise<unknown> {
+  const res = await fetch(`${baseUrl}/api/admin${pathname}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, dispatcher: patientDispatcher });
   const body = (await res.json()) as { success: boolean };
   if (!body.success) throw new Error(`${pathname}: ${res.status} ${JSON.stringify(body)}`);
   return body;
 }
 
 type Probe = [name: string, request: () => Promise<unknown>];
-function probes(bench: BenchRuntime, t: Tenant): Probe[] {
+function probes(baseUrl: string, t: TenantKeys): Probe[] {
+  const api = clientFor(baseUrl, t);
   const middle = t.rowIds[Math.floor(t.rowIds.length / 2)]!;
   const nearEnd = t.rowIds[Math.max(0, t.rowIds.length - 51)]!;
-  const conv = t.conversationIds[Math.floor(t.conversationIds.length / 2)]!;
   const list: Probe[] = [
-    ['rows: first page', () => t.api.rows.list(t.dataSourceId, { limit: 100 })],
-    ['rows: middle page', () => t.api.rows.list(t.dataSourceId, { limit: 100, cursor: middle })],
-    ['rows: last page', () => t.api.rows.list(t.dataSourceId, { limit: 100, cursor: nearEnd })],
-    ['rows: get', () => t.api.rows.get(t.dataSourceId, middle)],
-    ['data sources: get', () => t.api.dataSources.get(t.dataSourceId)],
-    ['data sources: list', () => t.api.dataSources.list({ limit: 10 })],
-    ['conversations: page', () => t.api.chat.listConversations({ limit: 100 })],
-    ['messages: page', () => t.api.chat.listMessages(conv, { limit: 100 })],
-    ['inbox (admin, Open)', () => admin(bench, `/bots/${t.botId}/conversations?state=Open&limit=100`)],
+    ['rows: first page', () => api.rows.list(t.dataSourceId, { limit: 100 })],
+    ['rows: middle page', () => api.rows.list(t.dataSourceId, { limit: 100, cursor: middle })],
+    ['rows: last page', () => api.rows.list(t.dataSourceId, { limit: 100, cursor: nearEnd })],
+    ['rows: get', () => api.rows.get(t.dataSourceId, middle)],
+    ['data sources: get', () => api.dataSources.get(t.dataSourceId)],
+    ['data sources: list', () => api.dataSources.list({ limit: 10 })],
+    ['conversations: page', () => api.chat.listConversations({ limit: 100 })],
+    ['messages: page', () => api.chat.listMessages(t.conversationId, { limit: 100 })],
+    ['inbox (admin, Open)', () => admin(baseUrl, `/bots/${t.botId}/conversations?state=Open&limit=100`)],
   ];
-  if (t.webhookId) list.push(['webhook delivery log (admin)', () => admin(bench, `/bots/${t.botId}/webhooks/${t.webhookId}/deliveries?limit=100`)]);
+  if (t.webhookId) list.push(['webhook delivery log (admin)', () => admin(baseUrl, `/bots/${t.botId}/webhooks/${t.webhookId}/deliveries?limit=100`)]);
   return list;
 }
 
-async function measure(list: Probe[]): Promise<Map<string, { p50: number; p99: number }>> {
-  const out = new Map<string, { p50: number; p99: number }>();
+type Figures = Map<string, { p50: number; p99: number }>;
+async function measure(list: Probe[]): Promise<Figures> {
+  const out: Figures = new Map();
   for (const [name, request] of list) {
     const ms: number[] = [];
     for (let i = 0; i < REQUESTS; i++) {
@@ -189,76 +192,34 @@ async function measure(list: Probe[]): Promise<Map<string, { p50: number; p99: n
   return out;
 }
 
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await fn();
-  return performance.now() - started;
+/** Paced gateway intake at `url` in a process of its own, until stop(). */
+async function backgroundIntake(baseUrl: string) {
+  if (INTAKE === 0) return { stop: async () => ({ sent: 0, failed: 0 }) };
+  const intake = child(lib('intake.ts'), [`${baseUrl}/gateway/relay`, String(INTAKE)], { GATEWAY_BENCH_SECRET: GATEWAY_SECRET });
+  await intake.next('started');
+  return { stop: () => intake.ask<{ sent: number; failed: number }>({ stop: true }, 'stopped') };
 }
 
-type Figures = Map<string, { p50: number; p99: number }>;
-
-// The isolation baseline runs in a child process (one mongoose connection per process): an instance
-// holding only a tenant of the small one's shape, measured on request between the parent's runs.
-if (process.argv.includes('--alone')) {
-  const alone = await startBenchRuntime({ env: ENV });
-  const tenant = await seedTenant(alone, n(500), 5, false);
-  tenant.rowIds = await rowIdsOf(tenant);
-  process.send!({ ready: alone.baseUrl });
-  process.on('message', async (msg: { measure?: boolean; close?: boolean }) => {
-    if (msg.measure) process.send!({ figures: [...(await measure(probes(alone, tenant)))] });
-    if (msg.close) {
-      await alone.close();
-      fs.rmSync(gatewayDir, { recursive: true, force: true });
-      process.exit(0);
+/** Samples the big instance's API and FerretDB resident memory every 2 s until stop(); peaks in bytes. */
+function sampleRss() {
+  const peak = { apiRss: 0, dbRss: 0 };
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const s = await big.ask<{ apiRss: number; dbRss: number }>({ stats: true }, 'stats');
+      peak.apiRss = Math.max(peak.apiRss, s.apiRss);
+      peak.dbRss = Math.max(peak.dbRss, s.dbRss);
+      await new Promise((r) => setTimeout(r, 2000));
     }
-  });
-  await new Promise(() => undefined);
-}
-
-// ---- Seeding -----------------------------------------------------------------------------------
-progress(`scale ${SCALE}: ${machineLine()}`);
-const big = await startBenchRuntime({ env: { ...ENV, JOB_PROCESS_EVERY_MS: '200' } });
-const seeding: Record<string, number> = {};
-let started = performance.now();
-const bigTenant = await seedTenant(big, n(100_000), n(50_000), true);
-seeding['big tenant (rows, conversations)'] = performance.now() - started;
-progress(`big tenant seeded in ${(seeding['big tenant (rows, conversations)']! / 1000).toFixed(0)} s`);
-started = performance.now();
-const smallTenants = [];
-for (let i = 0; i < 19; i++) smallTenants.push(await seedTenant(big, n(500), 5, false));
-seeding['19 small tenants'] = performance.now() - started;
-progress('small tenants seeded');
-// Events beyond the big tenant's conversation starts, each fanned out to its webhook.
-started = performance.now();
-await mapLimit(Array.from({ length: Math.max(0, n(300_000) - n(50_000)) }), 32, () =>
-  big.runtime.ctx.events.emit({ type: 'conversation.started', teamId: bigTenant.teamId, botId: bigTenant.botId, payload: { conversation: { id: randomUUID() } } }),
-);
-seeding['events'] = performance.now() - started;
-progress('events seeded');
-started = performance.now();
-await mapLimit(Array.from({ length: n(300_000) }), 32, () => postGateway(big.baseUrl));
-seeding['gateway deliveries'] = performance.now() - started;
-progress('gateway deliveries seeded');
-const sync = await syncAndWait(bigTenant.api, bigTenant.dataSourceId, 200);
-seeding['first full sync of the big source'] = sync.totalMs;
-bigTenant.rowIds = await rowIdsOf(bigTenant);
-const small = smallTenants[0]!;
-small.rowIds = await rowIdsOf(small);
-progress('synced; waiting for the queues to drain');
-// Let first attempts and gateway processing finish before measuring.
-await new Promise((r) => setTimeout(r, 10_000));
-
-const alone = fork(fileURLToPath(import.meta.url), ['--alone', '--scale', String(SCALE), '--requests', String(REQUESTS)], { execArgv: ['--import', 'tsx'] });
-const fromAlone = <T>(key: string) => new Promise<T>((resolve) => {
-  const on = (msg: Record<string, unknown>) => {
-    if (key in msg) {
-      alone.off('message', on);
-      resolve(msg[key] as T);
-    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return peak;
+    },
   };
-  alone.on('message', on);
-});
-const aloneUrl = await fromAlone<string>('ready');
+}
 
 // ---- Runs ----------------------------------------------------------------------------------------
 const lines: string[] = [];
@@ -266,28 +227,27 @@ const print = (line: string) => {
   lines.push(line);
   process.stdout.write(`${line}\n`);
 };
-print(`## bench/scale.ts --scale ${SCALE} (${process.env.MONGODB_URI ? 'MONGODB_URI' : 'embedded FerretDB'})`);
+const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+print(`## bench/scale.ts --scale ${manifest.scale} (${DATABASE}), main ${commit}`);
 print(`Machine: ${machineLine()}`);
 print(
-  `Seeded: big tenant ${n(100_000)} rows + ${n(50_000)} conversations × 10 messages, 19 × ${n(500)} rows, ` +
-    `${n(300_000)} events with deliveries, ${n(300_000)} gateway deliveries; seeding s: ` +
-    Object.entries(seeding)
+  `Seeded${REUSE ? ` (reused: seeded ${manifest.seededAt.slice(0, 16)} at ${manifest.commit})` : ''}: ${manifest.counts}; seeding s: ` +
+    Object.entries(manifest.seedingMs)
       .map(([k, v]) => `${k} ${(v / 1000).toFixed(0)}`)
       .join(', '),
 );
+const bigApi = clientFor(bigUrl, bigTenant);
 for (let run = 1; run <= RUNS; run++) {
-  const intake = backgroundIntake(big.baseUrl, INTAKE);
-  const bigFigures = await measure([
-    ...probes(big, bigTenant),
-    ['gateway delivery list (admin)', () => admin(big, '/gateway/deliveries?limit=100')],
-  ]);
-  const smallFigures = await measure(probes(big, small));
-  const { sent, failed } = intake.stop();
+  const rss = sampleRss();
+  const intake = await backgroundIntake(bigUrl);
+  const bigFigures = await measure([...probes(bigUrl, bigTenant), ['gateway delivery list (admin)', () => admin(bigUrl, '/gateway/deliveries?limit=100')]]);
+  const smallFigures = await measure(probes(bigUrl, small));
+  const { sent, failed } = await intake.stop();
+  const peak = await rss.stop();
   // The same background intake on the lone instance, so both sides carry the same load.
-  const aloneIntake = backgroundIntake(aloneUrl, INTAKE);
-  alone.send({ measure: true });
-  const aloneFigures: Figures = new Map(await fromAlone<[string, { p50: number; p99: number }][]>('figures'));
-  aloneIntake.stop();
+  const aloneIntake = await backgroundIntake(aloneUrl);
+  const aloneFigures = await measure(probes(aloneUrl, aloneTenant));
+  await aloneIntake.stop();
   print(`\n### Run ${run} (background gateway intake: ${sent} sent, ${failed} failed; machine load average ${os.loadavg()[0]!.toFixed(1)}); ms, ${REQUESTS} requests each`);
   print('| Request | big p50 | big p99 | small p50 | small p99 | small alone p99 | small / alone |');
   print('| --- | --- | --- | --- | --- | --- | --- |');
@@ -297,25 +257,23 @@ for (let run = 1; run <= RUNS; run++) {
     const f = (x?: number) => (x === undefined ? '-' : x.toFixed(1));
     print(`| ${name} | ${f(b.p50)} | ${f(b.p99)} | ${f(s?.p50)} | ${f(s?.p99)} | ${f(a?.p99)} | ${s && a ? (s.p99 / a.p99).toFixed(2) : '-'} |`);
   }
-  const ctx = big.runtime.ctx;
-  const sweeps = {
-    events: await timed(() => ctx.events.redispatchStale(30_000)),
-    webhooks: await timed(() => webhookSweep(ctx, 60_000)),
-    gateway: await timed(() => gatewaySweep(ctx, 120_000)),
-    syncs: await timed(() => performSyncSweep(ctx)),
-  };
+  const sweeps = await big.ask<Record<string, number>>({ sweeps: true }, 'sweeps');
   print(`Sweeps (ms): ${Object.entries(sweeps).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`);
-  const syncStart = (await syncAndWait(bigTenant.api, bigTenant.dataSourceId, 100)).startMs;
-  // Re-sync after editing 1 % of the big source's rows.
-  const edited = bigTenant.rowIds.filter((_, i) => i % 100 === run).map((id, i) => ({ id, name: `edited-${run}-${i}.md`, content: markdown(run * 1_000_000 + i) }));
-  for (let i = 0; i < edited.length; i += 100) await bigTenant.api.rows.update(bigTenant.dataSourceId, edited.slice(i, i + 100));
-  const resync = (await syncAndWait(bigTenant.api, bigTenant.dataSourceId, 50)).totalMs;
-  print(`Sync start ${syncStart.toFixed(1)} ms; re-sync of ${edited.length} edited rows (1 %) ${(resync / 1000).toFixed(2)} s; RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB (the bench and the big instance, one process)`);
+  const syncStart = (await syncAndWait(bigApi, bigTenant.dataSourceId, 100)).startMs;
+  // Re-sync after editing 1 % of the big source's rows (the time in the text, so a reused install's
+  // edits change the rows again).
+  const edited = bigTenant.rowIds
+    .filter((_, i) => i % 100 === run % 100)
+    .map((id, i) => ({ id, name: `edited-${run}-${i}.md`, content: `${markdown(run * 1_000_000 + i)}\n\nEdited ${new Date().toISOString()}` }));
+  for (let i = 0; i < edited.length; i += 100) await bigApi.rows.update(bigTenant.dataSourceId, edited.slice(i, i + 100));
+  const resync = (await syncAndWait(bigApi, bigTenant.dataSourceId, 50)).totalMs;
+  print(
+    `Sync start ${syncStart.toFixed(1)} ms; re-sync of ${edited.length} edited rows (1 %) ${(resync / 1000).toFixed(2)} s; ` +
+      `RSS peak during the requests: API process ${mib(peak.apiRss)} MiB, FerretDB ${process.env.MONGODB_URI ? '-' : `${mib(peak.dbRss)} MiB`}`,
+  );
 }
 
-alone.send({ close: true });
-await big.close();
-sink.close();
-fs.rmSync(gatewayDir, { recursive: true, force: true });
+await Promise.all([big.close(), alone.close(), sink.close()]);
+if (!KEEP) fs.rmSync(dir, { recursive: true, force: true });
 if (process.env.BENCH_OUT) fs.appendFileSync(process.env.BENCH_OUT, `${lines.join('\n')}\n`);
 process.exit(0);

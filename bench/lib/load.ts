@@ -71,14 +71,16 @@ export function formatLoad(name: string, r: LoadResult): string {
 
 /**
  * Open-loop pacing: calls `fn(i)` `count` times at `perSecond`, on schedule whether or not earlier
- * calls have finished (as independent senders arrive), and waits for all of them.
+ * calls have finished (as independent senders arrive), and waits for all of them. `signal` ends it
+ * early (count may then be Infinity): no call starts after the abort.
  */
-export async function paced(count: number, perSecond: number, fn: (i: number) => Promise<unknown>): Promise<void> {
+export async function paced(count: number, perSecond: number, fn: (i: number) => Promise<unknown>, signal?: AbortSignal): Promise<void> {
   const started = performance.now();
   const calls: Promise<unknown>[] = [];
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; i < count && !signal?.aborted; i++) {
     const wait = started + (i * 1000) / perSecond - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    if (signal?.aborted) break;
     calls.push(fn(i));
   }
   await Promise.all(calls);

@@ -11,14 +11,18 @@ import { createLogger } from '../../src/observability/logger.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
 import { createApp } from '../../src/http/app.ts';
 import type { DomainModule } from '../../src/module.ts';
+import type { Clock } from '../../src/clock.ts';
 import { modules as allModules } from '../../src/modules.ts';
 
 export interface BenchRuntime {
   runtime: Runtime;
   config: Config;
   uri: string;
+  database: BenchDatabase;
   baseUrl: string;
   server: http.Server;
+  /** CPU time the embedded database has used so far (0 on MONGODB_URI). */
+  dbCpuMs(): number;
   close(): Promise<void>;
 }
 
@@ -27,6 +31,8 @@ export interface BenchDatabase {
   uri: string;
   /** CPU time the embedded server has used so far (0 for a server given by MONGODB_URI). */
   cpuMs(): number;
+  /** Resident memory of the embedded server now, in bytes (0 for a server given by MONGODB_URI). */
+  rssBytes(): number;
   close(): Promise<void>;
 }
 
@@ -43,28 +49,49 @@ function processTreeCpuMs(pid: number | undefined): number {
   }
 }
 
-export async function startBenchDatabase(): Promise<BenchDatabase> {
-  if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, cpuMs: () => 0, close: async () => undefined };
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-db-'));
+/** Resident memory of a process's descendants (not the process itself), from /proc (Linux). */
+function descendantsRssBytes(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+    return children.reduce((sum, child) => {
+      const kb = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child}/status`, 'utf8'))?.[1];
+      return sum + Number(kb ?? 0) * 1024 + descendantsRssBytes(child);
+    }, 0);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * `dataDir`: the embedded server keeps its data there and close() leaves it, so a later run can
+ * start on the same data (bench/scale.ts --data-dir); without it, a temporary directory.
+ */
+export async function startBenchDatabase(opts: { dataDir?: string } = {}): Promise<BenchDatabase> {
+  if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, cpuMs: () => 0, rssBytes: () => 0, close: async () => undefined };
+  const dir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-db-'));
   const embedded: EmbeddedDb = await startFerretDb({ dataDir: dir, database: 'relay_bench' });
   return {
     uri: embedded.uri,
     // The embedded server runs under a shell watchdog: FerretDB is its child.
     cpuMs: () => processTreeCpuMs(embedded.process.pid),
+    rssBytes: () => descendantsRssBytes(embedded.process.pid),
     async close() {
       await embedded.stop();
-      fs.rmSync(dir, { recursive: true, force: true });
+      if (!opts.dataDir) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }
 
-export async function startBenchRuntime(opts: { env?: Record<string, string>; worker?: boolean; extraModules?: DomainModule[] } = {}): Promise<BenchRuntime> {
-  const database = await startBenchDatabase();
+export async function startBenchRuntime(
+  opts: { env?: Record<string, string>; worker?: boolean; extraModules?: DomainModule[]; clock?: Clock; dataDir?: string } = {},
+): Promise<BenchRuntime> {
+  const database = await startBenchDatabase({ dataDir: opts.dataDir });
   const uri = database.uri;
   const config = loadConfig({ LOG_LEVEL: 'silent', MONGODB_URI: uri, OUTBOUND_ALLOW_PRIVATE: 'true', DATA_DIR: path.join(os.tmpdir(), `relay-bench-${process.pid}`), ...opts.env });
   // BENCH_LOG=path keeps the service's warnings and errors (JSON lines) for reading after a run.
   const logger = process.env.BENCH_LOG ? createLogger('warn', destination({ dest: process.env.BENCH_LOG, sync: false })) : createLogger('silent');
-  const runtime = await createRuntime({ config, logger, uri, modules: [...allModules, ...(opts.extraModules ?? [])] });
+  const runtime = await createRuntime({ config, logger, uri, clock: opts.clock, modules: [...allModules, ...(opts.extraModules ?? [])] });
   if (opts.worker !== false) await runtime.startWorker();
   const server = http.createServer(createApp(runtime.ctx, runtime.modules).callback());
   server.keepAliveTimeout = 60_000;
@@ -74,8 +101,10 @@ export async function startBenchRuntime(opts: { env?: Record<string, string>; wo
     runtime,
     config,
     uri,
+    database,
     baseUrl: `http://127.0.0.1:${port}`,
     server,
+    dbCpuMs: () => database.cpuMs(),
     async close() {
       await new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections();

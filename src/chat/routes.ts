@@ -31,7 +31,7 @@ async function wholeReply(turn: PreparedTurn) {
 
 export function chatPublicRoutes(router: Router<PublicState>, ctx: AppContext): void {
   router.post('/conversation', validate(ConversationStartSchema), async (c) => {
-    const { bot, team, channel } = c.state;
+    const { bot, team, channel } = await c.state.tenant();
     assertChatTokensLeft(ctx, team);
     const { userData, message } = c.state.input as { userData?: Record<string, never>; message?: string };
     const conversation = await startConversation(ctx, { bot, channelId: channel.id }, { savedUserData: userData, initialMessage: message ?? null });
@@ -42,7 +42,7 @@ export function chatPublicRoutes(router: Router<PublicState>, ctx: AppContext): 
 
   router.post('/message', validate(MessageSendSchema), async (c) => {
     const req = c.state.input as MessageSendReq;
-    const turn = await prepareTurn(ctx, c.state, req);
+    const turn = await prepareTurn(ctx, await c.state.tenant(), req);
     // The response deadline may have answered 503 meanwhile (http/responseDeadline.ts). Nothing is
     // saved before the turn runs, so stop here rather than call the model for nobody.
     if (c.res.headersSent) return;
@@ -56,13 +56,13 @@ export function chatPublicRoutes(router: Router<PublicState>, ctx: AppContext): 
   });
 
   router.post('/conversations', validate(ConversationListSchema), async (c) => {
-    const page = await listConversations(c.state.bot.id, c.state.input);
+    const page = await listConversations(c.state.botId, c.state.input);
     c.body = { success: true, conversations: page.items.map(presentConversation), pagination: page.pagination };
   });
 
   router.post('/messages', validate(MessageListSchema), async (c) => {
     const { conversationId, ...pageQuery } = c.state.input;
-    const page = await listMessages(c.state.bot.id, conversationId, pageQuery);
+    const page = await listMessages(c.state.botId, conversationId, pageQuery);
     c.body = { success: true, messages: page.items.map(presentMessage), pagination: page.pagination };
   });
 }

@@ -13,7 +13,6 @@ import { startSync, SYNC_JOB, type SyncJobData } from './sync.ts';
 import { performSyncSweep, SWEEP_JOB } from './sweep.job.ts';
 import { syncStaleEmbeddings } from './reembed.ts';
 import { ensureRecurring } from '../jobs/scheduler.ts';
-import { dutyCycled } from '../jobs/dutyCycle.ts';
 
 /** A sync by `syncInterval` follows the API's rules; a refused start (already syncing, no tokens) is skipped. */
 export async function performIntervalSync(ctx: AppContext, data: IntervalJobData): Promise<'started' | 'skipped' | 'gone'> {
@@ -56,7 +55,9 @@ export function createDataSourcesModule(opts: DataSourceRouteOptions = {}): Doma
       ctx.jobs.define<IntervalJobData>(INTERVAL_JOB, async (job) => {
         await performIntervalSync(ctx, job.attrs.data);
       });
-      ctx.jobs.define(SWEEP_JOB, dutyCycled(SWEEP_JOB, ctx, () => performSyncSweep(ctx)));
+      ctx.jobs.define(SWEEP_JOB, async () => {
+        await performSyncSweep(ctx);
+      });
     },
     async start(ctx, role) {
       if (!role.worker) return;

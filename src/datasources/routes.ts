@@ -25,13 +25,14 @@ export interface DataSourceRouteOptions {
 }
 
 export function dataSourceRoutes(router: Router<PublicState>, ctx: AppContext, opts: DataSourceRouteOptions = {}): void {
-  const source = (c: { state: PublicState }) => dataSources.getDataSource(c.state.bot.id, c.state.input.dataSourceId);
+  const source = (c: { state: PublicState }) => dataSources.getDataSource(c.state.botId, c.state.input.dataSourceId);
 
   router.post('/data-sources', async (c) => {
-    c.body = { success: true, dataSource: presentDataSource(await dataSources.createDataSource(ctx, c.state.bot, c.state.team)) };
+    const { bot, team } = await c.state.tenant();
+    c.body = { success: true, dataSource: presentDataSource(await dataSources.createDataSource(ctx, bot, team)) };
   });
   router.post('/data-sources/list', validate(DataSourceListSchema), async (c) => {
-    const page = await dataSources.listDataSources(c.state.bot.id, c.state.input);
+    const page = await dataSources.listDataSources(c.state.botId, c.state.input);
     c.body = { success: true, dataSources: page.items.map(presentDataSource), pagination: page.pagination };
   });
   router.get('/data-sources', validate(DataSourceIdSchema, 'query'), async (c) => {
@@ -39,14 +40,14 @@ export function dataSourceRoutes(router: Router<PublicState>, ctx: AppContext, o
   });
   router.put('/data-sources', validate(SyncIntervalUpdateSchema), async (c) => {
     const { dataSourceId, syncInterval } = c.state.input;
-    c.body = { success: true, dataSource: presentDataSource(await dataSources.setSyncInterval(ctx, c.state.bot.id, dataSourceId, syncInterval)) };
+    c.body = { success: true, dataSource: presentDataSource(await dataSources.setSyncInterval(ctx, c.state.botId, dataSourceId, syncInterval)) };
   });
   router.delete('/data-sources', validate(DataSourceIdSchema), async (c) => {
-    await dataSources.deleteDataSource(ctx, c.state.bot.id, c.state.input.dataSourceId);
+    await dataSources.deleteDataSource(ctx, c.state.botId, c.state.input.dataSourceId);
     c.body = { success: true };
   });
   router.post('/data-sources/sync', validate(DataSourceIdSchema), async (c) => {
-    await startSync(ctx, { botId: c.state.bot.id, dataSourceId: c.state.input.dataSourceId, trigger: 'api' });
+    await startSync(ctx, { botId: c.state.botId, dataSourceId: c.state.input.dataSourceId, trigger: 'api' });
     c.body = { success: true };
   });
 

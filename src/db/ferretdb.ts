@@ -130,6 +130,8 @@ export async function startFerretDb(opts: {
   database?: string;
   /** false: Relay's pushdown off, FerretDB filters and sorts everything in Go (the property test's oracle). */
   pushdown?: boolean;
+  /** true: every SQL statement is logged to DIR/ferretdb.log as JSON (bench/reads.ts reads it). */
+  logSql?: boolean;
 }): Promise<EmbeddedDb> {
   const binary = ensureFerretBinary();
   const port = opts.port ?? (await freePort());
@@ -145,7 +147,7 @@ export async function startFerretDb(opts: {
     `--state-dir=${opts.dataDir}`,
     '--debug-addr=-',
     '--telemetry=disable',
-    '--log-level=error',
+    ...(opts.logSql ? ['--log-level=debug', '--log-format=json'] : ['--log-level=error']),
   ];
   // A small shell watchdog stops FerretDB when this process dies without cleaning up
   // (SIGKILL, a killed test runner), so no orphan keeps the port or the SQLite files. It is gone

@@ -2,14 +2,15 @@
 import type { DomainModule } from '../module.ts';
 import { pruneEvents } from './retention.ts';
 import { ensureRecurring } from '../jobs/scheduler.ts';
-import { dutyCycled } from '../jobs/dutyCycle.ts';
 
 export const REDISPATCH_JOB = 'events.redispatch';
 
 export const eventsModule: DomainModule = {
   name: 'events',
   defineJobs(ctx) {
-    ctx.jobs.define(REDISPATCH_JOB, dutyCycled(REDISPATCH_JOB, ctx, () => ctx.events.redispatchStale(30_000)));
+    ctx.jobs.define(REDISPATCH_JOB, async () => {
+      await ctx.events.redispatchStale(30_000);
+    });
   },
   async start(ctx, role) {
     if (role.worker) await ensureRecurring(ctx.jobs, '1 minute', REDISPATCH_JOB);

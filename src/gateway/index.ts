@@ -10,7 +10,6 @@ import { createGatewayState, type GatewayState } from './state.ts';
 import { performSweep } from './sweep.job.ts';
 import { pruneGateway } from './retention.ts';
 import { ensureRecurring } from '../jobs/scheduler.ts';
-import { dutyCycled } from '../jobs/dutyCycle.ts';
 
 export interface GatewayOptions {
   /** Delays between action attempts (attempts = delays + 1); tests pass short ones. */
@@ -50,7 +49,9 @@ export function createGatewayModule(opts: GatewayOptions = {}): DomainModule & {
         // retried on the same delays, and the sweep covers what is still waiting after that.
         { concurrency: 10, backoff: (c) => (c.error instanceof RetryableActionError ? c.error.delayMs : (retryDelaysMs[c.attempt - 1] ?? null)) },
       );
-      ctx.jobs.define(SWEEP_JOB, dutyCycled(SWEEP_JOB, ctx, () => performSweep(ctx, opts.sweepAfterMs ?? 2 * 60_000)));
+      ctx.jobs.define(SWEEP_JOB, async () => {
+        await performSweep(ctx, opts.sweepAfterMs ?? 2 * 60_000);
+      });
     },
     async start(ctx, role) {
       current = createGatewayState(ctx, { rulesDebounceMs: opts.rulesDebounceMs });

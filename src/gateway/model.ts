@@ -31,7 +31,11 @@ const DeliverySchema = new Schema(
     run: { type: Number, default: 0 },
     processedRun: { type: Number, default: -1 },
     processedAt: { type: Date, default: null },
-    /** When the sweep last enqueued it again: at most once per grace period, so a backlog is not multiplied. */
+    /**
+     * When it was last handed to a process job: at intake (= receivedAt), then whenever the sweep
+     * enqueues it again, at most once per grace period so a backlog is not multiplied. Null on rows
+     * stored before intake set it; the sweep reads those by processedAt alone.
+     */
     sweptAt: { type: Date, default: null },
   },
   { minimize: false, versionKey: false },
@@ -40,7 +44,8 @@ const DeliverySchema = new Schema(
 DeliverySchema.pre('validate', idFollowsPublicId);
 // The de-duplication guarantee: a second arrival of the same delivery cannot be stored.
 DeliverySchema.index({ source: 1, deliveryId: 1 }, { unique: true });
-DeliverySchema.index({ processedAt: 1, receivedAt: 1 });
+// The sweep's unprocessed deliveries due again: an index range of what waits, not of what is stored.
+DeliverySchema.index({ processedAt: 1, sweptAt: 1 });
 // The delivery list, filtered by source or event, pages by _id.
 DeliverySchema.index({ source: 1, _id: 1 });
 DeliverySchema.index({ event: 1, _id: 1 });
@@ -105,7 +110,7 @@ const ActionOutcomeSchema = new Schema(
     error: { type: String, default: null },
     createdAt: { type: Date, required: true },
     finishedAt: { type: Date, default: null },
-    /** When the sweep last enqueued it again (see the delivery's sweptAt). */
+    /** When it was last enqueued: at creation (= createdAt), then by the sweep (see the delivery's sweptAt). */
     sweptAt: { type: Date, default: null },
   },
   { minimize: false, versionKey: false },
@@ -113,8 +118,8 @@ const ActionOutcomeSchema = new Schema(
 ActionOutcomeSchema.pre('validate', idFollowsPublicId);
 // One outcome per (delivery, run, rule, action index): a retried job can never add a second one.
 ActionOutcomeSchema.index({ delivery: 1, run: 1, rule: 1, index: 1 }, { unique: true });
-// The sweep's pending outcomes.
-ActionOutcomeSchema.index({ status: 1, createdAt: 1 });
+// The sweep's pending outcomes due again.
+ActionOutcomeSchema.index({ status: 1, sweptAt: 1 });
 
 export type ActionOutcome = InferSchemaType<typeof ActionOutcomeSchema>;
 export const ActionOutcomeModel = mongoose.model('GatewayActionOutcome', ActionOutcomeSchema, 'gatewayActionOutcomes');

@@ -58,7 +58,8 @@ async function recordPlan(ctx: AppContext, delivery: string, run: number, plan: 
         error: action.error,
         createdAt: now,
         finishedAt: planned ? null : now,
-        sweptAt: null,
+        // Enqueued by this run: the sweep's grace period runs from here (sweep.job.ts).
+        sweptAt: now,
       } as never),
     );
     // Inserted now: pending exactly when planned. Already there: its status is whatever it reached.

@@ -45,6 +45,7 @@ export async function acceptDelivery(
   // Time-ordered: lists are oldest first by `_id`, and on FerretDB each insert adds to the end of
   // the `_id` and `id` indexes instead of a random page of them (docs/BENCHMARKS.md, session 16).
   const id = timeOrderedId();
+  const now = ctx.clock.now();
   // Group-committed with the deliveries arriving at the same moment (db/groupInsert.ts).
   const inserted = await inserts.insert({
     _id: id,
@@ -56,10 +57,12 @@ export async function acceptDelivery(
     signed: incoming.signed,
     headers: incoming.headers,
     rawBody,
-    receivedAt: ctx.clock.now(),
+    receivedAt: now,
     run: 0,
     processedRun: -1,
     processedAt: null,
+    // Queued below: the sweep's grace period runs from here (sweep.job.ts).
+    sweptAt: now,
   });
   if (!inserted) {
     gatewayDeliveries.inc({ source, result: 'duplicate' });
@@ -106,6 +109,8 @@ export interface DeliveryRecord {
 }
 
 async function withOutcomes(deliveries: GatewayDelivery[]): Promise<DeliveryRecord[]> {
+  // An empty page reads nothing: `$in: []` is no index condition, so it would scan every outcome.
+  if (deliveries.length === 0) return [];
   const ids = deliveries.map((d) => d.id);
   const [rules, actions] = await Promise.all([
     RuleOutcomeModel.find({ delivery: trusted({ $in: ids }) }).sort({ run: 1, rule: 1 }).lean<RuleOutcome[]>(),

@@ -3,8 +3,8 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { AppError } from './errors.ts';
-import { authenticateChannel } from '../platform/service.ts';
-import type { ApiChannel, Bot, Team } from '../platform/model.ts';
+import { authenticateChannel, channelTenant, type ChannelAccess } from '../platform/service.ts';
+import type { ApiChannel } from '../platform/model.ts';
 import { ROUTER_MATCHING } from './guard.ts';
 
 export const API_VERSIONS = ['1.0', '2.0'] as const;
@@ -12,8 +12,10 @@ export type ApiVersion = (typeof API_VERSIONS)[number];
 
 export interface PublicState {
   channel: ApiChannel;
-  bot: Bot;
-  team: Team;
+  /** The channel's bot: what the list and get routes scope their reads by. */
+  botId: string;
+  /** The bot and team, read on first call (once per request): only routes that use more than the ids pay for them. */
+  tenant(): Promise<ChannelAccess>;
   apiVersion: ApiVersion;
   input: any;
 }
@@ -31,8 +33,9 @@ export async function authenticatePublic(ctx: Context, next: Next) {
   if (!API_VERSIONS.includes(version as ApiVersion)) throw new AppError('not_found', 'Unknown API version');
   if (!channelId || !UUID_RE.test(channelId)) throw new AppError('channel_not_found', 'Channel not found');
   const header = ctx.get('x-api-secret-key');
-  const access = await authenticateChannel(channelId.toLowerCase(), header || undefined);
-  Object.assign(ctx.state, access, { apiVersion: version });
+  const channel = await authenticateChannel(channelId.toLowerCase(), header || undefined);
+  let tenant: Promise<ChannelAccess> | undefined;
+  Object.assign(ctx.state, { channel, botId: channel.botId, tenant: () => (tenant ??= channelTenant(channel)), apiVersion: version });
   return next();
 }
 

@@ -110,19 +110,23 @@ export interface ChannelAccess {
 
 /**
  * Authenticates a public API call (spec "Authentication" 1): an unknown or turned-off channel is 404,
- * a key that does not match this channel is 403.
+ * a key that does not match this channel is 403. Only the channel is read, fresh on every request, so
+ * a rotated key or a turned-off channel is refused at once by every process; the bot and the team
+ * are read by the routes that use more than their ids (`channelTenant`), not by every list and get.
  */
-export async function authenticateChannel(channelId: string, secretKey: string | undefined): Promise<ChannelAccess> {
+export async function authenticateChannel(channelId: string, secretKey: string | undefined): Promise<ApiChannel> {
   const channel = await ApiChannelModel.findOne({ id: channelId }).lean();
   if (!channel || !channel.enabled) throw new AppError('channel_not_found', 'Channel not found');
   if (!secretKey) throw new AppError('forbidden', 'The X-API-Secret-Key header is required');
   if (!secretMatchesHash(secretKey, channel.secretHash)) {
     throw new AppError('forbidden', 'The secret key does not match this channel');
   }
-  const [bot, team] = await Promise.all([
-    BotModel.findOne({ id: channel.botId }).lean(),
-    TeamModel.findOne({ id: channel.teamId }).lean(),
-  ]);
+  return channel;
+}
+
+/** The bot and team behind an authenticated channel, as they are now (usage counters included). */
+export async function channelTenant(channel: ApiChannel): Promise<ChannelAccess> {
+  const [bot, team] = await Promise.all([BotModel.findOne({ id: channel.botId }).lean(), TeamModel.findOne({ id: channel.teamId }).lean()]);
   if (!bot || !team) throw new AppError('channel_not_found', 'Channel not found');
   return { channel, bot, team };
 }

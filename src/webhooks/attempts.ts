@@ -33,6 +33,8 @@ export async function readAttempt(delivery: Claimed, number: number): Promise<De
 
 /** Every attempt of these deliveries, oldest first, with their results. */
 export async function readAttempts(deliveries: Claimed[]): Promise<DeliveryAttempt[]> {
+  // An empty page reads nothing: `$in: []` is no index condition, so it would scan every hook's attempts.
+  if (deliveries.length === 0) return [];
   const filter = { deliveryId: trusted({ $in: deliveries.map((d) => d.id) }) };
   const [rows, results] = await Promise.all([
     AttemptModel.find(filter).sort({ number: 1 }).lean<DeliveryAttempt[]>(),

@@ -9,7 +9,6 @@ import { createWebhooksState, type WebhooksOptions, type WebhooksState } from '.
 import { performSweep, SWEEP_JOB } from './sweep.job.ts';
 import { pruneDeliveries } from './retention.ts';
 import { ensureRecurring } from '../jobs/scheduler.ts';
-import { dutyCycled } from '../jobs/dutyCycle.ts';
 
 export type WebhooksModule = DomainModule & { state(): WebhooksState };
 
@@ -26,7 +25,9 @@ export function createWebhooksModule(opts: WebhooksOptions = {}): WebhooksModule
     defineJobs(ctx) {
       current = createWebhooksState(ctx, opts);
       defineDeliveryJob(ctx.jobs, current.deps, ctx.config.JOB_LOCK_LIFETIME_MS, (deliveryId) => handToLane(ctx.clock.now(), state().dispatcher, deliveryId));
-      ctx.jobs.define(SWEEP_JOB, dutyCycled(SWEEP_JOB, ctx, () => performSweep(ctx, state().sweepAfterMs)));
+      ctx.jobs.define(SWEEP_JOB, async () => {
+        await performSweep(ctx, state().sweepAfterMs);
+      });
     },
     async start(ctx, role) {
       // Every role subscribes: events are emitted by api processes (chat) and workers (syncs) alike.

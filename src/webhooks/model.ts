@@ -175,7 +175,8 @@ const DeliverySchema = new Schema(
 // One delivery per event and hook: the event sweeper's re-dispatch never duplicates one.
 DeliverySchema.index({ eventId: 1, webhookId: 1 }, { unique: true });
 DeliverySchema.index({ webhookId: 1, _id: 1 });
-DeliverySchema.index({ status: 1, nextAttemptAt: 1 });
+// The sweep's settled rows overdue (sweep.job.ts); `fresh` before the time keeps the fresh rows out of its range.
+DeliverySchema.index({ status: 1, fresh: 1, nextAttemptAt: 1 });
 DeliverySchema.index({ fresh: 1, createdAt: 1, _id: 1 });
 
 export type Webhook = InferSchemaType<typeof WebhookSchema>;

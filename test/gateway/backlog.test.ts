@@ -13,7 +13,7 @@ import { performSweep } from '../../src/gateway/sweep.job.ts';
 import { useTestRuntime } from '../helpers/harness.ts';
 import { gatewayFiles } from './support/gatewayFiles.ts';
 import { modulesWithGateway } from './support/runtime.ts';
-import { eventBody } from './support/signing.ts';
+import { eventBody, sendSigned } from './support/signing.ts';
 
 const GRACE_MS = 30_000;
 let nowMs = Date.parse('2026-11-23T12:00:00Z');
@@ -26,8 +26,9 @@ const clock: Clock = {
   },
 };
 
+const SECRET = 'backlog-secret-0123456789';
 const files = gatewayFiles(
-  { sources: { relay: { secrets: ['backlog-secret-0123456789'] } }, vars: { sink: 'http://127.0.0.1:9/unused' } },
+  { sources: { relay: { secrets: [SECRET] } }, vars: { sink: 'http://127.0.0.1:9/unused' } },
   { 'log.json': { name: 'log-all', actions: [{ type: 'log' }] } },
 );
 
@@ -80,6 +81,21 @@ describe('the gateway under a backlog', () => {
     expect(await performSweep(rt.runtime.ctx, GRACE_MS)).toEqual({ deliveries: 3, actions: 1 });
     expect(await queued(PROCESS_JOB)).toBe(2);
     expect(await queued(ACTION_JOB)).toBe(2);
+  });
+
+  it('re-enqueues a delivery taken by intake but never processed a grace period after intake, not before', async () => {
+    const res = await sendSigned(rt, 'relay', SECRET, { event: 'conversation.started' }, { event: 'conversation.started' });
+    expect(res.status).toBe(202);
+    const id = res.body.id as string;
+    // Intake queued it (the job waits: no worker) and the row says so.
+    expect(await GatewayDeliveryModel.findById(id, { sweptAt: 1 }).lean()).toMatchObject({ sweptAt: new Date(nowMs) });
+    const sweptNow = async () => (await GatewayDeliveryModel.findById(id, { sweptAt: 1 }).lean())!.sweptAt!.getTime() === nowMs;
+    nowMs += GRACE_MS - 1_000;
+    await performSweep(rt.runtime.ctx, GRACE_MS);
+    expect(await sweptNow()).toBe(false);
+    nowMs += 2_000;
+    expect((await performSweep(rt.runtime.ctx, GRACE_MS)).deliveries).toBeGreaterThanOrEqual(1);
+    expect(await sweptNow()).toBe(true);
   });
 
   it('extends its job lock while a batch runs longer than a few seconds, and not when it is quick', async () => {

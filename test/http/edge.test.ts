@@ -6,14 +6,20 @@ import { createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
 import { modules } from '../../src/modules.ts';
 import type { DomainModule } from '../../src/module.ts';
 import { validate } from '../../src/http/validate.ts';
-import { setChannelEnabled } from '../../src/platform/service.ts';
+import { rotateChannelSecret, setChannelEnabled } from '../../src/platform/service.ts';
+import { TeamModel } from '../../src/platform/model.ts';
+import { collectionsRead } from '../helpers/dbReads.ts';
 
 // A fixture module with one public route, so the edge is tested independently of the domains.
 const echoModule: DomainModule = {
   name: 'echo',
   publicRoutes(router) {
     router.post('/echo', validate(z.object({ text: z.string() })), (c) => {
-      c.body = { success: true, text: c.state.input.text, bot: c.state.bot.id, version: c.state.apiVersion };
+      c.body = { success: true, text: c.state.input.text, bot: c.state.botId, version: c.state.apiVersion };
+    });
+    router.get('/tenant', async (c) => {
+      const [first, again] = [await c.state.tenant(), await c.state.tenant()];
+      c.body = { success: true, team: first.team.name, chatTokens: again.team.usage?.chatTokens ?? 0 };
     });
   },
 };
@@ -77,6 +83,29 @@ describe('public API edge', () => {
     expect((await publicApi(rt, t)('post', '/echo', { text: 'x' })).status).toBe(404);
     await setChannelEnabled(t.channelId, true);
     expect((await publicApi(rt, t)('post', '/echo', { text: 'x' })).status).toBe(200);
+  });
+
+  it('reads only the channel for a route that uses the ids, and the bot and team once for a route that uses them', async () => {
+    const api = publicApi(rt, tenant);
+    expect(await collectionsRead(async () => expect((await api('post', '/echo', { text: 'x' })).status).toBe(200))).toEqual(['apichannels']);
+    expect(await collectionsRead(async () => expect((await api('get', '/tenant')).status).toBe(200))).toEqual(['apichannels', 'bots', 'teams']);
+  });
+
+  it("reads the team as it is now on every request: another process's usage count is seen at once", async () => {
+    const t = await createTenant();
+    expect((await publicApi(rt, t)('get', '/tenant')).body.chatTokens).toBe(0);
+    await TeamModel.updateOne({ id: t.teamId }, { $set: { 'usage.chatTokens': 42 } });
+    expect((await publicApi(rt, t)('get', '/tenant')).body.chatTokens).toBe(42);
+  });
+
+  it('refuses a rotated key on the very next request and serves the new one', async () => {
+    const t = await createTenant();
+    expect((await publicApi(rt, t)('post', '/echo', { text: 'x' })).status).toBe(200);
+    const { secretKey } = await rotateChannelSecret(t.channelId);
+    const old = await publicApi(rt, t)('post', '/echo', { text: 'x' });
+    expect(old.status).toBe(403);
+    expect(old.body).toMatchObject({ success: false, code: 'forbidden' });
+    expect((await publicApi(rt, { ...t, secretKey })('post', '/echo', { text: 'x' })).status).toBe(200);
   });
 
   it('gives 413 for a body over the limit', async () => {

@@ -5,6 +5,7 @@ import { useTestRuntime } from '../helpers/harness.ts';
 import { adminApi, createTenant, type Tenant } from '../helpers/factories.ts';
 import { checkTargetUrl } from '../../src/webhooks/service.ts';
 import { AppError } from '../../src/http/errors.ts';
+import { collectionsRead } from '../helpers/dbReads.ts';
 
 const DS1 = '11111111-1111-4111-8111-111111111111';
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
@@ -114,6 +115,16 @@ describe('webhook configuration', () => {
     const { body } = await api()('post', hooksPath(), { type: 'sync.success', url: 'https://example.com', dataSourceIds: [DS1] });
     const res = await api()('patch', `${hooksPath()}/${body.webhook.id}`, { type: 'conversation.claimed' });
     expect(res.body.webhook).toMatchObject({ type: 'conversation.claimed', dataSourceIds: [] });
+  });
+
+  it("lists an empty delivery log without reading any hook's attempts", async () => {
+    const { body } = await api()('post', hooksPath(), { type: 'sync.success', url: 'https://example.com' });
+    const read = await collectionsRead(async () => {
+      const res = await api()('get', `${hooksPath()}/${body.webhook.id}/deliveries`);
+      expect(res.body).toMatchObject({ success: true, deliveries: [] });
+    });
+    expect(read).not.toContain('webhookdeliveryattempts');
+    expect(read).not.toContain('webhookdeliveryattemptresults');
   });
 
   it('deletes a hook', async () => {

@@ -138,6 +138,31 @@ describe('recording first attempts', () => {
     expect(await DeliveryModel.findById(delivered.id).lean()).toMatchObject({ fresh: true, status: 'pending' });
   });
 
+  it('hands over overdue settled rows, those of releases before `fresh` too, and never a fresh row by its attempt time', async () => {
+    const webhookId = await hook('/settled');
+    await emit();
+    await dispatcher().idle();
+    const delivered = (await DeliveryModel.findOne({ webhookId }).lean<Delivery>())!;
+    const old = new Date(Date.now() - 120_000);
+    // Settled rows whose retry was due long ago and never ran (the process died before scheduling
+    // it): one as this release writes them, one without `fresh`, as releases before it did.
+    const stranded = async (fresh: boolean | null) => {
+      const id = crypto.randomUUID();
+      const { fresh: _, ...row } = { ...delivered, _id: id, id, eventId: `stranded-${id}`, nextAttemptAt: old, firstClaim: null };
+      await DeliveryModel.collection.insertOne((fresh === null ? row : { ...row, fresh }) as never);
+      return id;
+    };
+    const ids = [await stranded(false), await stranded(null)];
+    // The delivered row keeps its first attempt's time; made old, it is still fresh (its result
+    // says delivered), and its creation is within the grace period, so nothing hands it over.
+    await DeliveryModel.updateOne({ _id: delivered.id }, { $set: { nextAttemptAt: old } });
+
+    expect(await performSweep(rt.runtime.ctx, 30_000)).toBe(2);
+    await waitFor(async () => (await Promise.all(ids.map((id) => getDelivery(tenant.botId, webhookId, id)))).every((d) => d.status === 'delivered'));
+    expect(await DeliveryModel.findById(delivered.id).lean()).toMatchObject({ fresh: true, status: 'pending' });
+    expect(sink.requests.filter((r) => r.headers['x-service-delivery-id'] === delivered.id)).toHaveLength(1);
+  });
+
   it('leaves a first attempt that waited past its claim to the next attempt, which runs once the claim ran out', async () => {
     const webhookId = await hook('/waited');
     await emit();

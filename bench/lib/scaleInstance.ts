@@ -1,0 +1,185 @@
+// One Relay instance of bench/scale.ts in a process of its own, so the API's latency and memory are
+// its own, not the bench client's or the background intake's. Forked by bench/scale.ts as
+// `scaleInstance.ts <dir> [--keep]`: the gateway config lives in <dir>, and with --keep the embedded
+// database lives in <dir>/db and outlasts the process (MONGODB_URI, when set, is used instead).
+// Answers { ready: baseUrl } once listening, then over IPC:
+//   { seed: { scale, shape: 'install' | 'tenant', sinkUrl } } -> { seeded: Seeded }: seeds through
+//     the services' own write paths (the public API for rows and gateway intake, the services for
+//     tenants, conversations and events), timing each part;
+//   { retarget: { botId, webhookId, url } } -> { retargeted }: points a reused install's webhook at
+//     this run's sink;
+//   { sweeps } -> { sweeps: ms by sweep }; { stats } -> { stats: { apiRss, dbRss } } (bytes);
+//   { close } -> stops the runtime and the database, and exits.
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { fetch } from 'undici';
+import { startBenchRuntime, type BenchRuntime } from './runtime.ts';
+import { ADMIN_TOKEN, GATEWAY_SECRET, clientFor, markdown, patientDispatcher, words, type Seeded, type TenantKeys } from './scaleTenant.ts';
+import { syncAndWait } from './sync.ts';
+import { signedGatewayDelivery } from './gatewayDelivery.ts';
+import { provisionTenant } from '../../src/platform/service.ts';
+import type { RelayClient } from '../../src/client/index.ts';
+import { startConversation, recordMessages } from '../../src/chat/service.ts';
+import { createWebhook, updateWebhook } from '../../src/webhooks/service.ts';
+import { mapLimit } from '../../src/datasources/rows.ts';
+import { DeliveryModel } from '../../src/webhooks/model.ts';
+import { GatewayDeliveryModel } from '../../src/gateway/model.ts';
+import { performSweep as webhookSweep } from '../../src/webhooks/sweep.job.ts';
+import { performSweep as gatewaySweep } from '../../src/gateway/sweep.job.ts';
+import { performSyncSweep } from '../../src/datasources/sweep.job.ts';
+
+const progress = (line: string) => process.stderr.write(`[scale ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+
+async function timedPart<T>(seedingMs: Record<string, number>, part: string, fn: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  const result = await fn();
+  seedingMs[part] = performance.now() - started;
+  progress(`${part}: ${(seedingMs[part]! / 1000).toFixed(0)} s`);
+  return result;
+}
+
+async function rowIdsOf(api: RelayClient, dataSourceId: string): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const row of api.rows.iterate(dataSourceId, { pageSize: 100 })) ids.push(row.id);
+  return ids;
+}
+
+async function postGateway(baseUrl: string): Promise<void> {
+  const { body, headers } = signedGatewayDelivery(GATEWAY_SECRET);
+  const res = await fetch(`${baseUrl}/gateway/relay`, { method: 'POST', body, headers, dispatcher: patientDispatcher });
+  await res.arrayBuffer();
+  if (res.status >= 300) throw new Error(`gateway intake answered ${res.status}`);
+}
+
+interface Seeding {
+  bench: BenchRuntime;
+  seedingMs: Record<string, number>;
+  label: string;
+}
+
+/** A tenant with one data source of `rows` rows and `conversations` conversations of 10 messages. */
+async function seedTenant(s: Seeding, rows: number, conversations: number, sinkUrl?: string): Promise<TenantKeys> {
+  const { bench } = s;
+  const t = await provisionTenant({ plan: 'enterprise' });
+  const api = clientFor(bench.baseUrl, t);
+  const dataSourceId = (await api.dataSources.create()).id;
+  const webhookId = sinkUrl ? (await createWebhook(bench.runtime.ctx, t.botId, { type: 'conversation.started', url: sinkUrl })).webhook.id : undefined;
+  const batches = Array.from({ length: Math.ceil(rows / 100) }, (_, b) =>
+    Array.from({ length: Math.min(100, rows - b * 100) }, (_, i) => ({ name: `item-${b * 100 + i}.md`, content: markdown(b * 100 + i) })),
+  );
+  const part = (name: string, fn: () => Promise<unknown>) => (s.label ? timedPart(s.seedingMs, `${s.label} ${name}`, fn) : fn());
+  await part('rows', () => mapLimit(batches, 4, (batch) => api.rows.add(dataSourceId, batch)));
+  const scope = { bot: { id: t.botId, name: 'Bench bot', teamId: t.teamId, welcomeMessage: null }, channelId: t.channelId };
+  const ids: string[] = [];
+  await part('conversations', () =>
+    mapLimit(Array.from({ length: conversations }), 16, async () => {
+      const conversation = await startConversation(bench.runtime.ctx, scope as never, {});
+      await recordMessages(
+        bench.runtime.ctx,
+        conversation,
+        Array.from({ length: 10 }, (_, m) => ({ role: m % 2 ? ('assistant' as const) : ('user' as const), message: words(12) })),
+      );
+      ids.push(conversation.id);
+    }),
+  );
+  return { ...t, dataSourceId, webhookId, conversationId: ids[Math.floor(ids.length / 2)]!, rowIds: [] };
+}
+
+/** Waits until the worker has processed every gateway delivery and made every webhook delivery's first attempt. */
+async function drained(): Promise<void> {
+  for (;;) {
+    const gateway = await GatewayDeliveryModel.countDocuments({ processedAt: null });
+    const webhooks = await DeliveryModel.countDocuments({ status: 'pending' });
+    if (gateway === 0 && webhooks === 0) return;
+    progress(`waiting for the worker: ${gateway} gateway deliveries unprocessed, ${webhooks} webhook deliveries pending`);
+    await new Promise((r) => setTimeout(r, 10_000));
+  }
+}
+
+/** The issue's install, every count times `scale`. */
+async function seedInstall(bench: BenchRuntime, scale: number, sinkUrl: string): Promise<Seeded> {
+  const n = (full: number) => Math.max(1, Math.round(full * scale));
+  const seedingMs: Record<string, number> = {};
+  const big = await seedTenant({ bench, seedingMs, label: 'big tenant' }, n(100_000), n(50_000), sinkUrl);
+  const smalls = await timedPart(seedingMs, '19 small tenants', async () => {
+    const out: TenantKeys[] = [];
+    for (let i = 0; i < 19; i++) out.push(await seedTenant({ bench, seedingMs, label: '' }, n(500), 5));
+    return out;
+  });
+  // Events beyond the big tenant's conversation starts, each fanned out to its webhook.
+  await timedPart(seedingMs, 'events', () =>
+    mapLimit(Array.from({ length: Math.max(0, n(300_000) - n(50_000)) }), 32, () =>
+      bench.runtime.ctx.events.emit({ type: 'conversation.started', teamId: big.teamId, botId: big.botId, payload: { conversation: { id: randomUUID() } } }),
+    ),
+  );
+  await timedPart(seedingMs, 'gateway deliveries', () => mapLimit(Array.from({ length: n(300_000) }), 32, () => postGateway(bench.baseUrl)));
+  const bigApi = clientFor(bench.baseUrl, big);
+  await timedPart(seedingMs, 'first full sync of the big source', () => syncAndWait(bigApi, big.dataSourceId, 200));
+  await timedPart(seedingMs, 'worker drained (gateway processing, first webhook attempts)', drained);
+  big.rowIds = await rowIdsOf(bigApi, big.dataSourceId);
+  const small = smalls[0]!;
+  small.rowIds = await rowIdsOf(clientFor(bench.baseUrl, small), small.dataSourceId);
+  const counts =
+    `big tenant ${n(100_000)} rows + ${n(50_000)} conversations × 10 messages, 19 × ${n(500)} rows, ` +
+    `${n(300_000)} events with deliveries, ${n(300_000)} gateway deliveries`;
+  return { big, small, seedingMs, counts };
+}
+
+/** A lone tenant of the small one's shape. */
+async function seedAlone(bench: BenchRuntime, scale: number): Promise<Seeded> {
+  const seedingMs: Record<string, number> = {};
+  const small = await seedTenant({ bench, seedingMs, label: '' }, Math.max(1, Math.round(500 * scale)), 5);
+  small.rowIds = await rowIdsOf(clientFor(bench.baseUrl, small), small.dataSourceId);
+  return { small, seedingMs, counts: `${small.rowIds.length} rows + 5 conversations` };
+}
+
+const dir = process.argv[2]!;
+const keep = process.argv.includes('--keep');
+fs.mkdirSync(path.join(dir, 'rules'), { recursive: true });
+fs.writeFileSync(path.join(dir, 'gateway.json'), JSON.stringify({ sources: { relay: { secrets: [GATEWAY_SECRET] } } }));
+const bench = await startBenchRuntime({
+  env: { ADMIN_TOKEN, RETENTION_DAYS: '0', GATEWAY_CONFIG: path.join(dir, 'gateway.json'), RULES_DIR: path.join(dir, 'rules'), JOB_PROCESS_EVERY_MS: '200' },
+  dataDir: keep ? path.join(dir, 'db') : undefined,
+});
+const { ctx } = bench.runtime;
+const timed = async (fn: () => Promise<unknown>) => {
+  const started = performance.now();
+  await fn();
+  return performance.now() - started;
+};
+
+type Message = {
+  seed?: { scale: number; shape: 'install' | 'tenant'; sinkUrl: string };
+  retarget?: { botId: string; webhookId: string; url: string };
+  sweeps?: boolean;
+  stats?: boolean;
+  close?: boolean;
+};
+process.on('message', async (msg: Message) => {
+  if (msg.seed) {
+    const { scale, shape, sinkUrl } = msg.seed;
+    process.send!({ seeded: shape === 'install' ? await seedInstall(bench, scale, sinkUrl) : await seedAlone(bench, scale) });
+  }
+  if (msg.retarget) {
+    await updateWebhook(ctx, msg.retarget.botId, msg.retarget.webhookId, { url: msg.retarget.url });
+    process.send!({ retargeted: true });
+  }
+  if (msg.sweeps) {
+    process.send!({
+      sweeps: {
+        events: await timed(() => ctx.events.redispatchStale(30_000)),
+        webhooks: await timed(() => webhookSweep(ctx, 60_000)),
+        gateway: await timed(() => gatewaySweep(ctx, 120_000)),
+        syncs: await timed(() => performSyncSweep(ctx)),
+      },
+    });
+  }
+  if (msg.stats) process.send!({ stats: { apiRss: process.memoryUsage().rss, dbRss: bench.database.rssBytes() } });
+  if (msg.close) {
+    await bench.close();
+    if (!keep) fs.rmSync(dir, { recursive: true, force: true });
+    process.exit(0);
+  }
+});
+process.send!({ ready: bench.baseUrl });

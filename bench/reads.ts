@@ -1,0 +1,299 @@
+// What one list or get request costs the database (issue 17), counted rather than timed so the
+// machine's load cannot move it: the driver commands a request sends, the SQL statements FerretDB
+// runs for them, SQLite's plan for each (an index search or a scan of the whole table) and how
+// many rows each statement yields. Seeds a big tenant and a small one through the services, then
+// sends every probe of bench/scale.ts once per tenant with nothing else running.
+//
+//   node --import tsx bench/reads.ts [--rows 3000] [--conversations 300] [--events 2000] [--gateway 1000] [--requests 50] [--sql] [--keep]
+//
+// --sql prints each statement with its plan. Embedded FerretDB only (it reads FerretDB's SQL log
+// and its SQLite file). The wall clock (p50, p99 of --requests) is measured afterwards on the same
+// data with FerretDB's debug log off, since that log dumps every reply; the load average is printed.
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import mongoose from 'mongoose';
+import { fetch } from 'undici';
+import { loadConfig } from '../src/config.ts';
+import { startFerretDb } from '../src/db/ferretdb.ts';
+import { createLogger } from '../src/observability/logger.ts';
+import { createRuntime, type Runtime } from '../src/runtime.ts';
+import { createApp } from '../src/http/app.ts';
+import { machineLine } from './lib/runtime.ts';
+import { percentile } from './lib/load.ts';
+import { seededText } from './lib/text.ts';
+import { provisionTenant } from '../src/platform/service.ts';
+import { createRelayClient } from '../src/client/index.ts';
+import { signBody } from '../src/security/signature.ts';
+import { startConversation, recordMessages } from '../src/chat/service.ts';
+import { createWebhook } from '../src/webhooks/service.ts';
+import { mapLimit } from '../src/datasources/rows.ts';
+
+const arg = (name: string, fallback: number) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 ? Number(process.argv[at + 1]) : fallback;
+};
+const ROWS = arg('rows', 3000);
+const CONVERSATIONS = arg('conversations', 300);
+const EVENTS = arg('events', 2000);
+const GATEWAY = arg('gateway', 1000);
+const REQUESTS = arg('requests', 50);
+const SHOW_SQL = process.argv.includes('--sql');
+const progress = (line: string) => process.stderr.write(`[reads ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+
+const ADMIN_TOKEN = 'bench-reads-admin-token-0123456789';
+const GATEWAY_SECRET = 'bench-reads-gateway-secret';
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-reads-'));
+fs.mkdirSync(path.join(dir, 'rules'));
+fs.writeFileSync(path.join(dir, 'gateway.json'), JSON.stringify({ sources: { relay: { secrets: [GATEWAY_SECRET] } } }));
+const dataDir = path.join(dir, 'db');
+const sqlLog = path.join(dataDir, 'ferretdb.log');
+const configFor = (uri: string) => loadConfig({
+  MONGODB_URI: uri,
+  ADMIN_TOKEN,
+  RETENTION_DAYS: '0',
+  OUTBOUND_ALLOW_PRIVATE: 'true',
+  GATEWAY_CONFIG: path.join(dir, 'gateway.json'),
+  RULES_DIR: path.join(dir, 'rules'),
+  DATA_DIR: path.join(dir, 'data'),
+  JOB_PROCESS_EVERY_MS: '200',
+});
+
+async function serve(runtime: Runtime) {
+  const server = http.createServer(createApp(runtime.ctx, runtime.modules).callback());
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}` };
+}
+
+// ---- Seeding, with the worker running (fan-out, gateway processing) --------------------------------
+const sink = http.createServer((req, res) => req.resume().on('end', () => res.writeHead(200).end('ok')));
+await new Promise<void>((r) => sink.listen(0, '127.0.0.1', r));
+const sinkUrl = `http://127.0.0.1:${(sink.address() as { port: number }).port}/hook`;
+const { words } = seededText(17);
+
+interface Tenant {
+  botId: string;
+  channelId: string;
+  secretKey: string;
+  dataSourceId: string;
+  rowIds: string[];
+  conversationIds: string[];
+  webhookId?: string;
+}
+
+async function seedTenant(runtime: Runtime, baseUrl: string, rows: number, conversations: number, withWebhook: boolean): Promise<Tenant> {
+  const t = await provisionTenant({ plan: 'enterprise' });
+  const api = createRelayClient({ baseUrl, channelId: t.channelId, secretKey: t.secretKey, timeoutMs: 600_000 });
+  const tenant: Tenant = { ...t, dataSourceId: (await api.dataSources.create()).id, rowIds: [], conversationIds: [] };
+  if (withWebhook) tenant.webhookId = (await createWebhook(runtime.ctx, t.botId, { type: 'conversation.started', url: sinkUrl })).webhook.id;
+  const batches = Array.from({ length: Math.ceil(rows / 100) }, (_, b) =>
+    Array.from({ length: Math.min(100, rows - b * 100) }, (_, i) => ({ name: `item-${b * 100 + i}.md`, content: `# Item ${b * 100 + i}\n\n${words(300)}` })),
+  );
+  await mapLimit(batches, 4, (batch) => api.rows.add(tenant.dataSourceId, batch));
+  const scope = { bot: { id: t.botId, name: 'Bench bot', teamId: t.teamId, welcomeMessage: null }, channelId: t.channelId };
+  tenant.conversationIds = await mapLimit(Array.from({ length: conversations }), 8, async () => {
+    const conversation = await startConversation(runtime.ctx, scope as never, {});
+    const messages = Array.from({ length: 10 }, (_, m) => ({ role: m % 2 ? ('assistant' as const) : ('user' as const), message: words(12) }));
+    await recordMessages(runtime.ctx, conversation, messages);
+    return conversation.id;
+  });
+  for await (const row of api.rows.iterate(tenant.dataSourceId, { pageSize: 100 })) tenant.rowIds.push(row.id);
+  return tenant;
+}
+
+progress(`seeding: ${ROWS} rows, ${CONVERSATIONS} conversations, ${EVENTS} events, ${GATEWAY} gateway deliveries`);
+let db = await startFerretDb({ dataDir, database: 'relay_reads' });
+const seeder = await createRuntime({ config: configFor(db.uri), logger: createLogger('silent'), uri: db.uri });
+await seeder.startWorker();
+const seedServer = await serve(seeder);
+const big = await seedTenant(seeder, seedServer.baseUrl, ROWS, CONVERSATIONS, true);
+const small = await seedTenant(seeder, seedServer.baseUrl, 25, 5, false);
+await mapLimit(Array.from({ length: EVENTS }), 16, () =>
+  seeder.ctx.events.emit({ type: 'conversation.started', teamId: 'bench', botId: big.botId, payload: { conversation: { id: randomUUID() } } }),
+);
+await mapLimit(Array.from({ length: GATEWAY }), 16, async () => {
+  const body = JSON.stringify({ event: 'conversation.started', deliveryId: randomUUID(), timestamp: new Date().toISOString(), conversation: { id: randomUUID() } });
+  const res = await fetch(`${seedServer.baseUrl}/gateway/relay`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-service-signature': signBody(body, GATEWAY_SECRET) } });
+  await res.arrayBuffer();
+});
+progress('seeded; letting the worker drain');
+await new Promise((r) => setTimeout(r, 10_000));
+seedServer.server.close();
+await seeder.shutdown();
+await db.stop();
+
+// ---- Counting: FerretDB logging its SQL, an API-only runtime, so every command and statement belongs to the request
+db = await startFerretDb({ dataDir, database: 'relay_reads', logSql: true });
+let runtime = await createRuntime({ config: configFor(db.uri), logger: createLogger('silent'), uri: `${db.uri}?monitorCommands=true`, role: { api: true, worker: false } });
+let { server, baseUrl } = await serve(runtime);
+const commands: string[] = [];
+let returned = 0;
+const client = mongoose.connection.getClient();
+client.on('commandStarted', (e) => {
+  const target = e.command[e.commandName];
+  commands.push(`${e.commandName}${typeof target === 'string' ? ` ${target}` : ''}`);
+});
+const durations: string[] = [];
+client.on('commandSucceeded', (e) => {
+  returned += (e.reply as { cursor?: { firstBatch?: unknown[] } }).cursor?.firstBatch?.length ?? 0;
+  durations.push(`${e.commandName} ${e.duration.toFixed(1)} ms`);
+});
+
+/** FerretDB's table for each collection, to name statements by collection. */
+const sqliteFile = path.join(dataDir, 'relay_reads.sqlite');
+const sqlite = (sql: string) => execFileSync('sqlite3', ['-readonly', sqliteFile, sql], { encoding: 'utf8', maxBuffer: 1 << 26 });
+const tables = new Map<string, string>();
+for (const line of sqlite('SELECT name, table_name FROM _ferretdb_collections').trim().split('\n')) {
+  const [name, table] = line.split('|');
+  tables.set(table!, name!);
+}
+
+const literal = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replaceAll("'", "''")}'`);
+/** The statement with its arguments written in, for the sqlite3 shell. */
+function bind(sql: string, args: unknown[]): string {
+  let i = 0;
+  return sql.replace(/\?/g, () => literal(args[i++]));
+}
+
+interface Statement {
+  collection: string;
+  plan: string;
+  rows: number;
+  /** A sorted read SQLite answers in index order: the handler stops after the page, so it reads about what it returns. */
+  lazy: boolean;
+  /** FerretDB's probe for arrays in an indexed field (an index seek, no document read). */
+  probe: boolean;
+  sql: string;
+}
+
+function analyse(sql: string, args: unknown[]): Statement {
+  const table = /FROM "?([a-z0-9_]+)"?/i.exec(sql)?.[1] ?? '?';
+  const bound = bind(sql, args);
+  const plan = sqlite(`EXPLAIN QUERY PLAN ${bound}`)
+    .split('\n')
+    .filter((l) => /SCAN|SEARCH|TEMP B-TREE/.test(l))
+    .map((l) => l.replace(/^[|`\- ]+/, '').replace(/ \(~\d+ rows\)/, ''))
+    .join('; ');
+  const rows = Number(sqlite(`SELECT count(*) FROM (${bound.replace(/;\s*$/, '')})`).trim());
+  const lazy = /ORDER BY/.test(sql) && !/TEMP B-TREE/.test(plan);
+  return { collection: tables.get(table) ?? table, plan, rows, lazy, probe: /^SELECT EXISTS/.test(sql), sql: bound };
+}
+
+/** The statements FerretDB logged from `offset` on (only SELECTs: the reads are what is measured). */
+function statementsSince(offset: number): Statement[] {
+  const fd = fs.openSync(sqlLog, 'r');
+  const size = fs.fstatSync(fd).size;
+  const buf = Buffer.alloc(size - offset);
+  fs.readSync(fd, buf, 0, buf.length, offset);
+  fs.closeSync(fd);
+  const out: Statement[] = [];
+  for (const line of buf.toString('utf8').split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const entry = JSON.parse(line) as { msg?: string; args?: unknown[] };
+    if (!entry.msg?.startsWith('>>> ')) continue;
+    const sql = entry.msg.slice(4).trim();
+    if (!/^SELECT/i.test(sql) || /sqlite_master|_ferretdb_collections/.test(sql)) continue;
+    out.push(analyse(sql, entry.args ?? []));
+  }
+  return out;
+}
+
+async function get(url: string, headers: Record<string, string>): Promise<void> {
+  const res = await fetch(url, { headers });
+  const body = (await res.json()) as { success: boolean };
+  if (!body.success) throw new Error(`${url}: ${res.status} ${JSON.stringify(body)}`);
+}
+
+type Probe = [name: string, request: () => Promise<unknown>];
+function probes(t: Tenant): Probe[] {
+  const api = createRelayClient({ baseUrl, channelId: t.channelId, secretKey: t.secretKey });
+  const admin = (p: string) => () => get(`${baseUrl}/api/admin${p}`, { authorization: `Bearer ${ADMIN_TOKEN}` });
+  const middle = t.rowIds[Math.floor(t.rowIds.length / 2)]!;
+  const nearEnd = t.rowIds[Math.max(0, t.rowIds.length - 51)]!;
+  const conv = t.conversationIds[Math.floor(t.conversationIds.length / 2)]!;
+  const list: Probe[] = [
+    ['rows: first page', () => api.rows.list(t.dataSourceId, { limit: 100 })],
+    ['rows: middle page', () => api.rows.list(t.dataSourceId, { limit: 100, cursor: middle })],
+    ['rows: last page', () => api.rows.list(t.dataSourceId, { limit: 100, cursor: nearEnd })],
+    ['rows: get', () => api.rows.get(t.dataSourceId, middle)],
+    ['data sources: get', () => api.dataSources.get(t.dataSourceId)],
+    ['data sources: list', () => api.dataSources.list({ limit: 10 })],
+    ['conversations: page', () => api.chat.listConversations({ limit: 100 })],
+    ['messages: page', () => api.chat.listMessages(conv, { limit: 100 })],
+    ['inbox (admin, Open)', admin(`/bots/${t.botId}/conversations?state=Open&limit=100`)],
+  ];
+  if (t.webhookId) {
+    list.push(['webhook delivery log (admin)', admin(`/bots/${t.botId}/webhooks/${t.webhookId}/deliveries?limit=100`)]);
+    list.push(['gateway delivery list (admin)', admin('/gateway/deliveries?limit=100')]);
+  }
+  return list;
+}
+
+const counted = new Map<string, string>();
+const tenants = [['big', big], ['small', small]] as const;
+for (const [label, t] of tenants) {
+  for (const [name, request] of probes(t)) {
+    await request(); // warm: caches and connections as a steady state has them
+    await new Promise((r) => setTimeout(r, 50));
+    commands.length = 0;
+    durations.length = 0;
+    returned = 0;
+    const offset = fs.statSync(sqlLog).size;
+    await request();
+    await new Promise((r) => setTimeout(r, 100)); // FerretDB's log write
+    const sent = [...commands];
+    const took = [...durations];
+    const docs = returned;
+    const statements = statementsSince(offset);
+    const scans = statements.filter((s) => /\bSCAN\b/.test(s.plan) && !/COVERING|USING INDEX/.test(s.plan));
+    const eager = statements.filter((s) => !s.lazy && !s.probe && !/COUNT\(\*\)/.test(s.sql)).reduce((sum, s) => sum + s.rows, 0);
+    const arrayProbes = statements.filter((s) => s.probe).length;
+    counted.set(`${label} ${name}`, `${sent.length} | ${statements.length} (${arrayProbes}) | ${docs} | ${eager} | ${scans.map((s) => s.collection).join(', ') || '-'}`);
+    if (SHOW_SQL) {
+      process.stdout.write(`${label} ${name}\n    commands: ${sent.join(', ')}\n    answered in (FerretDB logging): ${took.join(', ')}\n`);
+      for (const s of statements.filter((s) => !s.probe)) {
+        process.stdout.write(`    ${s.collection}: ${s.rows} rows${s.lazy ? ' (lazy)' : ''}; ${s.plan}\n`);
+      }
+    }
+  }
+}
+server.close();
+await runtime.shutdown();
+await db.stop();
+
+// ---- Timing: the same FerretDB data without its debug log (which dumps every reply and slows big ones)
+db = await startFerretDb({ dataDir, database: 'relay_reads' });
+runtime = await createRuntime({ config: configFor(db.uri), logger: createLogger('silent'), uri: db.uri, role: { api: true, worker: false } });
+({ server, baseUrl } = await serve(runtime));
+const lines: string[] = [];
+const print = (line: string) => {
+  lines.push(line);
+  process.stdout.write(`${line}\n`);
+};
+print(`bench/reads.ts: ${ROWS} rows, ${CONVERSATIONS} conversations, ${EVENTS} events, ${GATEWAY} gateway deliveries; ${machineLine()}; load average before timing ${os.loadavg()[0]!.toFixed(1)}`);
+print('| Tenant | Request | commands | SQL reads (of them array probes) | documents returned | rows read by unsorted or Go-sorted reads | full scans | p50 ms | p99 ms |');
+print('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+for (const [label, t] of tenants) {
+  for (const [name, request] of probes(t)) {
+    await request();
+    const ms: number[] = [];
+    for (let i = 0; i < REQUESTS; i++) {
+      const started = performance.now();
+      await request();
+      ms.push(performance.now() - started);
+    }
+    ms.sort((a, b) => a - b);
+    print(`| ${label} | ${name} | ${counted.get(`${label} ${name}`)} | ${percentile(ms, 50).toFixed(1)} | ${percentile(ms, 99).toFixed(1)} |`);
+  }
+}
+print(`load average after: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+
+server.close();
+sink.close();
+await runtime.shutdown();
+await db.stop();
+if (process.argv.includes('--keep')) progress(`kept ${dir}`);
+else fs.rmSync(dir, { recursive: true, force: true });
