@@ -232,32 +232,18 @@ async function measureSize(n: number): Promise<{ seedS: number; burst: Record<st
   }
 }
 
-const lines: string[] = [];
-const print = (line: string) => {
-  lines.push(line);
-  process.stdout.write(`${line}\n`);
-};
+// Each N's figures are printed as soon as they are measured: a large N can take an hour to seed.
 progress(machineLine());
-const results = [];
-for (const n of SIZES) results.push({ n, ...(await measureSize(n)) });
-
-print(`## bench/sweeps.ts (${process.env.MONGODB_URI ? 'MONGODB_URI' : 'embedded FerretDB'}), ${UNFINISHED} unfinished of each kind`);
-print(`Machine: ${machineLine()}; load average after the run ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-print(`Seeded (events with webhook deliveries, gateway deliveries with one action each, all finished; the first ${TEMPLATE} of each through the services, the rest copies): ${results.map((r) => `N=${r.n} in ${r.seedS.toFixed(0)} s`).join(', ')}`);
-print('');
-print(`| Sweep | ${results.map((r) => `N=${r.n}: finds | ms | db CPU ms | idle ms | idle db CPU ms`).join(' | ')} |`);
-print(`| --- | ${results.map(() => '--- | --- | --- | --- | ---').join(' | ')} |`);
-for (const name of results[0]!.figures.keys()) {
-  const cells = results.map((r) => {
-    const f = r.figures.get(name)!;
-    return `${JSON.stringify(f.found)} | ${f.ms.toFixed(0)} | ${f.dbMs.toFixed(0)} | ${f.idleMs.toFixed(0)} | ${f.idleDbMs.toFixed(0)}`;
-  });
-  print(`| ${name} | ${cells.join(' | ')} |`);
+console.log(`## bench/sweeps.ts (${process.env.MONGODB_URI ? 'MONGODB_URI' : 'embedded FerretDB'}), ${UNFINISHED} unfinished of each kind, the first ${TEMPLATE} records of each through the services, the rest copies`);
+for (const n of SIZES) {
+  const r = await measureSize(n);
+  console.log(`\n### N = ${n}: seeded in ${r.seedS.toFixed(0)} s; ${machineLine()}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  console.log('| Sweep | finds | ms | db CPU ms | idle ms | idle db CPU ms |');
+  console.log('| --- | --- | --- | --- | --- | --- |');
+  for (const [name, f] of r.figures) console.log(`| ${name} | ${JSON.stringify(f.found)} | ${f.ms.toFixed(0)} | ${f.dbMs.toFixed(0)} | ${f.idleMs.toFixed(0)} | ${f.idleDbMs.toFixed(0)} |`);
+  console.log(`\nFirst run after the seeding burst (ms): ${Object.entries(r.burst).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`);
+  for (const p of r.plans) console.log(`- ${p}`);
 }
-print('');
-print(`First run after the seeding burst (ms): ${results.map((r) => `N=${r.n}: ${Object.entries(r.burst).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`).join('; ')}`);
-print('');
-for (const r of results) for (const p of r.plans) print(`- N=${r.n} ${p}`);
 sink.close();
 fs.rmSync(gatewayDir, { recursive: true, force: true });
 process.exit(0);
