@@ -29,7 +29,7 @@ import { provisionTenant } from '../src/platform/service.ts';
 import { createRelayClient } from '../src/client/index.ts';
 import { signBody } from '../src/security/signature.ts';
 import { startConversation, recordMessages } from '../src/chat/service.ts';
-import { createWebhook } from '../src/webhooks/service.ts';
+import { createWebhook, setWebhookEnabled } from '../src/webhooks/service.ts';
 import { mapLimit } from '../src/datasources/rows.ts';
 
 const arg = (name: string, fallback: number) => {
@@ -88,7 +88,11 @@ async function seedTenant(runtime: Runtime, baseUrl: string, rows: number, conve
   const t = await provisionTenant({ plan: 'enterprise' });
   const api = createRelayClient({ baseUrl, channelId: t.channelId, secretKey: t.secretKey, timeoutMs: 600_000 });
   const tenant: Tenant = { ...t, dataSourceId: (await api.dataSources.create()).id, rowIds: [], conversationIds: [] };
-  if (withWebhook) tenant.webhookId = (await createWebhook(runtime.ctx, t.botId, { type: 'conversation.started', url: sinkUrl })).webhook.id;
+  if (withWebhook) {
+    // Hooks are created disabled; enabled, each conversation.started event gets a delivery in its log.
+    tenant.webhookId = (await createWebhook(runtime.ctx, t.botId, { type: 'conversation.started', url: sinkUrl })).webhook.id;
+    await setWebhookEnabled(t.botId, tenant.webhookId, true);
+  }
   const batches = Array.from({ length: Math.ceil(rows / 100) }, (_, b) =>
     Array.from({ length: Math.min(100, rows - b * 100) }, (_, i) => ({ name: `item-${b * 100 + i}.md`, content: `# Item ${b * 100 + i}\n\n${words(300)}` })),
   );

@@ -14,8 +14,11 @@ export async function pageById<D extends { _id: string }>(
   // From the cursor itself on, one item more: the cursor must name an item of this list, as in every
   // other list (http/pagination.ts), and that item comes first if it does. No lookup of it apart.
   const query = page.cursor ? { ...filter, _id: trusted({ $gte: page.cursor }) } : filter;
+  const take = page.limit + (page.cursor ? 1 : 0);
   const [found, total] = await Promise.all([
-    model.find(query, projection).sort({ _id: 1 }).limit(page.limit + (page.cursor ? 1 : 0)).lean<D[]>(),
+    // A batch larger than the limit: FerretDB closes a cursor only after a batch smaller than its
+    // batch size, so 101 of a default batch of 101 would cost a killCursors round trip.
+    model.find(query, projection).sort({ _id: 1 }).limit(take).batchSize(take + 1).lean<D[]>(),
     model.countDocuments(filter),
   ]);
   if (page.cursor && found[0]?._id !== page.cursor) throw new AppError('invalid_cursor', 'cursor does not name an item of this list');
