@@ -4,10 +4,11 @@
 // many rows each statement yields. Seeds a big tenant and a small one through the services, then
 // sends every probe of bench/scale.ts once per tenant with nothing else running.
 //
-//   node --import tsx bench/reads.ts [--rows 3000] [--conversations 300] [--events 2000] [--gateway 1000] [--sql]
+//   node --import tsx bench/reads.ts [--rows 3000] [--conversations 300] [--events 2000] [--gateway 1000] [--requests 50] [--sql] [--keep]
 //
 // --sql prints each statement with its plan. Embedded FerretDB only (it reads FerretDB's SQL log
-// and its SQLite file); the wall clock per request (median of 20) is printed beside, load noted.
+// and its SQLite file). The wall clock (p50, p99 of --requests) is measured afterwards on the same
+// data with FerretDB's debug log off, since that log dumps every reply; the load average is printed.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -25,10 +26,10 @@ import { machineLine } from './lib/runtime.ts';
 import { percentile } from './lib/load.ts';
 import { seededText } from './lib/text.ts';
 import { provisionTenant } from '../src/platform/service.ts';
-import { createRelayClient, type RelayClient } from '../src/client/index.ts';
+import { createRelayClient } from '../src/client/index.ts';
 import { signBody } from '../src/security/signature.ts';
 import { startConversation, recordMessages } from '../src/chat/service.ts';
-import { createWebhook } from '../src/webhooks/service.ts';
+import { createWebhook, setWebhookEnabled } from '../src/webhooks/service.ts';
 import { mapLimit } from '../src/datasources/rows.ts';
 
 const arg = (name: string, fallback: number) => {
@@ -39,6 +40,7 @@ const ROWS = arg('rows', 3000);
 const CONVERSATIONS = arg('conversations', 300);
 const EVENTS = arg('events', 2000);
 const GATEWAY = arg('gateway', 1000);
+const REQUESTS = arg('requests', 50);
 const SHOW_SQL = process.argv.includes('--sql');
 const progress = (line: string) => process.stderr.write(`[reads ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 
@@ -48,10 +50,9 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-reads-'));
 fs.mkdirSync(path.join(dir, 'rules'));
 fs.writeFileSync(path.join(dir, 'gateway.json'), JSON.stringify({ sources: { relay: { secrets: [GATEWAY_SECRET] } } }));
 const dataDir = path.join(dir, 'db');
-const db = await startFerretDb({ dataDir, database: 'relay_reads', logSql: true });
 const sqlLog = path.join(dataDir, 'ferretdb.log');
-const config = loadConfig({
-  MONGODB_URI: db.uri,
+const configFor = (uri: string) => loadConfig({
+  MONGODB_URI: uri,
   ADMIN_TOKEN,
   RETENTION_DAYS: '0',
   OUTBOUND_ALLOW_PRIVATE: 'true',
@@ -87,7 +88,11 @@ async function seedTenant(runtime: Runtime, baseUrl: string, rows: number, conve
   const t = await provisionTenant({ plan: 'enterprise' });
   const api = createRelayClient({ baseUrl, channelId: t.channelId, secretKey: t.secretKey, timeoutMs: 600_000 });
   const tenant: Tenant = { ...t, dataSourceId: (await api.dataSources.create()).id, rowIds: [], conversationIds: [] };
-  if (withWebhook) tenant.webhookId = (await createWebhook(runtime.ctx, t.botId, { type: 'conversation.started', url: sinkUrl })).webhook.id;
+  if (withWebhook) {
+    // Hooks are created disabled; enabled, each conversation.started event gets a delivery in its log.
+    tenant.webhookId = (await createWebhook(runtime.ctx, t.botId, { type: 'conversation.started', url: sinkUrl })).webhook.id;
+    await setWebhookEnabled(t.botId, tenant.webhookId, true);
+  }
   const batches = Array.from({ length: Math.ceil(rows / 100) }, (_, b) =>
     Array.from({ length: Math.min(100, rows - b * 100) }, (_, i) => ({ name: `item-${b * 100 + i}.md`, content: `# Item ${b * 100 + i}\n\n${words(300)}` })),
   );
@@ -104,7 +109,8 @@ async function seedTenant(runtime: Runtime, baseUrl: string, rows: number, conve
 }
 
 progress(`seeding: ${ROWS} rows, ${CONVERSATIONS} conversations, ${EVENTS} events, ${GATEWAY} gateway deliveries`);
-const seeder = await createRuntime({ config, logger: createLogger('silent'), uri: db.uri });
+let db = await startFerretDb({ dataDir, database: 'relay_reads' });
+const seeder = await createRuntime({ config: configFor(db.uri), logger: createLogger('silent'), uri: db.uri });
 await seeder.startWorker();
 const seedServer = await serve(seeder);
 const big = await seedTenant(seeder, seedServer.baseUrl, ROWS, CONVERSATIONS, true);
@@ -121,10 +127,12 @@ progress('seeded; letting the worker drain');
 await new Promise((r) => setTimeout(r, 10_000));
 seedServer.server.close();
 await seeder.shutdown();
+await db.stop();
 
-// ---- Measuring: an API-only runtime, so every command and statement belongs to the request ------
-const runtime = await createRuntime({ config, logger: createLogger('silent'), uri: `${db.uri}?monitorCommands=true`, role: { api: true, worker: false } });
-const { server, baseUrl } = await serve(runtime);
+// ---- Counting: FerretDB logging its SQL, an API-only runtime, so every command and statement belongs to the request
+db = await startFerretDb({ dataDir, database: 'relay_reads', logSql: true });
+let runtime = await createRuntime({ config: configFor(db.uri), logger: createLogger('silent'), uri: `${db.uri}?monitorCommands=true`, role: { api: true, worker: false } });
+let { server, baseUrl } = await serve(runtime);
 const commands: string[] = [];
 let returned = 0;
 const client = mongoose.connection.getClient();
@@ -204,7 +212,8 @@ async function get(url: string, headers: Record<string, string>): Promise<void> 
 }
 
 type Probe = [name: string, request: () => Promise<unknown>];
-function probes(t: Tenant, api: RelayClient): Probe[] {
+function probes(t: Tenant): Probe[] {
+  const api = createRelayClient({ baseUrl, channelId: t.channelId, secretKey: t.secretKey });
   const admin = (p: string) => () => get(`${baseUrl}/api/admin${p}`, { authorization: `Bearer ${ADMIN_TOKEN}` });
   const middle = t.rowIds[Math.floor(t.rowIds.length / 2)]!;
   const nearEnd = t.rowIds[Math.max(0, t.rowIds.length - 51)]!;
@@ -227,17 +236,10 @@ function probes(t: Tenant, api: RelayClient): Probe[] {
   return list;
 }
 
-const lines: string[] = [];
-const print = (line: string) => {
-  lines.push(line);
-  process.stdout.write(`${line}\n`);
-};
-print(`bench/reads.ts: ${ROWS} rows, ${CONVERSATIONS} conversations, ${EVENTS} events, ${GATEWAY} gateway deliveries; ${machineLine()}`);
-print('| Tenant | Request | commands | SQL reads (of them array probes) | documents returned | rows read by unsorted or Go-sorted reads | full scans | p50 ms (20) |');
-print('| --- | --- | --- | --- | --- | --- | --- | --- |');
-for (const [label, t] of [['big', big], ['small', small]] as const) {
-  const api = createRelayClient({ baseUrl, channelId: t.channelId, secretKey: t.secretKey });
-  for (const [name, request] of probes(t, api)) {
+const counted = new Map<string, string>();
+const tenants = [['big', big], ['small', small]] as const;
+for (const [label, t] of tenants) {
+  for (const [name, request] of probes(t)) {
     await request(); // warm: caches and connections as a steady state has them
     await new Promise((r) => setTimeout(r, 50));
     commands.length = 0;
@@ -250,25 +252,45 @@ for (const [label, t] of [['big', big], ['small', small]] as const) {
     const took = [...durations];
     const docs = returned;
     const statements = statementsSince(offset);
+    const scans = statements.filter((s) => /\bSCAN\b/.test(s.plan) && !/COVERING|USING INDEX/.test(s.plan));
+    const eager = statements.filter((s) => !s.lazy && !s.probe && !/COUNT\(\*\)/.test(s.sql)).reduce((sum, s) => sum + s.rows, 0);
+    const arrayProbes = statements.filter((s) => s.probe).length;
+    counted.set(`${label} ${name}`, `${sent.length} | ${statements.length} (${arrayProbes}) | ${docs} | ${eager} | ${scans.map((s) => s.collection).join(', ') || '-'}`);
+    if (SHOW_SQL) {
+      process.stdout.write(`${label} ${name}\n    commands: ${sent.join(', ')}\n    answered in (FerretDB logging): ${took.join(', ')}\n`);
+      for (const s of statements.filter((s) => !s.probe)) {
+        process.stdout.write(`    ${s.collection}: ${s.rows} rows${s.lazy ? ' (lazy)' : ''}; ${s.plan}\n`);
+      }
+    }
+  }
+}
+server.close();
+await runtime.shutdown();
+await db.stop();
+
+// ---- Timing: the same FerretDB data without its debug log (which dumps every reply and slows big ones)
+db = await startFerretDb({ dataDir, database: 'relay_reads' });
+runtime = await createRuntime({ config: configFor(db.uri), logger: createLogger('silent'), uri: db.uri, role: { api: true, worker: false } });
+({ server, baseUrl } = await serve(runtime));
+const lines: string[] = [];
+const print = (line: string) => {
+  lines.push(line);
+  process.stdout.write(`${line}\n`);
+};
+print(`bench/reads.ts: ${ROWS} rows, ${CONVERSATIONS} conversations, ${EVENTS} events, ${GATEWAY} gateway deliveries; ${machineLine()}; load average before timing ${os.loadavg()[0]!.toFixed(1)}`);
+print('| Tenant | Request | commands | SQL reads (of them array probes) | documents returned | rows read by unsorted or Go-sorted reads | full scans | p50 ms | p99 ms |');
+print('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+for (const [label, t] of tenants) {
+  for (const [name, request] of probes(t)) {
+    await request();
     const ms: number[] = [];
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < REQUESTS; i++) {
       const started = performance.now();
       await request();
       ms.push(performance.now() - started);
     }
     ms.sort((a, b) => a - b);
-    const scans = statements.filter((s) => /\bSCAN\b/.test(s.plan) && !/COVERING|USING INDEX/.test(s.plan));
-    const eager = statements.filter((s) => !s.lazy && !s.probe && !/COUNT\(\*\)/.test(s.sql)).reduce((sum, s) => sum + s.rows, 0);
-    const arrayProbes = statements.filter((s) => s.probe).length;
-    print(
-      `| ${label} | ${name} | ${sent.length} | ${statements.length} (${arrayProbes}) | ${docs} | ${eager} | ${scans.map((s) => s.collection).join(', ') || '-'} | ${percentile(ms, 50).toFixed(1)} |`,
-    );
-    if (SHOW_SQL) {
-      process.stdout.write(`    commands: ${sent.join(', ')}\n    answered in: ${took.join(', ')}\n`);
-      for (const s of statements.filter((s) => !s.probe)) {
-        process.stdout.write(`    ${s.collection}: ${s.rows} rows${s.lazy ? ' (lazy)' : ''}; ${s.plan}\n`);
-      }
-    }
+    print(`| ${label} | ${name} | ${counted.get(`${label} ${name}`)} | ${percentile(ms, 50).toFixed(1)} | ${percentile(ms, 99).toFixed(1)} |`);
   }
 }
 print(`load average after: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);

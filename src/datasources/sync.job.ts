@@ -4,7 +4,7 @@
 // runner of the same run (FerretDB can hand one job to two runners) gives way at the commit.
 import type { AppContext } from '../context.ts';
 import { commitKnowledge, readCommitted, removeKnowledge, rowsToEmbed, type Manifest, type RowChunks } from '../knowledge/store.ts';
-import { embedderFor, embedRows } from '../knowledge/embeddings.ts';
+import { embedderFor, EmbeddingPipeline } from '../knowledge/embeddings.ts';
 import { chunkMarkdown } from './chunking.ts';
 import { unpackContent } from './content.ts';
 import { DataSourceModel, RowContentModel, type DataSource, type RowContent } from './model.ts';
@@ -95,28 +95,35 @@ async function runSync(ctx: AppContext, ds: DataSource, run: number, beat: () =>
   const { entryIds } = changes;
   const rowIds = rowsToRead(changes, previous);
   await beat();
+  // With an embedding model, the changed rows are embedded while the next ones are read, and so are
+  // unchanged rows whose vectors are missing or from another model (a changed EMBEDDING_MODEL):
+  // until this commits, the live knowledge answers from BM25 alone. A provider error fails the sync
+  // with its reason.
+  const embedder = embedderFor(ctx.config);
+  let batches = 0;
+  const embedding = embedder
+    ? new EmbeddingPipeline(embedder, async () => {
+        if (++batches % BEAT_EVERY_BATCHES === 0) await beat();
+      })
+    : null;
   const live = new Set<string>();
   const processed: RowChunks[] = [];
   let totalTokens = 0;
   for await (const content of changedContents(ds, previous, rowIds, live)) {
     const chunks = chunkMarkdown(unpackContent(content.data));
     for (const c of chunks) totalTokens += c.tokens;
-    processed.push({ rowId: content._id, hash: content.hash, chunks });
+    const group = { rowId: content._id, hash: content.hash, chunks };
+    processed.push(group);
+    await embedding?.add(group);
     if (processed.length % BEAT_EVERY_ROWS === 0) await beat();
   }
   const liveRowIds = [...live];
   await beat();
-  // With an embedding model, the changed rows are embedded, and so are unchanged rows whose vectors
-  // are missing or from another model (a changed EMBEDDING_MODEL): until this commits, the live
-  // knowledge answers from BM25 alone. A provider error fails the sync with its reason.
-  const embedder = embedderFor(ctx.config);
   let reembedded: RowChunks[] = [];
-  if (embedder) {
-    reembedded = await rowsToEmbed(previous, liveRowIds, new Set(processed.map((r) => r.rowId)), embedder.model);
-    let batches = 0;
-    await embedRows(embedder, [...processed, ...reembedded], async () => {
-      if (++batches % BEAT_EVERY_BATCHES === 0) await beat();
-    });
+  if (embedding) {
+    reembedded = await rowsToEmbed(previous, liveRowIds, new Set(processed.map((r) => r.rowId)), embedder!.model);
+    for (const group of reembedded) await embedding.add(group);
+    await embedding.finish();
   }
   // One time for the data source's lastSync and the rows it learned, so they read the same.
   const syncedAt = ctx.clock.now();

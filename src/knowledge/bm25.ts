@@ -26,7 +26,7 @@ export interface RetrieverOptions {
   headingWeight: number | null;
   /** Return at most one chunk per section (row and heading path): the best one. */
   onePerSection: boolean;
-  /** A chunk gains this share of the best score among its row's other chunks (0: off). */
+  /** A candidate gains this share of the best score among its row's other candidates (0: off). */
   rowShare: number;
   /** A chunk gains this share of its whole row's BM25 score, the row read as one text (0: off). */
   rowWeight: number;
@@ -166,22 +166,6 @@ export class Bm25Segment {
   section(doc: number): number {
     return this.sections[doc]!;
   }
-
-  /** Adds `share` of the best score among each chunk's row's other chunks to that chunk. */
-  shareRowScores(scores: Scores, share: number): void {
-    const best = new Float64Array(this.rowIds.size);
-    const second = new Float64Array(this.rowIds.size);
-    for (const doc of scores.touched) {
-      const row = this.rows[doc]!;
-      const v = scores.values[doc]!;
-      if (v > best[row]!) [second[row], best[row]] = [best[row]!, v];
-      else if (v > second[row]!) second[row] = v;
-    }
-    for (const doc of scores.touched) {
-      const row = this.rows[doc]!;
-      scores.values[doc]! += share * (scores.values[doc] === best[row] ? second[row]! : best[row]!);
-    }
-  }
 }
 
 /** Per-query scores: a dense array beats a Map by several times when a common word hits most chunks. */
@@ -211,8 +195,9 @@ export function searchSegments(segments: Bm25Segment[], query: string, limit: nu
   const queryTerms = [...new Set(terms(query, { splitIdentifiers: options.splitIdentifiers }))];
   const total = segments.reduce((n, s) => n + s.size, 0);
   if (!queryTerms.length || total === 0) return [];
-  // Keep a few times `limit` candidates, so that one chunk per section still leaves `limit` hits.
-  const ranked = rank(segments, queryTerms, options.onePerSection ? limit * 4 : limit);
+  // Keep a few times `limit` candidates, so that one chunk per section still leaves `limit` hits,
+  // and enough of them that a row's other good chunks are among them.
+  const ranked = shareRowScores(rank(segments, queryTerms, limit * 4), options.rowShare);
   // A section's chunks say one thing: the best one stands for it, so the passages differ.
   const seen = new Set<string>();
   const out: ScoredChunk[] = [];
@@ -226,6 +211,28 @@ export function searchSegments(segments: Bm25Segment[], query: string, limit: nu
 }
 
 type Candidate = ScoredChunk & { section: string };
+
+/**
+ * Adds `share` of the best score among each candidate's row's other candidates, best first again:
+ * among the candidates only, since only their order changes (measured the same as over every chunk).
+ */
+function shareRowScores(candidates: Candidate[], share: number): Candidate[] {
+  if (!share) return candidates;
+  const best = new Map<string, [number, number]>();
+  for (const c of candidates) {
+    const key = `${c.dataSourceId}\n${c.rowId}`;
+    const top = best.get(key);
+    if (!top) best.set(key, [c.score, 0]);
+    else if (c.score > top[0]) best.set(key, [c.score, top[0]]);
+    else if (c.score > top[1]) top[1] = c.score;
+  }
+  return candidates
+    .map((c) => {
+      const [first, second] = best.get(`${c.dataSourceId}\n${c.rowId}`)!;
+      return { ...c, score: c.score + share * (c.score === first ? second : first) };
+    })
+    .sort(byScore);
+}
 
 /** The best `k` chunks for the query's terms, best first. */
 function rank(segments: Bm25Segment[], queryTerms: string[], k: number): Candidate[] {
@@ -257,7 +264,6 @@ function rank(segments: Bm25Segment[], queryTerms: string[], k: number): Candida
       segments.forEach((s, i) => s.addRowScores(perSegment[i]!, rowScores[i]!, options.rowWeight));
     }
     perSegment.forEach((scores, i) => {
-      if (options.rowShare) segments[i]!.shareRowScores(scores, options.rowShare);
       for (const doc of scores.touched) if (scores.values[doc]! > top.floor) top.push(scores.values[doc]!, i, doc);
     });
   } finally {

@@ -90,32 +90,65 @@ export function createEmbedder(config: Pick<Config, 'OPENAI_BASE_URL' | 'OPENAI_
 const SYNC_PARALLEL_REQUESTS = 4;
 
 /**
- * Embeds every chunk of these row groups in batches and attaches the vectors to each group. A
- * provider error rejects the whole call, so a sync never commits rows half embedded.
+ * Embeds row groups while the sync is still reading and chunking the next ones: a full batch of
+ * chunks goes out as soon as it is there, so the provider's time (and the parsing of its answer)
+ * overlaps the sync's own reading instead of following it. `add` waits while SYNC_PARALLEL_REQUESTS
+ * are open. `finish` sends the rest, waits, and attaches the vectors to each group; a provider
+ * error rejects it, so a sync never commits rows half embedded.
  */
-export async function embedRows(embedder: Embedder, groups: RowChunks[], afterBatch: () => Promise<void> = async () => undefined): Promise<void> {
-  const texts = groups.flatMap((g) => g.chunks.map(embeddingText));
-  const batches: Array<[number, string[]]> = [];
-  for (let i = 0; i < texts.length; i += embedder.batchSize) batches.push([i, texts.slice(i, i + embedder.batchSize)]);
-  const vectors: Float32Array[] = new Array(texts.length);
-  let next = 0;
-  let failed: unknown = null;
-  const worker = async () => {
-    while (next < batches.length && !failed) {
-      const [start, batch] = batches[next++]!;
-      try {
-        (await embedder.embed(batch)).forEach((v, i) => (vectors[start + i] = v));
-        await afterBatch();
-      } catch (err) {
-        failed ??= err;
-      }
+export class EmbeddingPipeline {
+  private readonly groups: RowChunks[] = [];
+  private readonly vectors: Float32Array[] = [];
+  private texts: string[] = [];
+  private queued = 0;
+  private readonly inFlight = new Set<Promise<void>>();
+  private failed: { err: unknown } | null = null;
+
+  constructor(
+    private readonly embedder: Embedder,
+    private readonly afterBatch: () => Promise<void> = async () => undefined,
+  ) {}
+
+  async add(group: RowChunks): Promise<void> {
+    this.groups.push(group);
+    for (const chunk of group.chunks) {
+      this.texts.push(embeddingText(chunk));
+      if (this.texts.length === this.embedder.batchSize) await this.send();
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(SYNC_PARALLEL_REQUESTS, batches.length) }, worker));
-  if (failed) throw failed;
-  let at = 0;
-  for (const group of groups) {
-    group.embedding = { model: embedder.model, vectors: joinFloats(vectors.slice(at, at + group.chunks.length)) };
-    at += group.chunks.length;
   }
+
+  async finish(): Promise<void> {
+    if (this.texts.length) await this.send();
+    await Promise.all(this.inFlight);
+    if (this.failed) throw this.failed.err;
+    let at = 0;
+    for (const group of this.groups) {
+      group.embedding = { model: this.embedder.model, vectors: joinFloats(this.vectors.slice(at, at + group.chunks.length)) };
+      at += group.chunks.length;
+    }
+  }
+
+  private async send(): Promise<void> {
+    if (this.failed) throw this.failed.err;
+    while (this.inFlight.size >= SYNC_PARALLEL_REQUESTS) await Promise.race(this.inFlight);
+    const [start, batch] = [this.queued, this.texts];
+    this.queued += batch.length;
+    this.texts = [];
+    const request = this.embedder
+      .embed(batch)
+      .then(async (vectors) => {
+        vectors.forEach((v, i) => (this.vectors[start + i] = v));
+        await this.afterBatch();
+      })
+      .catch((err: unknown) => void (this.failed ??= { err }))
+      .finally(() => this.inFlight.delete(request));
+    this.inFlight.add(request);
+  }
+}
+
+/** Embeds every chunk of these row groups in batches and attaches the vectors to each group. */
+export async function embedRows(embedder: Embedder, groups: RowChunks[], afterBatch?: () => Promise<void>): Promise<void> {
+  const pipeline = new EmbeddingPipeline(embedder, afterBatch);
+  for (const group of groups) await pipeline.add(group);
+  await pipeline.finish();
 }

@@ -3,6 +3,7 @@
 // counts only at or above the similarity floor: nearest neighbours always exist, and without the
 // floor a question unrelated to every chunk would still get passages instead of "I don't know".
 import { searchSegments, type Bm25Segment, type ScoredChunk } from './bm25.ts';
+import { nearestIn } from './vectors.ts';
 
 export function hybridSearch(segments: Bm25Segment[], embedded: Bm25Segment[], query: string, queryVector: Float32Array, limit: number, minSimilarity: number): ScoredChunk[] {
   return fuse(searchSegments(segments, query, FUSION_CANDIDATES), nearestChunks(embedded, queryVector, minSimilarity), limit);
@@ -15,16 +16,20 @@ const RRF_K = 60;
 
 /** The chunks nearest the query at or above the floor, over the segments that hold vectors, one per section, best first. */
 function nearestChunks(segments: Bm25Segment[], query: Float32Array, minSimilarity: number): ScoredChunk[] {
-  const found: Array<ScoredChunk & { section: string }> = [];
-  segments.forEach((segment, i) => {
-    for (const [doc, similarity] of segment.vectors!.nearest(query, FUSION_CANDIDATES)) {
-      if (similarity < minSimilarity) break; // best first: the rest are below the floor too
-      found.push({ ...segment.chunks[doc]!, dataSourceId: segment.dataSourceId, score: similarity, section: `${i}:${segment.section(doc)}` });
-    }
-  });
-  found.sort((a, b) => b.score - a.score);
+  // Twice the candidates, so that one chunk per section still leaves enough.
+  const nearest = nearestIn(segments.map((s) => s.vectors!), query, 2 * FUSION_CANDIDATES);
   const seen = new Set<string>();
-  return found.filter((h) => !seen.has(h.section) && seen.add(h.section)).slice(0, FUSION_CANDIDATES);
+  const found: ScoredChunk[] = [];
+  for (const [i, doc, similarity] of nearest) {
+    // Best first: once one is below the floor, the rest are too.
+    if (similarity < minSimilarity || found.length === FUSION_CANDIDATES) break;
+    const segment = segments[i]!;
+    const section = `${i}:${segment.section(doc)}`;
+    if (seen.has(section)) continue;
+    seen.add(section);
+    found.push({ ...segment.chunks[doc]!, dataSourceId: segment.dataSourceId, score: similarity });
+  }
+  return found;
 }
 
 /** Reciprocal rank fusion of the keyword and vector rankings; the score is the fused one. */

@@ -97,7 +97,6 @@ export async function liveSegments(botId: string, stamp?: string | null): Promis
     listed = await KnowledgeSegmentModel.find({ botId }, { _id: 1, run: 1 }).lean<SegmentList>();
     // Read after the stamp was, so the list is at least as new as the stamp says.
     if (stamp) lists.set(botId, { stamp, readAt, listed });
-    else lists.delete(botId);
     const ids = new Set(listed.map((s) => s._id));
     for (const held of heldByBot.get(botId) ?? []) if (!ids.has(held)) loaded.delete(held);
     heldByBot.set(botId, ids);

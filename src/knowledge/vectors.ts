@@ -1,18 +1,21 @@
 // A data source's chunk vectors in one Float32Array (chunk i at i × dims). The vectors are
-// normalised, so cosine similarity is a dot product. A small segment is scanned exactly; a large one
-// first ranks every chunk by the Hamming distance of sign bits (binary quantisation: 32 dimensions
-// per integer op), then rescores the closest few hundred exactly. An exhaustive float scan of
-// 100,000 × 384 took ~110 ms on the bench machine; see docs/BENCHMARKS.md for both.
+// normalised, so cosine similarity is a dot product. Small segments are scanned exactly; over large
+// ones every chunk is first ranked by the Hamming distance of sign bits (binary quantisation: 32
+// dimensions per integer op), then the closest few hundred of the bot's segments together are
+// rescored exactly. An exhaustive float scan of 100,000 × 384 took ~110 ms on the bench machine;
+// see docs/BENCHMARKS.md for both.
 import { TopK } from './topK.ts';
 
 const EXACT_UP_TO = 2_000;
 /** Candidates rescored per wanted result (oversampling hides most of the quantisation error). */
 const OVERSAMPLE = 8;
 
+/** Set bits of every 16-bit value: two lookups count a word, fewer operations than bit tricks. */
+const BITS16 = new Uint8Array(1 << 16);
+for (let i = 1; i < BITS16.length; i++) BITS16[i] = (i & 1) + BITS16[i >>> 1]!;
+
 function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+  return BITS16[x & 0xffff]! + BITS16[x >>> 16]!;
 }
 
 function signBits(vector: Float32Array, from: number, dims: number, out: Uint32Array, at: number): void {
@@ -20,8 +23,10 @@ function signBits(vector: Float32Array, from: number, dims: number, out: Uint32A
 }
 
 export class SegmentVectors {
-  private readonly words: number;
-  private readonly bits: Uint32Array | null;
+  readonly words: number;
+  readonly bits: Uint32Array | null;
+  /** Per chunk: Hamming distance to the current query's sign bits (scratch: a search never awaits). */
+  readonly distance: Uint16Array | null;
 
   constructor(
     readonly model: string,
@@ -31,6 +36,7 @@ export class SegmentVectors {
     this.words = Math.ceil(dims / 32);
     const size = data.length / dims;
     this.bits = size > EXACT_UP_TO ? new Uint32Array(size * this.words) : null;
+    this.distance = this.bits ? new Uint16Array(size) : null;
     if (this.bits) for (let doc = 0; doc < size; doc++) signBits(data, doc * dims, dims, this.bits, doc * this.words);
   }
 
@@ -38,7 +44,7 @@ export class SegmentVectors {
     return this.data.length / this.dims;
   }
 
-  private dot(doc: number, query: Float32Array): number {
+  dot(doc: number, query: Float32Array): number {
     const { dims, data } = this;
     let sum = 0;
     for (let j = 0, base = doc * dims; j < dims; j++) sum += data[base + j]! * query[j]!;
@@ -47,34 +53,55 @@ export class SegmentVectors {
 
   /** The `n` chunks most similar to `query`, best first, as [chunk index, similarity]. */
   nearest(query: Float32Array, n: number): Array<[number, number]> {
-    if (query.length !== this.dims) return [];
-    const candidates = this.bits && this.size > n * OVERSAMPLE ? this.closestBySign(query, n * OVERSAMPLE) : null;
-    const top = new TopK(n);
-    if (candidates) for (const doc of candidates) top.push(this.dot(doc, query), 0, doc);
-    else for (let doc = 0; doc < this.size; doc++) top.push(this.dot(doc, query), 0, doc);
-    return top.sorted().map(([similarity, , doc]) => [doc, similarity]);
+    return nearestIn([this], query, n).map(([, doc, similarity]) => [doc, similarity]);
   }
+}
 
-  /** The `count` chunks whose sign bits differ least from the query's (a histogram finds the cut). */
-  private closestBySign(query: Float32Array, count: number): number[] {
-    const { words, bits, dims } = this;
-    const q = new Uint32Array(words);
-    signBits(query, 0, dims, q, 0);
-    const size = this.size;
-    const distance = new Uint16Array(size);
-    const histogram = new Uint32Array(dims + 1);
-    for (let doc = 0, base = 0; doc < size; doc++, base += words) {
+/**
+ * The `n` chunks most similar to `query` over several tables, best first, as [table, chunk,
+ * similarity]. Tables of another size of vector are skipped. Small tables are scanned exactly; over
+ * the large ones one histogram of sign-bit distances picks the `n × OVERSAMPLE` closest in all of
+ * them, and only those are rescored: a bot's candidates, not each data source's.
+ */
+export function nearestIn(tables: SegmentVectors[], query: Float32Array, n: number): Array<[number, number, number]> {
+  const top = new TopK(n);
+  const prefiltered: number[] = [];
+  const words = Math.ceil(query.length / 32);
+  const q = new Uint32Array(words);
+  signBits(query, 0, query.length, q, 0);
+  const histogram = new Uint32Array(query.length + 1);
+  tables.forEach((t, i) => {
+    if (t.dims !== query.length) return;
+    if (!t.bits) {
+      for (let doc = 0; doc < t.size; doc++) top.push(t.dot(doc, query), i, doc);
+      return;
+    }
+    prefiltered.push(i);
+    const { bits, distance } = t;
+    for (let doc = 0, base = 0, size = t.size; doc < size; doc++, base += words) {
       let d = 0;
-      for (let w = 0; w < words; w++) d += popcount(bits![base + w]! ^ q[w]!);
-      distance[doc] = d;
+      for (let w = 0; w < words; w++) d += popcount(bits[base + w]! ^ q[w]!);
+      distance![doc] = d;
       histogram[d]!++;
     }
+  });
+  if (prefiltered.length) {
+    // The cut: every chunk closer than `cut`, and as many at `cut` as still fit.
+    const count = n * OVERSAMPLE;
     let cut = 0;
-    for (let seen = 0; cut <= dims && seen + histogram[cut]! < count; cut++) seen += histogram[cut]!;
-    const out: number[] = [];
-    for (let doc = 0; doc < size; doc++) if (distance[doc]! <= cut) out.push(doc);
-    return out;
+    let seen = 0;
+    for (; cut < histogram.length && seen + histogram[cut]! < count; cut++) seen += histogram[cut]!;
+    let atCut = count - seen;
+    for (const i of prefiltered) {
+      const t = tables[i]!;
+      const distance = t.distance!;
+      for (let doc = 0, size = t.size; doc < size; doc++) {
+        const d = distance[doc]!;
+        if (d < cut || (d === cut && atCut-- > 0)) top.push(t.dot(doc, query), i, doc);
+      }
+    }
   }
+  return top.sorted().map(([similarity, table, doc]) => [table, doc, similarity]);
 }
 
 /** Joins per-row vector blocks into one table, or null unless every chunk has a vector of one model and size. */

@@ -8,18 +8,20 @@
 //   are handed over (a process died with first attempts queued in memory or in flight).
 import type { Model } from 'mongoose';
 import type { AppContext } from '../context.ts';
-import { AttemptResultModel, DeliveryModel } from './model.ts';
+import { attemptKey, AttemptResultModel, DeliveryModel } from './model.ts';
 import { sweepWindow } from '../db/sweepWindow.ts';
 import { DELIVERY_JOB, type DeliveryJobData } from './delivery.job.ts';
 import { trusted } from '../db/connection.ts';
 
 export const SWEEP_JOB = 'webhooks.sweep';
 const FRESH_MARK = 'webhooks.fresh-deliveries';
+/** Result keys per lookup: well inside SQLite's bound on a statement's parameters. */
+const RESULT_LOOKUP = 1_000;
 
 export async function performSweep(ctx: Pick<AppContext, 'clock' | 'jobs'>, overdueAfterMs: number, batch = 500, freshBatch = 5_000): Promise<number> {
   const now = ctx.clock.now();
   const cutoff = new Date(now.getTime() - overdueAfterMs);
-  return (await sweepSettled(ctx, now, cutoff, batch)) + (await sweepFresh(ctx, now, cutoff, overdueAfterMs, freshBatch));
+  return (await sweepSettled(ctx, now, cutoff, batch)) + (await sweepFresh(ctx, now, cutoff, freshBatch));
 }
 
 /**
@@ -52,17 +54,18 @@ async function sweepSettled(ctx: Pick<AppContext, 'jobs'>, now: Date, cutoff: Da
   return swept;
 }
 
-async function sweepFresh(ctx: Pick<AppContext, 'jobs'>, now: Date, cutoff: Date, overdueAfterMs: number, batch: number): Promise<number> {
+async function sweepFresh(ctx: Pick<AppContext, 'jobs'>, now: Date, cutoff: Date, batch: number): Promise<number> {
   const { rows, advance } = await sweepWindow(DeliveryModel as unknown as Model<{ _id: string; createdAt: Date }>, FRESH_MARK, { fresh: true }, cutoff, batch, { _id: 1, createdAt: 1 });
   let swept = 0;
   if (rows.length) {
-    // A result is never older than its delivery. One that ended later than this window still
-    // counts as missing here, which only costs that delivery a no-op run (perform closes it).
-    const succeeded = await AttemptResultModel.find(
-      { number: 1, status: 'succeeded', finishedAt: trusted({ $gte: rows[0]!.createdAt, $lt: new Date(rows.at(-1)!.createdAt.getTime() + 2 * overdueAfterMs) }) },
-      { deliveryId: 1 },
-    ).lean<Array<{ deliveryId: string }>>();
-    const done = new Set(succeeded.map((r) => r.deliveryId));
+    // The first attempts' results by key (the `_id` index): what the window holds, however many
+    // results are stored. A range on `finishedAt` has no index and read every result.
+    const done = new Set<string>();
+    for (let i = 0; i < rows.length; i += RESULT_LOOKUP) {
+      const keys = rows.slice(i, i + RESULT_LOOKUP).map((row) => attemptKey(row._id, 1));
+      const succeeded = await AttemptResultModel.find({ _id: trusted({ $in: keys }), status: 'succeeded' }, { deliveryId: 1 }).lean<Array<{ deliveryId: string }>>();
+      for (const r of succeeded) done.add(r.deliveryId);
+    }
     for (const row of rows) if (!done.has(row._id) && (await handOver(ctx, { fresh: true }, row._id, now))) swept++;
   }
   await advance();

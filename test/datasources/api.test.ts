@@ -5,6 +5,7 @@ import { useTestRuntime } from '../helpers/harness.ts';
 import { createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
 import { setTeamPlan } from '../../src/platform/service.ts';
 import { createDataSource, getDataSource, rowIds, syncAndWait } from './support.ts';
+import { collectionsRead } from '../helpers/dbReads.ts';
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -122,6 +123,29 @@ describe.each(['1.0', '2.0'] as const)('data sources API on %s', (version) => {
       cursor = res.body.pagination.last;
     }
     expect(names).toEqual(rows.map((r) => r.name));
+  });
+
+  it("pages one source's rows when another source's rows were written between them, reading the rows twice per page", async () => {
+    const [mine, other] = [await createDataSource(api), await createDataSource(api)];
+    const names: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      names.push(`m${i}`);
+      await api('post', '/data-sources/row', { dataSourceId: mine, dataSourceRows: [{ name: `m${i}`, content: 'x' }] }).expect(200);
+      await api('post', '/data-sources/row', { dataSourceId: other, dataSourceRows: [{ name: `o${i}`, content: 'x' }] }).expect(200);
+    }
+    const seen: string[] = [];
+    let cursor: string | null | undefined;
+    do {
+      const body = { dataSourceId: mine, limit: 3, ...(cursor ? { cursor } : {}) };
+      let res: { body: { pagination: { total: number; last: string | null }; dataSourceRows: Array<{ name: string }> } } | undefined;
+      const read = await collectionsRead(async () => (res = await api('post', '/data-sources/row/list', body).expect(200)));
+      // The page and its count; a cursor is checked by the page itself, with no lookup apart.
+      expect(read.filter((c) => c === 'datasourcerows')).toHaveLength(2);
+      expect(res!.body.pagination.total).toBe(7);
+      seen.push(...res!.body.dataSourceRows.map((r) => r.name));
+      cursor = res!.body.pagination.last;
+    } while (cursor && seen.length < 20);
+    expect(seen).toEqual(names);
   });
 
   it('updates name and content of rows, and the row shows the change', async () => {
