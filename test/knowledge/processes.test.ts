@@ -29,7 +29,8 @@ describe('knowledge seen by another process', () => {
     await cluster?.stopAll();
   });
 
-  it('answers from a re-sync and stops answering from a deleted source at the next question', async () => {
+  // Four syncs and seven replies across two processes: a bound for a loaded two-core machine.
+  it('answers from a re-sync and stops answering from a deleted source at the next question', { timeout: 240_000 }, async () => {
     const api = localApi(rt, tenant);
     const dataSourceId = await createDataSource(api);
     await api('post', '/data-sources/row', { dataSourceId, dataSourceRows: [{ name: 'gizmos.md', content: '# Gizmos\n\nGizmos are purple.' }] }).expect(200);
