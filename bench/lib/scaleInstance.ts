@@ -21,9 +21,9 @@ import { signedGatewayDelivery } from './gatewayDelivery.ts';
 import { provisionTenant } from '../../src/platform/service.ts';
 import type { RelayClient } from '../../src/client/index.ts';
 import { startConversation, recordMessages } from '../../src/chat/service.ts';
-import { createWebhook, updateWebhook } from '../../src/webhooks/service.ts';
+import { createWebhook, setWebhookEnabled, updateWebhook } from '../../src/webhooks/service.ts';
 import { mapLimit } from '../../src/datasources/rows.ts';
-import { DeliveryModel } from '../../src/webhooks/model.ts';
+import { AttemptResultModel, DeliveryModel } from '../../src/webhooks/model.ts';
 import { GatewayDeliveryModel } from '../../src/gateway/model.ts';
 import { performSweep as webhookSweep } from '../../src/webhooks/sweep.job.ts';
 import { performSweep as gatewaySweep } from '../../src/gateway/sweep.job.ts';
@@ -65,6 +65,8 @@ async function seedTenant(s: Seeding, rows: number, conversations: number, sinkU
   const api = clientFor(bench.baseUrl, t);
   const dataSourceId = (await api.dataSources.create()).id;
   const webhookId = sinkUrl ? (await createWebhook(bench.runtime.ctx, t.botId, { type: 'conversation.started', url: sinkUrl })).webhook.id : undefined;
+  // A hook is created disabled (spec "Webhook"); without this no event is delivered.
+  if (webhookId) await setWebhookEnabled(t.botId, webhookId, true);
   const batches = Array.from({ length: Math.ceil(rows / 100) }, (_, b) =>
     Array.from({ length: Math.min(100, rows - b * 100) }, (_, i) => ({ name: `item-${b * 100 + i}.md`, content: markdown(b * 100 + i) })),
   );
@@ -90,9 +92,10 @@ async function seedTenant(s: Seeding, rows: number, conversations: number, sinkU
 async function drained(): Promise<void> {
   for (;;) {
     const gateway = await GatewayDeliveryModel.countDocuments({ processedAt: null });
-    const webhooks = await DeliveryModel.countDocuments({ status: 'pending' });
-    if (gateway === 0 && webhooks === 0) return;
-    progress(`waiting for the worker: ${gateway} gateway deliveries unprocessed, ${webhooks} webhook deliveries pending`);
+    // A first attempt writes a result row; a delivered row itself stays `pending` (and `fresh`).
+    const webhooks = (await DeliveryModel.countDocuments({})) - (await AttemptResultModel.countDocuments({}));
+    if (gateway === 0 && webhooks <= 0) return;
+    progress(`waiting for the worker: ${gateway} gateway deliveries unprocessed, ${webhooks} webhook deliveries without an attempt`);
     await new Promise((r) => setTimeout(r, 10_000));
   }
 }
