@@ -3,8 +3,8 @@
 // more often than the interval would keep an hourly job from ever running.
 import mongoose from 'mongoose';
 import { describe, expect, it } from 'vitest';
-import { useTestRuntime } from '../helpers/harness.ts';
-import { ensureRecurring } from '../../src/jobs/scheduler.ts';
+import { useTestRuntime, waitFor } from '../helpers/harness.ts';
+import { ensureRecurring, removeCompletedJobs } from '../../src/jobs/scheduler.ts';
 
 describe('recurring job declarations', () => {
   const rt = useTestRuntime({ worker: false });
@@ -46,5 +46,41 @@ describe('recurring job declarations', () => {
     const changed = await stored('recurring.changed');
     expect(changed.repeatInterval).toBe('1 minute');
     expect(changed.nextRunAt).toBeLessThan(before + 5 * 60_000);
+  });
+});
+
+describe('one-time jobs that succeeded', () => {
+  const rt = useTestRuntime({ worker: false });
+  const agendaJobs = () => mongoose.connection.db!.collection('agendaJobs');
+
+  it('are deleted when an upgraded worker starts (removeCompletedJobs); recurring, failed, due and running ones stay', async () => {
+    const done = new Date(Date.now() - 60_000);
+    const base = { type: 'normal', priority: 0, data: {}, lastModifiedBy: 'old-release' };
+    await agendaJobs().insertMany([
+      { ...base, name: 'cleanup.succeeded', nextRunAt: null, lastRunAt: done, lastFinishedAt: done, lockedAt: null },
+      { ...base, name: 'cleanup.failed', nextRunAt: null, lastRunAt: done, lastFinishedAt: done, failedAt: done, failReason: 'boom', lockedAt: null },
+      { ...base, name: 'cleanup.recurring', type: 'single', repeatInterval: '1 hour', nextRunAt: new Date(Date.now() + 3_600_000), lastFinishedAt: done, lockedAt: null },
+      { ...base, name: 'cleanup.due', nextRunAt: new Date(), lockedAt: null },
+      { ...base, name: 'cleanup.running', nextRunAt: null, lastRunAt: done, lastFinishedAt: done, lockedAt: new Date() },
+    ] as never[]);
+    expect(await removeCompletedJobs(mongoose.connection.db!)).toBe(1);
+    const left = (await agendaJobs().find({ name: { $regex: '^cleanup\\.' } }).toArray()).map((j) => j.name).sort();
+    expect(left).toEqual(['cleanup.due', 'cleanup.failed', 'cleanup.recurring', 'cleanup.running']);
+  });
+
+  it('are deleted once they succeed; a failed one-time job is kept', { timeout: 60_000 }, async () => {
+    const jobs = rt.runtime.ctx.jobs;
+    jobs.define('cleanup.ok', async () => undefined);
+    jobs.define('cleanup.fails', async () => {
+      throw new Error('kept for the operator');
+    });
+    await jobs.start();
+    try {
+      await jobs.now('cleanup.ok', {});
+      await jobs.now('cleanup.fails', {});
+      await waitFor(async () => (await agendaJobs().countDocuments({ name: 'cleanup.ok' })) === 0 && (await agendaJobs().countDocuments({ name: 'cleanup.fails', failedAt: { $ne: null } })) === 1, 30_000);
+    } finally {
+      await jobs.stop();
+    }
   });
 });
