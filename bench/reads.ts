@@ -24,6 +24,7 @@ import { createRuntime, type Runtime } from '../src/runtime.ts';
 import { createApp } from '../src/http/app.ts';
 import { machineLine } from './lib/runtime.ts';
 import { percentile } from './lib/load.ts';
+import { endpointProbes, type Probe } from './lib/probes.ts';
 import { seededText } from './lib/text.ts';
 import { provisionTenant } from '../src/platform/service.ts';
 import { createRelayClient } from '../src/client/index.ts';
@@ -211,28 +212,11 @@ async function get(url: string, headers: Record<string, string>): Promise<void> 
   if (!body.success) throw new Error(`${url}: ${res.status} ${JSON.stringify(body)}`);
 }
 
-type Probe = [name: string, request: () => Promise<unknown>];
 function probes(t: Tenant): Probe[] {
   const api = createRelayClient({ baseUrl, channelId: t.channelId, secretKey: t.secretKey });
-  const admin = (p: string) => () => get(`${baseUrl}/api/admin${p}`, { authorization: `Bearer ${ADMIN_TOKEN}` });
-  const middle = t.rowIds[Math.floor(t.rowIds.length / 2)]!;
-  const nearEnd = t.rowIds[Math.max(0, t.rowIds.length - 51)]!;
-  const conv = t.conversationIds[Math.floor(t.conversationIds.length / 2)]!;
-  const list: Probe[] = [
-    ['rows: first page', () => api.rows.list(t.dataSourceId, { limit: 100 })],
-    ['rows: middle page', () => api.rows.list(t.dataSourceId, { limit: 100, cursor: middle })],
-    ['rows: last page', () => api.rows.list(t.dataSourceId, { limit: 100, cursor: nearEnd })],
-    ['rows: get', () => api.rows.get(t.dataSourceId, middle)],
-    ['data sources: get', () => api.dataSources.get(t.dataSourceId)],
-    ['data sources: list', () => api.dataSources.list({ limit: 10 })],
-    ['conversations: page', () => api.chat.listConversations({ limit: 100 })],
-    ['messages: page', () => api.chat.listMessages(conv, { limit: 100 })],
-    ['inbox (admin, Open)', admin(`/bots/${t.botId}/conversations?state=Open&limit=100`)],
-  ];
-  if (t.webhookId) {
-    list.push(['webhook delivery log (admin)', admin(`/bots/${t.botId}/webhooks/${t.webhookId}/deliveries?limit=100`)]);
-    list.push(['gateway delivery list (admin)', admin('/gateway/deliveries?limit=100')]);
-  }
+  const admin = (p: string) => get(`${baseUrl}/api/admin${p}`, { authorization: `Bearer ${ADMIN_TOKEN}` });
+  const list = endpointProbes(api, admin, { ...t, conversationId: t.conversationIds[Math.floor(t.conversationIds.length / 2)]! });
+  if (t.webhookId) list.push(['gateway delivery list (admin)', () => admin('/gateway/deliveries?limit=100')]);
   return list;
 }
 

@@ -34,6 +34,7 @@ import { fetch } from 'undici';
 import { MongoClient } from 'mongodb';
 import { machineLine } from './lib/runtime.ts';
 import { percentile } from './lib/load.ts';
+import { endpointProbes, type Probe } from './lib/probes.ts';
 import { syncAndWait } from './lib/sync.ts';
 import { ADMIN_TOKEN, GATEWAY_SECRET, clientFor, markdown, patientDispatcher, type Seeded, type TenantKeys } from './lib/scaleTenant.ts';
 
@@ -156,25 +157,7 @@ async function admin(baseUrl: string, pathname: string): Promise<unknown> {
   return body;
 }
 
-type Probe = [name: string, request: () => Promise<unknown>];
-function probes(baseUrl: string, t: TenantKeys): Probe[] {
-  const api = clientFor(baseUrl, t);
-  const middle = t.rowIds[Math.floor(t.rowIds.length / 2)]!;
-  const nearEnd = t.rowIds[Math.max(0, t.rowIds.length - 51)]!;
-  const list: Probe[] = [
-    ['rows: first page', () => api.rows.list(t.dataSourceId, { limit: 100 })],
-    ['rows: middle page', () => api.rows.list(t.dataSourceId, { limit: 100, cursor: middle })],
-    ['rows: last page', () => api.rows.list(t.dataSourceId, { limit: 100, cursor: nearEnd })],
-    ['rows: get', () => api.rows.get(t.dataSourceId, middle)],
-    ['data sources: get', () => api.dataSources.get(t.dataSourceId)],
-    ['data sources: list', () => api.dataSources.list({ limit: 10 })],
-    ['conversations: page', () => api.chat.listConversations({ limit: 100 })],
-    ['messages: page', () => api.chat.listMessages(t.conversationId, { limit: 100 })],
-    ['inbox (admin, Open)', () => admin(baseUrl, `/bots/${t.botId}/conversations?state=Open&limit=100`)],
-  ];
-  if (t.webhookId) list.push(['webhook delivery log (admin)', () => admin(baseUrl, `/bots/${t.botId}/webhooks/${t.webhookId}/deliveries?limit=100`)]);
-  return list;
-}
+const probes = (baseUrl: string, t: TenantKeys): Probe[] => endpointProbes(clientFor(baseUrl, t), (p) => admin(baseUrl, p), t);
 
 type Figures = Map<string, { p50: number; p99: number }>;
 async function measure(list: Probe[]): Promise<Figures> {

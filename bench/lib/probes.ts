@@ -1,0 +1,33 @@
+// The list and get requests whose cost issue 17 bounds, for one tenant: bench/scale.ts times them,
+// bench/reads.ts counts what each costs the database. One list, so both measure the same requests.
+import type { RelayClient } from '../../src/client/index.ts';
+
+export type Probe = [name: string, request: () => Promise<unknown>];
+
+export interface ProbeTarget {
+  botId: string;
+  dataSourceId: string;
+  /** The source's row ids in page order: the middle and near-last ones are the cursors. */
+  rowIds: string[];
+  conversationId: string;
+  webhookId?: string;
+}
+
+/** `admin(path)` GETs `/api/admin<path>` and fails on an error answer. */
+export function endpointProbes(api: RelayClient, admin: (path: string) => Promise<unknown>, t: ProbeTarget): Probe[] {
+  const middle = t.rowIds[Math.floor(t.rowIds.length / 2)]!;
+  const nearEnd = t.rowIds[Math.max(0, t.rowIds.length - 51)]!;
+  const list: Probe[] = [
+    ['rows: first page', () => api.rows.list(t.dataSourceId, { limit: 100 })],
+    ['rows: middle page', () => api.rows.list(t.dataSourceId, { limit: 100, cursor: middle })],
+    ['rows: last page', () => api.rows.list(t.dataSourceId, { limit: 100, cursor: nearEnd })],
+    ['rows: get', () => api.rows.get(t.dataSourceId, middle)],
+    ['data sources: get', () => api.dataSources.get(t.dataSourceId)],
+    ['data sources: list', () => api.dataSources.list({ limit: 10 })],
+    ['conversations: page', () => api.chat.listConversations({ limit: 100 })],
+    ['messages: page', () => api.chat.listMessages(t.conversationId, { limit: 100 })],
+    ['inbox (admin, Open)', () => admin(`/bots/${t.botId}/conversations?state=Open&limit=100`)],
+  ];
+  if (t.webhookId) list.push(['webhook delivery log (admin)', () => admin(`/bots/${t.botId}/webhooks/${t.webhookId}/deliveries?limit=100`)]);
+  return list;
+}
