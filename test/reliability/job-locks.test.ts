@@ -62,7 +62,9 @@ describe('job locks across workers', () => {
     try {
       const runs: number[] = [];
       // Lock limit 1, as the scheduler sets for concurrency 1; a lock lifetime far below the wait.
-      jobs.define('locks.expiring', async (job) => void runs.push(job.attrs.data.i), { concurrency: 1, lockLifetime: 100 });
+      // Kept after success, as before removeOnComplete: with the removal this timed out twice when
+      // run beside other files (not yet understood; issue 17's note), and it is about lock counts.
+      jobs.define('locks.expiring', async (job) => void runs.push(job.attrs.data.i), { concurrency: 1, lockLifetime: 100, removeOnComplete: false });
       await jobs.start();
       const stats = async () => {
         const s = await jobs.getRunningStats();
