@@ -23,8 +23,7 @@ import { createLogger } from '../src/observability/logger.ts';
 import { createRuntime, type Runtime } from '../src/runtime.ts';
 import { createApp } from '../src/http/app.ts';
 import { machineLine } from './lib/runtime.ts';
-import { percentile } from './lib/load.ts';
-import { endpointProbes, type Probe } from './lib/probes.ts';
+import { endpointProbes, timeRequest, type Probe } from './lib/probes.ts';
 import { seededText } from './lib/text.ts';
 import { provisionTenant } from '../src/platform/service.ts';
 import { createRelayClient } from '../src/client/index.ts';
@@ -267,14 +266,8 @@ print('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const [label, t] of tenants) {
   for (const [name, request] of probes(t)) {
     await request();
-    const ms: number[] = [];
-    for (let i = 0; i < REQUESTS; i++) {
-      const started = performance.now();
-      await request();
-      ms.push(performance.now() - started);
-    }
-    ms.sort((a, b) => a - b);
-    print(`| ${label} | ${name} | ${counted.get(`${label} ${name}`)} | ${percentile(ms, 50).toFixed(1)} | ${percentile(ms, 99).toFixed(1)} |`);
+    const { p50, p99 } = await timeRequest(request, REQUESTS);
+    print(`| ${label} | ${name} | ${counted.get(`${label} ${name}`)} | ${p50.toFixed(1)} | ${p99.toFixed(1)} |`);
   }
 }
 print(`load average after: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);

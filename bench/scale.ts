@@ -33,8 +33,7 @@ import { fileURLToPath } from 'node:url';
 import { fetch } from 'undici';
 import { MongoClient } from 'mongodb';
 import { machineLine } from './lib/runtime.ts';
-import { percentile } from './lib/load.ts';
-import { endpointProbes, type Probe } from './lib/probes.ts';
+import { endpointProbes, timeRequest, type Probe } from './lib/probes.ts';
 import { syncAndWait } from './lib/sync.ts';
 import { ADMIN_TOKEN, GATEWAY_SECRET, clientFor, markdown, patientDispatcher, type Seeded, type TenantKeys } from './lib/scaleTenant.ts';
 
@@ -162,16 +161,7 @@ const probes = (baseUrl: string, t: TenantKeys): Probe[] => endpointProbes(clien
 type Figures = Map<string, { p50: number; p99: number }>;
 async function measure(list: Probe[]): Promise<Figures> {
   const out: Figures = new Map();
-  for (const [name, request] of list) {
-    const ms: number[] = [];
-    for (let i = 0; i < REQUESTS; i++) {
-      const started = performance.now();
-      await request();
-      ms.push(performance.now() - started);
-    }
-    ms.sort((a, b) => a - b);
-    out.set(name, { p50: percentile(ms, 50), p99: percentile(ms, 99) });
-  }
+  for (const [name, request] of list) out.set(name, await timeRequest(request, REQUESTS));
   return out;
 }
 

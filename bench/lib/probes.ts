@@ -1,6 +1,7 @@
 // The list and get requests whose cost issue 17 bounds, for one tenant: bench/scale.ts times them,
 // bench/reads.ts counts what each costs the database. One list, so both measure the same requests.
 import type { RelayClient } from '../../src/client/index.ts';
+import { percentile } from './load.ts';
 
 export type Probe = [name: string, request: () => Promise<unknown>];
 
@@ -30,4 +31,16 @@ export function endpointProbes(api: RelayClient, admin: (path: string) => Promis
   ];
   if (t.webhookId) list.push(['webhook delivery log (admin)', () => admin(`/bots/${t.botId}/webhooks/${t.webhookId}/deliveries?limit=100`)]);
   return list;
+}
+
+/** p50 and p99 of `times` sequential calls of one request, in ms. */
+export async function timeRequest(request: () => Promise<unknown>, times: number): Promise<{ p50: number; p99: number }> {
+  const ms: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    await request();
+    ms.push(performance.now() - started);
+  }
+  ms.sort((a, b) => a - b);
+  return { p50: percentile(ms, 50), p99: percentile(ms, 99) };
 }
