@@ -3,6 +3,9 @@
 // Peak: closed loop at BENCH_CONCURRENCY. Then open loop at half of our peak rate for p99.
 // Relay and the baseline each run in a process of their own (bench/lib/gatewayTarget.ts), as a
 // service does; this process only generates load, so its garbage is not counted as theirs.
+// Last, the CPU one accepted delivery costs from request to processed (API process with its worker,
+// and the database), against an unauthenticated 404 in the same run; BENCH_ONLY=cpu runs only that,
+// BENCH_RULE=log adds a rule with an action, BENCH_COMMANDS=1 counts database commands per delivery.
 import { fork, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -31,8 +34,8 @@ interface Target {
 // BENCH_TARGET_NODE_ARGS passes flags to both sides, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
 const targetNodeArgs = (process.env.BENCH_TARGET_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const targetScript = fileURLToPath(new URL('./lib/gatewayTarget.ts', import.meta.url));
-async function startTarget(side: 'relay' | 'baseline'): Promise<Target> {
-  const child = fork(targetScript, [side], { execArgv: ['--import', 'tsx', ...targetNodeArgs], env: { ...process.env, MONGODB_URI: uri, GATEWAY_BENCH_SECRET: SECRET } });
+async function startTarget(side: 'relay' | 'relay-worker' | 'baseline', targetUri = uri): Promise<Target> {
+  const child = fork(targetScript, [side], { execArgv: ['--import', 'tsx', ...targetNodeArgs], env: { ...process.env, MONGODB_URI: targetUri, GATEWAY_BENCH_SECRET: SECRET } });
   // A bench that fails must not leave its targets running (they would hold the caller's pipe open).
   process.on('exit', () => child.kill());
   const ready = await new Promise<TargetReady>((resolve, reject) => {
@@ -54,10 +57,6 @@ async function startTarget(side: 'relay' | 'baseline'): Promise<Target> {
       }),
   };
 }
-const baseline = await startTarget('baseline');
-const relay = await startTarget('relay');
-const baselineUrl = baseline.url;
-const oursUrl = relay.url;
 
 function delivery(): { body: string; headers: Record<string, string> } {
   const { body, headers } = signedGatewayDelivery(SECRET);
@@ -131,6 +130,60 @@ async function openLoop<T>(rate: number, seconds: number, build: () => T, send: 
 }
 
 /**
+ * What one accepted delivery costs, request to processed: CPU of the API process (its worker
+ * included) and of the database, per delivery, against an unauthenticated request (404, unknown
+ * source) sent at the same rate to the same process in the same run. CPU seconds, not wall clock,
+ * so the other work on the machine moves it little. Sends `count` of each at `rate`, then waits
+ * until the worker has processed every delivery (the wait's idle polling is counted too).
+ */
+const CPU_RATE = Number(process.env.BENCH_CPU_RATE ?? 200);
+const CPU_COUNT = Number(process.env.BENCH_CPU_COUNT ?? 2000);
+async function cpuPerDelivery(): Promise<void> {
+  const target = await startTarget('relay-worker', process.env.BENCH_COMMANDS === '1' ? `${uri}?monitorCommands=true` : uri);
+  const counter = await MongoClient.connect(uri);
+  const unprocessed = () => counter.db().collection('gatewayDeliveries').countDocuments({ processedAt: null });
+  const unknownSource = target.url.replace(/\/relay$/, '/no-such-source');
+  const measure = async (send: () => Promise<unknown>) => {
+    await new Promise((r) => setTimeout(r, 2000));
+    await target.gc();
+    const dbFrom = database.cpuMs();
+    await send();
+    const report = await target.gc();
+    const perRequest = Object.entries(report.commands).map(([name, n]) => `${name} ${(n / CPU_COUNT).toFixed(2)}`);
+    return { api: report.cpuMs / CPU_COUNT, db: (database.cpuMs() - dbFrom) / CPU_COUNT, commands: perRequest.join(', ') };
+  };
+  // Once each unmeasured first, so both measured rounds run warm code.
+  await openLoop(CPU_RATE, 200 / CPU_RATE, delivery, (r) => post(unknownSource, r));
+  await openLoop(CPU_RATE, 200 / CPU_RATE, delivery, (r) => post(target.url, r));
+  while ((await unprocessed()) > 0) await new Promise((r) => setTimeout(r, 250));
+  const notFound = await measure(() => openLoop(CPU_RATE, CPU_COUNT / CPU_RATE, delivery, (r) => post(unknownSource, r)));
+  let failed = 0;
+  const accepted = await measure(async () => {
+    failed = (await openLoop(CPU_RATE, CPU_COUNT / CPU_RATE, delivery, (r) => post(target.url, r))).errors;
+    while ((await unprocessed()) > 0) await new Promise((r) => setTimeout(r, 250));
+  });
+  const ms = (v: number) => `${v.toFixed(3)} ms`;
+  console.log(`CPU per request, ${CPU_COUNT} at ${CPU_RATE}/s, the API process with its worker${process.env.BENCH_RULE === 'log' ? ', one rule with a log action' : ', no rules'}:`);
+  console.log(`  unauthenticated 404 (baseline): API ${ms(notFound.api)}, database ${ms(notFound.db)}`);
+  console.log(`  accepted delivery, until processed: API ${ms(accepted.api)} (${(accepted.api / notFound.api).toFixed(1)}x), database ${ms(accepted.db)} (${(accepted.db / notFound.db).toFixed(1)}x); ${failed} not accepted`);
+  if (accepted.commands) console.log(`  database commands per delivery: ${accepted.commands}`);
+  console.log(`  at ${CPU_RATE}/s that is ${(((accepted.api + accepted.db) * CPU_RATE) / 1000).toFixed(2)} cores (API ${((accepted.api * CPU_RATE) / 1000).toFixed(2)}, database ${((accepted.db * CPU_RATE) / 1000).toFixed(2)})`);
+  await counter.close();
+  await target.close();
+}
+if (process.env.BENCH_ONLY === 'cpu') {
+  await cpuPerDelivery();
+  agent.destroy();
+  await database.close();
+  process.exit(0);
+}
+
+const baseline = await startTarget('baseline');
+const relay = await startTarget('relay');
+const baselineUrl = baseline.url;
+const oursUrl = relay.url;
+
+/**
  * The database alone: the same document inserted with the raw driver from this process at the same
  * rate, no HTTP and no server process. Its p99 is the floor under both sides' (docs/BENCHMARKS.md).
  */
@@ -186,7 +239,7 @@ interface HalfLoad {
   loopP99Ms: number;
   loopMaxMs: number;
 }
-const noGc = (): GcReport => ({ pauses: 0, totalMs: 0, maxMs: 0, cpuMs: 0, loopP99Ms: 0, loopMaxMs: 0, serverMs: [] });
+const noGc = (): GcReport => ({ pauses: 0, totalMs: 0, maxMs: 0, cpuMs: 0, loopP99Ms: 0, loopMaxMs: 0, serverMs: [], commands: {} });
 const half: Record<'baseline' | 'relay', HalfLoad> = {
   baseline: { latencies: [], errors: 0, seconds: 0, gc: noGc(), dbCpuMs: 0, loadCpuMs: 0, lateMs: [], loopP99Ms: 0, loopMaxMs: 0 },
   relay: { latencies: [], errors: 0, seconds: 0, gc: noGc(), dbCpuMs: 0, loadCpuMs: 0, lateMs: [], loopP99Ms: 0, loopMaxMs: 0 },
@@ -231,6 +284,7 @@ for (const side of ['baseline', 'relay', 'relay', 'baseline'] as const) {
     loopP99Ms: Math.max(h.gc.loopP99Ms, gc.loopP99Ms),
     loopMaxMs: Math.max(h.gc.loopMaxMs, gc.loopMaxMs),
     serverMs: [...h.gc.serverMs, ...gc.serverMs],
+    commands: {},
   };
 }
 await floorRound();
@@ -269,6 +323,7 @@ const serverLine = (g: GcReport) => {
 console.log(`inside the server at half load: baseline ${serverLine(baseGc)}; relay ${serverLine(oursGc)}`);
 console.log(`relay p99 at half load: ${oursHalf.p99.toFixed(2)} ms (goal < 20 ms)`);
 
-agent.destroy();
 await Promise.all([baseline.close(), relay.close(), floorClient.close()]);
+await cpuPerDelivery();
+agent.destroy();
 await database.close();

@@ -1,16 +1,20 @@
 // An OpenAI-compatible /v1/embeddings server in a process of its own, for bench/embeddings.ts: it
 // answers precomputed normalised vectors (BENCH_VECTOR_DIMS) at once, and reports how long at least
 // one request was in flight (the provider's wall time), so the sync's own overhead can be told apart.
+// Like OpenAI, it answers `encoding_format: "base64"` with the vectors' little-endian Float32 bytes;
+// BENCH_EMBEDDING_FORMAT=float makes it answer float arrays whatever is asked (an older server).
 import http from 'node:http';
 
 const DIMS = Number(process.env.BENCH_VECTOR_DIMS ?? 384);
 let seed = 9;
 const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) - 0.5;
-const pool = Array.from({ length: 256 }, () => {
+const FLOATS_ONLY = process.env.BENCH_EMBEDDING_FORMAT === 'float';
+const vectors = Array.from({ length: 256 }, () => {
   const v = Array.from({ length: DIMS }, random);
   const norm = Math.hypot(...v);
-  return JSON.stringify(v.map((x) => Number((x / norm).toFixed(6))));
+  return v.map((x) => Number((x / norm).toFixed(6)));
 });
+const pool = { float: vectors.map((v) => JSON.stringify(v)), base64: vectors.map((v) => JSON.stringify(Buffer.from(Float32Array.from(v).buffer).toString('base64'))) };
 
 let inFlight = 0;
 let busySince = 0;
@@ -25,10 +29,11 @@ const server = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { input: string[] };
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { input: string[]; encoding_format?: string };
+    const answers = body.encoding_format === 'base64' && !FLOATS_ONLY ? pool.base64 : pool.float;
     requests++;
     inputs += body.input.length;
-    const data = body.input.map((_, i) => `{"object":"embedding","index":${i},"embedding":${pool[(inputs + i) % pool.length]}}`).join(',');
+    const data = body.input.map((_, i) => `{"object":"embedding","index":${i},"embedding":${answers[(inputs + i) % answers.length]}}`).join(',');
     res.writeHead(200, { 'content-type': 'application/json' }).end(`{"object":"list","data":[${data}],"model":"bench","usage":{"prompt_tokens":1,"total_tokens":1}}`);
   });
 });

@@ -1,6 +1,6 @@
 // One side of the gateway benchmark in a process of its own, so neither the load generator's nor
-// the other side's garbage collection lands in its latency: `relay` (the real runtime, intake only)
-// or `baseline` (bare node:http that verifies the same HMAC and inserts the same document with the
+// the other side's garbage collection lands in its latency: `relay` (the real runtime, intake only),
+// `relay-worker` (the real runtime with its worker, which processes what it takes in) or `baseline` (bare node:http that verifies the same HMAC and inserts the same document with the
 // raw driver). Forked by bench/gateway.ts with MONGODB_URI and GATEWAY_BENCH_SECRET set; answers { url } over IPC, reports
 // its GC pauses on { report }, and exits on { close }.
 import fs from 'node:fs';
@@ -10,6 +10,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import { MongoClient } from 'mongodb';
+import mongoose from 'mongoose';
 import getRawBody from 'raw-body';
 import { startBenchRuntime } from './runtime.ts';
 import { verifySignature } from '../../src/security/signature.ts';
@@ -31,6 +32,18 @@ export interface GcReport {
   loopMaxMs: number;
   /** Each request's time inside this server: from its headers parsed to its response written. */
   serverMs: number[];
+  /** Database commands sent since the last report, by command and collection (BENCH_COMMANDS=1 only). */
+  commands: Record<string, number>;
+}
+
+/** BENCH_COMMANDS=1: count every driver command the runtime sends (its URI asks for monitoring). */
+let commands: Record<string, number> = {};
+function countCommands(): void {
+  mongoose.connection.getClient().on('commandStarted', (e) => {
+    const target = e.command[e.commandName];
+    const key = `${e.commandName}${typeof target === 'string' ? ` ${target}` : ''}`;
+    commands[key] = (commands[key] ?? 0) + 1;
+  });
 }
 
 /** Server-side time per request, so a tail can be told apart from one in the client or the network. */
@@ -42,11 +55,24 @@ function timeRequests(server: http.Server): void {
   });
 }
 
-async function startRelay(): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * BENCH_RULE=log gives the worker one rule that matches every delivery with a `log` action (a
+ * recorded rule outcome, an action outcome, its claim and job); without it no rule applies, as in
+ * bench/scale.ts.
+ */
+function writeRules(dir: string): void {
+  if (process.env.BENCH_RULE !== 'log') return;
+  const rule = { name: 'bench-log', events: ['*'], actions: [{ type: 'log', message: "'delivery ' & deliveryId" }] };
+  fs.writeFileSync(path.join(dir, 'bench-log.json'), JSON.stringify(rule));
+}
+
+async function startRelay(worker: boolean): Promise<{ url: string; close(): Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-gateway-'));
   fs.mkdirSync(path.join(dir, 'rules'));
+  if (worker) writeRules(path.join(dir, 'rules'));
   fs.writeFileSync(path.join(dir, 'gateway.json'), JSON.stringify({ sources: { relay: { secrets: [SECRET] } } }));
-  const bench = await startBenchRuntime({ worker: false, env: { GATEWAY_CONFIG: path.join(dir, 'gateway.json'), RULES_DIR: path.join(dir, 'rules') } });
+  const bench = await startBenchRuntime({ worker, env: { GATEWAY_CONFIG: path.join(dir, 'gateway.json'), RULES_DIR: path.join(dir, 'rules') } });
+  if (process.env.BENCH_COMMANDS === '1') countCommands();
   timeRequests(bench.server);
   return {
     url: `${bench.baseUrl}/gateway/relay`,
@@ -111,15 +137,16 @@ new PerformanceObserver((list) => {
 }).observe({ entryTypes: ['gc'] });
 
 const side = process.argv[2];
-const target = side === 'relay' ? await startRelay() : await startBaseline(process.env.MONGODB_URI!);
+const target = side === 'baseline' ? await startBaseline(process.env.MONGODB_URI!) : await startRelay(side === 'relay-worker');
 process.send!({ url: target.url } satisfies TargetReady);
 process.on('message', async (msg: { report?: boolean; close?: boolean }) => {
   if (msg.report) {
     const cpu = process.cpuUsage(cpuFrom);
-    const report: GcReport = { ...gc, cpuMs: (cpu.user + cpu.system) / 1000, loopP99Ms: loop.percentile(99) / 1e6, loopMaxMs: loop.max / 1e6, serverMs };
+    const report: GcReport = { ...gc, cpuMs: (cpu.user + cpu.system) / 1000, loopP99Ms: loop.percentile(99) / 1e6, loopMaxMs: loop.max / 1e6, serverMs, commands };
     process.send!({ gc: report });
     Object.assign(gc, { pauses: 0, totalMs: 0, maxMs: 0 });
     serverMs = [];
+    commands = {};
     cpuFrom = process.cpuUsage();
     loop.reset();
   }

@@ -8,7 +8,7 @@ import { actionOutcomeId, ActionOutcomeModel, GatewayDeliveryModel, ruleOutcomeI
 import type { RuleSet } from './rules/loader.ts';
 import { planDelivery, type RulePlan } from './rules/plan.ts';
 import { ACTION_JOB, ruleInputOf, type ActionJobData, type ProcessItem, type ProcessJobData } from './service.ts';
-import { byPublicId } from '../db/byId.ts';
+import { trusted } from '../db/connection.ts';
 import { insertedOnce } from '../db/insertNew.ts';
 
 /** A planned action: `known` when this planning inserted it as pending, else its status must be read. */
@@ -89,31 +89,64 @@ type GatewayView = () => { rules: RuleSet; vars: Record<string, string> };
 const TOUCH_EVERY_MS = 5_000;
 
 /**
- * Processes every delivery of the job; one that fails does not stop the others, and re-throws after.
- * A batch can outlast the job lock on a slow database; `touch` (Agenda's job.touch) keeps the lock,
- * or Agenda would give the same batch to another run while this one carries on.
+ * The job's deliveries in two reads at most (by `_id`, then by `id` for any stored before records
+ * carried one), instead of one per delivery: on FerretDB each command costs about a millisecond of
+ * its CPU, which made the per-delivery reads and writes most of what intake cost (docs/BENCHMARKS.md,
+ * issue 17).
+ */
+async function storedDeliveries(ids: string[]): Promise<Map<string, GatewayDelivery>> {
+  const found = new Map<string, GatewayDelivery>();
+  if (ids.length === 0) return found;
+  for (const d of await GatewayDeliveryModel.find({ _id: trusted({ $in: ids }) }).lean<GatewayDelivery[]>()) found.set(d.id, d);
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length) for (const d of await GatewayDeliveryModel.find({ id: trusted({ $in: missing }) }).lean<GatewayDelivery[]>()) found.set(d.id, d);
+  return found;
+}
+
+/** Marks the planned deliveries processed, one update per run number (almost always one in all). */
+async function markProcessed(ctx: AppContext, done: Array<{ delivery: GatewayDelivery; run: number }>): Promise<void> {
+  const now = ctx.clock.now();
+  for (const run of new Set(done.map((d) => d.run))) {
+    // By `id`, which every delivery holds (an older one's `_id` is an ObjectId, which the schema's string `_id` would not match).
+    const ids = done.filter((d) => d.run === run).map((d) => d.delivery.id);
+    // $max: a slower runner of an older run never moves processedRun back.
+    await GatewayDeliveryModel.updateMany({ id: trusted({ $in: ids }) }, { $max: { processedRun: run }, $set: { processedAt: now } });
+  }
+}
+
+/**
+ * Processes every delivery of the job; one that fails does not stop the others, and re-throws after
+ * the others are marked processed. A batch can outlast the job lock on a slow database; `touch`
+ * (Agenda's job.touch) keeps the lock, or Agenda would give the same batch to another run while
+ * this one carries on. A crash before the marks leaves the batch to a retry or the sweep, which
+ * plan it again: every record is inserted once, so nothing is repeated.
  */
 export async function performProcess(ctx: AppContext, gateway: GatewayView, data: ProcessJobData, touch?: () => Promise<void>): Promise<void> {
   let failure: unknown = null;
   let touchedAt = ctx.clock.now().getTime();
-  for (const item of data.deliveries ?? []) {
+  const items = data.deliveries ?? [];
+  const stored = await storedDeliveries([...new Set(items.map((i) => i.id))]);
+  const done: Array<{ delivery: GatewayDelivery; run: number }> = [];
+  for (const item of items) {
     if (touch && ctx.clock.now().getTime() - touchedAt >= TOUCH_EVERY_MS) {
       await touch();
       touchedAt = ctx.clock.now().getTime();
     }
+    const delivery = stored.get(item.id);
+    if (!delivery || delivery.processedRun >= item.run) continue;
     try {
-      await processDelivery(ctx, gateway, item);
+      await processDelivery(ctx, gateway, delivery, item.run);
+      done.push({ delivery, run: item.run });
     } catch (err) {
       ctx.logger.error({ err, delivery: item.id }, 'gateway delivery processing failed; the job will retry');
       failure = err;
     }
   }
+  await markProcessed(ctx, done);
   if (failure) throw failure;
 }
 
-async function processDelivery(ctx: AppContext, gateway: GatewayView, data: ProcessItem): Promise<void> {
-  const delivery = await byPublicId<GatewayDelivery>(GatewayDeliveryModel, data.id);
-  if (!delivery || delivery.processedRun >= data.run) return;
+async function processDelivery(ctx: AppContext, gateway: GatewayView, delivery: GatewayDelivery, run: number): Promise<void> {
   let plans: RulePlan[];
   try {
     const { rules, vars } = gateway();
@@ -124,8 +157,6 @@ async function processDelivery(ctx: AppContext, gateway: GatewayView, data: Proc
     plans = [];
   }
   const actions: PlannedAction[] = [];
-  for (const plan of plans) actions.push(...(await recordPlan(ctx, delivery.id, data.run, plan)));
+  for (const plan of plans) actions.push(...(await recordPlan(ctx, delivery.id, run, plan)));
   await enqueuePendingActions(ctx, actions);
-  // $max: a slower runner of an older run never moves processedRun back.
-  await GatewayDeliveryModel.updateOne({ _id: delivery._id }, { $max: { processedRun: data.run }, $set: { processedAt: ctx.clock.now() } });
 }

@@ -1,10 +1,10 @@
 // The embedding model (EMBEDDING_MODEL on the OpenAI-compatible server of OPENAI_BASE_URL), called
-// through the ai SDK's embedMany. Vectors are kept L2-normalised as Float32, so cosine similarity
+// through the ai SDK's embedMany with a model of our own that asks for base64 (embeddingModel.ts). Vectors are kept L2-normalised as Float32, so cosine similarity
 // is a dot product, and travel with their chunks in the same pack document (store.ts).
 // Like the chat model, the server is the operator's own configuration, not user input, so it is
 // called directly rather than through src/outbound's SSRF guard.
 import { APICallError, embedMany } from 'ai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { createEmbeddingModel } from './embeddingModel.ts';
 import type { Config } from '../config.ts';
 import type { RowChunks } from './store.ts';
 
@@ -20,13 +20,16 @@ export interface Embedder {
 
 export class EmbeddingError extends Error {}
 
-export function normalise(vector: ArrayLike<number>): Float32Array {
-  const out = Float32Array.from(vector);
+export const normalise = (vector: ArrayLike<number>): Float32Array => normaliseInPlace(Float32Array.from(vector));
+
+/** Scales `vector` itself to length 1 (a zero vector stays zero); throws if it holds a non-number. */
+function normaliseInPlace(vector: Float32Array): Float32Array {
   let norm = 0;
-  for (let i = 0; i < out.length; i++) norm += out[i]! * out[i]!;
+  for (let i = 0; i < vector.length; i++) norm += vector[i]! * vector[i]!;
+  if (!Number.isFinite(norm)) throw new EmbeddingError('a vector holds a value that is not a finite number');
   norm = Math.sqrt(norm) || 1;
-  for (let i = 0; i < out.length; i++) out[i]! /= norm;
-  return out;
+  for (let i = 0; i < vector.length; i++) vector[i]! /= norm;
+  return vector;
 }
 
 /** The text a chunk is embedded as: its heading path gives the body its subject. */
@@ -55,8 +58,7 @@ export function embedderFor(config: Config): Embedder | null {
 
 export function createEmbedder(config: Pick<Config, 'OPENAI_BASE_URL' | 'OPENAI_API_KEY' | 'EMBEDDING_MODEL' | 'EMBEDDING_BATCH_SIZE' | 'EMBEDDING_TIMEOUT_MS' | 'EMBEDDING_MIN_SIMILARITY'>): Embedder {
   const modelName = config.EMBEDDING_MODEL!;
-  const provider = createOpenAICompatible({ name: 'openai-compatible', baseURL: config.OPENAI_BASE_URL!, apiKey: config.OPENAI_API_KEY });
-  const model = provider.embeddingModel(modelName);
+  const model = createEmbeddingModel({ baseURL: config.OPENAI_BASE_URL!, apiKey: config.OPENAI_API_KEY, modelId: modelName });
   return {
     model: modelName,
     batchSize: config.EMBEDDING_BATCH_SIZE,
@@ -74,7 +76,8 @@ export function createEmbedder(config: Pick<Config, 'OPENAI_BASE_URL' | 'OPENAI_
           abortSignal: signal ? AbortSignal.any([signal, timeout]) : timeout,
         });
         if (embeddings.length !== texts.length) throw new EmbeddingError(`expected ${texts.length} vectors, got ${embeddings.length}`);
-        const vectors = embeddings.map(normalise);
+        // Float32Array views into one array per request (embeddingModel.ts), normalised where they lie.
+        const vectors = (embeddings as unknown as Float32Array[]).map(normaliseInPlace);
         if (vectors.some((v) => v.length !== vectors[0]!.length || v.length === 0)) throw new EmbeddingError('vectors of different or zero dimensions');
         return vectors;
       } catch (err) {

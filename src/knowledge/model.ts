@@ -24,7 +24,11 @@ const BlobSchema = new Schema(
     run: { type: Number, required: true },
     /** Deflated JSON (see store.ts for the shapes). */
     data: { type: Buffer, required: true },
-    /** Packs only: the chunks' vectors as raw little-endian Float32, in group order. */
+    /** Packs only: the chunks' vectors in group order, one signed byte per dimension (knowledge/vectorCodec.ts). */
+    vectorCodes: { type: Buffer, required: false },
+    /** Packs only: one little-endian Float32 scale per vector of vectorCodes. */
+    vectorScales: { type: Buffer, required: false },
+    /** Packs written before 2026-11-27: the vectors as raw little-endian Float32 (still read). */
     vectors: { type: Buffer, required: false },
   },
   { versionKey: false },

@@ -7,6 +7,7 @@ import { deflateRawSync, inflateRawSync, constants } from 'node:zlib';
 import { KnowledgeManifestModel, KnowledgePackModel, KnowledgeSegmentModel } from './model.ts';
 import { BotModel } from '../platform/model.ts';
 import { trusted } from '../db/connection.ts';
+import { dequantise, quantise } from './vectorCodec.ts';
 
 export interface StoredChunk {
   heading: string | null;
@@ -82,20 +83,36 @@ export async function readCommitted(dataSourceId: string): Promise<Manifest> {
   return doc ? decode<Manifest>(doc.data) : emptyManifest();
 }
 
-/** A group as stored: the vectors live apart, raw, in the pack's `vectors` field. */
+/** A group as stored: the vectors live apart, in the pack's vector fields (model.ts). */
 type StoredGroup = Omit<RowChunks, 'embedding'> & { embedding?: { model: string; floats: number } };
 
 const bytesOf = (data: Buffer | { buffer: Uint8Array }) => (Buffer.isBuffer(data) ? data : Buffer.from(data.buffer));
+/** Copied out into an aligned array: a Float32Array view needs a byte offset that is a multiple of 4. */
+function floatsOf(raw: Buffer): Float32Array {
+  const floats = new Float32Array(raw.byteLength >>> 2);
+  new Uint8Array(floats.buffer).set(raw.subarray(0, floats.byteLength));
+  return floats;
+}
 
 export async function readPack(packId: string): Promise<RowChunks[]> {
   const doc = await KnowledgePackModel.findById(packId).lean();
   if (!doc) return [];
   const groups = decode<StoredGroup[]>(doc.data);
-  const raw = doc.vectors ? bytesOf(doc.vectors as unknown as Buffer) : null;
-  // Copied out once into an aligned array (a Float32Array view needs a byte offset that is a multiple
-  // of 4); each group's vectors are views into that copy, which nothing writes to.
-  const floats = raw ? new Float32Array(raw.byteLength / 4) : new Float32Array(0);
-  if (raw) new Uint8Array(floats.buffer).set(raw);
+  if (doc.vectorCodes && doc.vectorScales) {
+    const raw = bytesOf(doc.vectorCodes as unknown as Buffer);
+    const codes = new Int8Array(raw.buffer, raw.byteOffset, raw.byteLength);
+    const scales = floatsOf(bytesOf(doc.vectorScales as unknown as Buffer));
+    let [at, vector] = [0, 0];
+    return groups.map(({ embedding, ...group }) => {
+      const count = group.chunks.length;
+      if (!embedding || at + embedding.floats > codes.length || vector + count > scales.length) return group;
+      const vectors = dequantise(codes.subarray(at, (at += embedding.floats)), scales.subarray(vector, (vector += count)));
+      return { ...group, embedding: { model: embedding.model, vectors } };
+    });
+  }
+  // Packs written before 2026-11-27 hold raw Float32 in `vectors`; read as they are, re-encoded when
+  // a sync rewrites their pack (compaction) or re-embeds their rows.
+  const floats = doc.vectors ? floatsOf(bytesOf(doc.vectors as unknown as Buffer)) : new Float32Array(0);
   let at = 0;
   return groups.map(({ embedding, ...group }) => {
     if (!embedding || at + embedding.floats > floats.length) return group;
@@ -104,18 +121,26 @@ export async function readPack(packId: string): Promise<RowChunks[]> {
   });
 }
 
-/** A pack document: the groups deflated, their vectors appended raw (float bytes do not deflate). */
+const asBuffer = (v: ArrayBufferView) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+
+/** A pack document: the groups deflated, their vectors apart as bytes and scales (vectorCodec.ts; neither deflates). */
 function packDocument(id: string, dataSourceId: string, run: number, batch: RowChunks[]) {
-  const vectors = batch.flatMap((g) => (g.embedding ? [g.embedding.vectors] : []));
-  const stored: StoredGroup[] = batch.map(({ rowId, hash, chunks, embedding }) => ({
-    rowId,
-    hash,
-    chunks,
-    ...(embedding ? { embedding: { model: embedding.model, floats: embedding.vectors.length } } : {}),
-  }));
-  const doc: { _id: string; dataSourceId: string; run: number; data: Buffer; vectors?: Buffer } = { _id: id, dataSourceId, run, data: encode(stored) };
-  if (vectors.length) doc.vectors = Buffer.concat(vectors.map((v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength)));
-  return doc;
+  const codes: Int8Array[] = [];
+  const scales: Float32Array[] = [];
+  const stored: StoredGroup[] = batch.map(({ rowId, hash, chunks, embedding }) => {
+    // A block that is not whole vectors is left out: the row is embedded again by the next sync.
+    if (!embedding || !chunks.length || embedding.vectors.length % chunks.length) return { rowId, hash, chunks };
+    const encoded = quantise(embedding.vectors, embedding.vectors.length / chunks.length);
+    codes.push(encoded.codes);
+    scales.push(encoded.scales);
+    return { rowId, hash, chunks, embedding: { model: embedding.model, floats: embedding.vectors.length } };
+  });
+  const doc: { _id: string; dataSourceId: string; run: number; data: Buffer; vectorCodes?: Buffer; vectorScales?: Buffer } = { _id: id, dataSourceId, run, data: encode(stored) };
+  if (codes.length) {
+    doc.vectorCodes = Buffer.concat(codes.map(asBuffer));
+    doc.vectorScales = Buffer.concat(scales.map(asBuffer));
+  }
+  return { doc, embedded: new Set(stored.filter((g) => g.embedding).map((g) => g.rowId)) };
 }
 
 export interface CommitInput {
@@ -151,19 +176,20 @@ export async function commitKnowledge(input: CommitInput): Promise<{ manifest: M
   const packs: Record<string, number> = {};
   for (const entry of Object.values(kept)) packs[entry.p] = previous.packs[entry.p] ?? entry.n;
 
-  const docs: Array<ReturnType<typeof packDocument>> = [];
+  const docs: Array<ReturnType<typeof packDocument>['doc']> = [];
   let batch: RowChunks[] = [];
   let size = 0;
   const flush = () => {
     if (!batch.length) return;
     const id = `${dataSourceId}:${run}:${docs.length}`;
+    // The vectors go in the same insert as their chunks: no second pass over the packs.
+    const { doc, embedded } = packDocument(id, dataSourceId, run, batch);
     for (const g of batch) {
       rows[g.rowId] = { h: g.hash, t: (g as RowChunks & { t: number }).t, p: id, n: g.chunks.length };
-      if (g.embedding) rows[g.rowId]!.e = g.embedding.model;
+      if (embedded.has(g.rowId)) rows[g.rowId]!.e = g.embedding!.model;
     }
     packs[id] = size;
-    // The vectors go in the same insert as their chunks: no second pass over the packs.
-    docs.push(packDocument(id, dataSourceId, run, batch));
+    docs.push(doc);
     batch = [];
     size = 0;
   };

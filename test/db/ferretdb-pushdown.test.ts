@@ -177,6 +177,18 @@ describe('Relay pushdown on the embedded FerretDB', () => {
     expect(byId).toMatch(/USING INDEX plan_\w+__id_/);
   });
 
+  it('ranges over the next key of an index after a null equality (SQLite plan), missing fields included', async () => {
+    const col = patchedClient.db('pushdown').collection<{ _id: string; done?: Date | null; at: number }>('nullplan');
+    await col.createIndex({ done: 1, at: 1 });
+    // Most rows done; the waiting ones have done null or no done at all (older rows).
+    await col.insertMany(Array.from({ length: 600 }, (_, n) => (n % 100 === 0 ? { _id: `w-${n}`, at: n } : { _id: `w-${n}`, done: n % 100 === 1 ? null : new Date(n), at: n })));
+    const explain = await col.find({ done: null, at: { $lt: 250 } }).explain();
+    const plan = JSON.stringify(explain.queryPlanner);
+    // Both columns of `done` pinned (rank and IS NULL), then a range on `at`: what waits and is due, not what waits.
+    expect(plan).toMatch(/USING INDEX nullplan_\w+_done_1_at_1 \(<expr>=\? AND <expr>=\? AND <expr>=\? AND <expr><\?\)/);
+    expect((await col.find({ done: null, at: { $lt: 250 } }).sort({ at: 1 }).toArray()).map((d) => d._id)).toEqual(['w-0', 'w-1', 'w-100', 'w-101', 'w-200', 'w-201']);
+  });
+
   it('rebuilds the indexes of a data directory an unpatched FerretDB wrote, and answers from them', async () => {
     const old = path.join(dir, 'old');
     let db = await startFerretDb({ dataDir: old, database: 'old', pushdown: false });

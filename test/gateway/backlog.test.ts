@@ -111,8 +111,9 @@ describe('the gateway under a backlog', () => {
     await performProcess(rt.runtime.ctx, view, batch(quick), touch);
     expect(touches).toBe(0);
 
-    // Every clock read moves 3 s on: the batch "takes" well over the 5 s touch interval.
-    stepMs = 3_000;
+    // Every clock read moves 6 s on: the batch "takes" well over the 5 s touch interval (a batch
+    // reads the clock about once per delivery, so each step must pass the interval on its own).
+    stepMs = 6_000;
     await performProcess(rt.runtime.ctx, view, batch(waiting), touch);
     stepMs = 0;
     expect(touches).toBeGreaterThanOrEqual(2);

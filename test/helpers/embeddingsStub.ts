@@ -1,7 +1,9 @@
 // A real OpenAI-compatible embeddings server on 127.0.0.1 for tests: POST /v1/embeddings answers
 // deterministic vectors. Each word is mapped to a concept (synonyms share one) and each concept to a
 // dimension, so texts that say the same thing in other words come out close, and no word list
-// match is needed. It records every request and can be told to fail.
+// match is needed. It records every request and can be told to fail. Like OpenAI it answers
+// `encoding_format: "base64"` with little-endian Float32 bytes; it can also play an older server that
+// ignores the field (floats) or refuses it (400).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
@@ -21,14 +23,16 @@ export function stubVector(text: string): number[] {
 
 export interface EmbeddingsStub {
   url: string;
-  requests: Array<{ model: string; input: string[] }>;
+  requests: Array<{ model: string; input: string[]; encodingFormat?: string }>;
   /** While set, every request fails with this HTTP status. */
   failWith: number | null;
+  /** What the server does with `encoding_format: "base64"`: serve it (default), ignore it, or refuse it. */
+  base64: 'served' | 'ignored' | 'refused';
   close(): Promise<void>;
 }
 
 export async function startEmbeddingsStub(): Promise<EmbeddingsStub> {
-  const stub = { requests: [], failWith: null } as unknown as EmbeddingsStub;
+  const stub = { requests: [], failWith: null, base64: 'served' } as unknown as EmbeddingsStub;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
@@ -37,14 +41,20 @@ export async function startEmbeddingsStub(): Promise<EmbeddingsStub> {
         res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
         return;
       }
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { model: string; input: string | string[] };
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { model: string; input: string | string[]; encoding_format?: string };
       const input = Array.isArray(body.input) ? body.input : [body.input];
-      stub.requests.push({ model: body.model, input });
+      stub.requests.push({ model: body.model, input, encodingFormat: body.encoding_format });
+      if (body.encoding_format === 'base64' && stub.base64 === 'refused') {
+        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'encoding_format must be float', type: 'invalid_request_error' } }));
+        return;
+      }
       if (stub.failWith) {
         res.writeHead(stub.failWith, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'the embedding stub is down', type: 'server_error' } }));
         return;
       }
-      const data = input.map((text, index) => ({ object: 'embedding', index, embedding: stubVector(text) }));
+      const base64 = body.encoding_format === 'base64' && stub.base64 === 'served';
+      const encode = (v: number[]) => (base64 ? Buffer.from(Float32Array.from(v).buffer).toString('base64') : v);
+      const data = input.map((text, index) => ({ object: 'embedding', index, embedding: encode(stubVector(text)) }));
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: input.length, total_tokens: input.length } }));
     });
   });

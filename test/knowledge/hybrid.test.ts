@@ -2,7 +2,8 @@
 // server started here: vectors are made at sync in batches and stored with their chunks, only changed
 // rows are embedded again, queries fuse BM25 and vector ranks above a similarity floor (so "I don't
 // know" stays), provider errors end a sync in sync_error and make a chat fall back to BM25, and a new
-// model is used only once a sync re-embedded.
+// model is used only once a sync re-embedded. Packs of the former layout (raw Float32 vectors) keep
+// answering after the upgrade and are rewritten in the current one when a sync compacts them.
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestRuntime, type TestRuntime } from '../helpers/harness.ts';
@@ -13,6 +14,9 @@ import { syncStaleEmbeddings } from '../../src/datasources/reembed.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { DataSourceModel } from '../../src/datasources/model.ts';
 import { readCommitted, readPack } from '../../src/knowledge/store.ts';
+import { KnowledgePackModel } from '../../src/knowledge/model.ts';
+import { embeddingText, normalise } from '../../src/knowledge/embeddings.ts';
+import { stubVector } from '../helpers/embeddingsStub.ts';
 import { searchKnowledge } from '../../src/knowledge/service.ts';
 import { NO_ANSWER } from '../../src/chat/answerers/grounded.ts';
 
@@ -85,7 +89,7 @@ describe('hybrid retrieval with an embedding model', () => {
     expect(res.body.response).toBe(NO_ANSWER);
     expect(res.body.sources).toEqual([]);
     // It was a hybrid query (the question was embedded), not a fallback to BM25.
-    expect(stub.requests.slice(before)).toEqual([{ model: 'embed-a', input: [UNRELATED] }]);
+    expect(stub.requests.slice(before)).toEqual([{ model: 'embed-a', input: [UNRELATED], encodingFormat: 'base64' }]);
     // The paraphrase is still found at the same floor.
     expect((await api('post', '/message', { message: SEMANTIC }).expect(200)).body.sources).toHaveLength(1);
     // Without the floor the nearest neighbours would answer the unrelated question.
@@ -146,6 +150,56 @@ describe('hybrid retrieval with an embedding model', () => {
     const reembedded = stub.requests.slice(before);
     expect(reembedded.every((r) => r.model === 'embed-b')).toBe(true);
     expect(reembedded.flatMap((r) => r.input)).toHaveLength(4);
+    expect((await api('post', '/message', { message: SEMANTIC }).expect(200)).body.response).toContain('Change the engine oil');
+  });
+});
+
+describe('vectors stored by the former layout (raw Float32), after an upgrade', () => {
+  const rt: TestRuntime = useTestRuntime({ env, logger });
+
+  it('answers from them as before, and a sync that compacts their pack stores them in the current layout', async () => {
+    const tenant = await createTenant();
+    const api = publicApi(rt, tenant);
+    const dataSourceId = await createDataSource(api);
+    const rows = [
+      { name: 'car.md', content: CAR },
+      { name: 'kettle.md', content: KETTLE },
+      { name: 'returns.md', content: RETURNS },
+    ];
+    await api('post', '/data-sources/row', { dataSourceId, dataSourceRows: rows }).expect(200);
+    expect((await syncAndWait(api, dataSourceId)).state).toBe('synced');
+
+    // Rewrite the pack as the layout before 2026-11-27 wrote it: the normalised vectors as raw
+    // little-endian Float32 in `vectors`, in group order. Nothing has loaded this source yet.
+    const [packId] = Object.keys((await readCommitted(dataSourceId)).packs);
+    const groups = await readPack(packId!);
+    const floats = groups.flatMap((g) => g.chunks.flatMap((c) => Array.from(normalise(stubVector(embeddingText(c))))));
+    await KnowledgePackModel.collection.updateOne(
+      { _id: packId as never },
+      { $set: { vectors: Buffer.from(Float32Array.from(floats).buffer) }, $unset: { vectorCodes: '', vectorScales: '' } },
+    );
+    const old = await KnowledgePackModel.findById(packId).lean();
+    expect(old!.vectorCodes).toBeUndefined();
+    expect((await readPack(packId!)).flatMap((g) => Array.from(g.embedding!.vectors))).toEqual(Array.from(Float32Array.from(floats)));
+    expect((await api('post', '/message', { message: SEMANTIC }).expect(200)).body.response).toContain('Change the engine oil');
+
+    // Two of three rows change: the old pack keeps 1 of 4 chunks live, so the sync moves that row
+    // into a new pack, vectors included, without asking the provider for them again.
+    const ids = await rowIds(api, dataSourceId);
+    const changed = ids.filter((r) => r.name !== 'car.md').map((r) => ({ id: r.id, name: r.name, content: `${rows.find((x) => x.name === r.name)!.content} Updated.` }));
+    await api('put', '/data-sources/row', { dataSourceId, dataSourceRows: changed }).expect(200);
+    const before = stub.requests.length;
+    expect((await syncAndWait(api, dataSourceId)).state).toBe('synced');
+    expect(stub.requests.slice(before).flatMap((r) => r.input).some((t) => t.includes('engine oil'))).toBe(false);
+    const manifest = await readCommitted(dataSourceId);
+    expect(manifest.packs[packId!]).toBeUndefined();
+    const packs = await KnowledgePackModel.find({ dataSourceId }).lean();
+    expect(packs.length).toBeGreaterThan(0);
+    for (const pack of packs) {
+      expect(pack.vectors).toBeUndefined();
+      expect(pack.vectorCodes).toBeDefined();
+    }
+    expect(Object.values(manifest.rows).every((r) => r.e === 'embed-a')).toBe(true);
     expect((await api('post', '/message', { message: SEMANTIC }).expect(200)).body.response).toContain('Change the engine oil');
   });
 });

@@ -1,0 +1,96 @@
+// The embedding model against a real OpenAI-compatible server started here: it asks for base64 and
+// decodes the Float32 bytes, reads float arrays from a server that ignores the field, and asks for
+// floats from then on when a server refuses it. And the stored form of vectors (one byte per
+// dimension and a scale), which must keep similarities close and encode its own output unchanged.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startEmbeddingsStub, stubVector, type EmbeddingsStub } from '../helpers/embeddingsStub.ts';
+import { createEmbedder, normalise } from '../../src/knowledge/embeddings.ts';
+import { decodeEmbeddings } from '../../src/knowledge/embeddingModel.ts';
+import { dequantise, quantise } from '../../src/knowledge/vectorCodec.ts';
+
+let stub: EmbeddingsStub;
+beforeAll(async () => (stub = await startEmbeddingsStub()));
+afterAll(() => stub?.close());
+beforeEach(() => {
+  stub.requests.length = 0;
+  stub.base64 = 'served';
+});
+
+const TEXTS = ['Change the engine oil of your car', 'Quasar kettles boil water', 'automobile upkeep'];
+const embedder = () =>
+  createEmbedder({ OPENAI_BASE_URL: stub.url, OPENAI_API_KEY: 'sk-stub', EMBEDDING_MODEL: 'embed-a', EMBEDDING_BATCH_SIZE: 2, EMBEDDING_TIMEOUT_MS: 5_000, EMBEDDING_MIN_SIMILARITY: 0.3 });
+const expected = TEXTS.map((t) => Array.from(normalise(stubVector(t))));
+const close = (vectors: Float32Array[]) => vectors.forEach((v, i) => Array.from(v).forEach((x, j) => expect(x).toBeCloseTo(expected[i]![j]!, 6)));
+
+describe('the embedding model', () => {
+  it('asks for base64 and decodes the Float32 bytes into normalised vectors, in input order', async () => {
+    const vectors = await embedder().embed(TEXTS);
+    expect(stub.requests.map((r) => r.encodingFormat)).toEqual(['base64']);
+    expect(vectors).toHaveLength(3);
+    close(vectors);
+  });
+
+  it('reads float arrays from a server that ignores encoding_format', async () => {
+    stub.base64 = 'ignored';
+    close(await embedder().embed(TEXTS));
+    expect(stub.requests.map((r) => r.encodingFormat)).toEqual(['base64']);
+  });
+
+  it('asks again for floats, and for floats from then on, when a server refuses base64', async () => {
+    stub.base64 = 'refused';
+    const model = embedder();
+    close(await model.embed(TEXTS));
+    close(await model.embed(TEXTS));
+    expect(stub.requests.map((r) => r.encodingFormat)).toEqual(['base64', 'float', 'float']);
+  });
+
+  it('fails with the status and the server\'s message when the server fails', async () => {
+    stub.failWith = 503;
+    try {
+      await expect(embedder().embed(TEXTS)).rejects.toThrow('embedding model embed-a failed: 503 the embedding stub is down');
+    } finally {
+      stub.failWith = null;
+    }
+  });
+
+  it('places answers by their index and refuses answers that do not fit the request', () => {
+    const bytes = (v: number[]) => Buffer.from(Float32Array.from(v).buffer).toString('base64');
+    const decoded = decodeEmbeddings([{ index: 1, embedding: bytes([3, 4]) }, { index: 0, embedding: [1, 2] }], 2);
+    expect(decoded.map((v) => Array.from(v))).toEqual([[1, 2], [3, 4]]);
+    expect(() => decodeEmbeddings([{ embedding: [1, 2] }], 2)).toThrow(/expected 2 embeddings, got 1/);
+    expect(() => decodeEmbeddings([{ embedding: [1, 2] }, { embedding: [1, 2, 3] }], 2)).toThrow(/different sizes/);
+    expect(() => decodeEmbeddings([{ index: 0, embedding: [1] }, { index: 0, embedding: [2] }], 2)).toThrow(/two embeddings for input 0/);
+    expect(() => decodeEmbeddings([{ embedding: 'not a vector' }], 1)).toThrow(/neither/);
+  });
+});
+
+describe('stored vectors (a byte per dimension and a scale per vector)', () => {
+  let seed = 11;
+  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) - 0.5;
+  const dims = 384;
+  const vectors = Array.from({ length: 50 }, () => normalise(Array.from({ length: dims }, random)));
+  const floats = new Float32Array(vectors.length * dims);
+  vectors.forEach((v, i) => floats.set(v, i * dims));
+
+  it('keeps every similarity within 2e-3 of the Float32 one, at a quarter of the bytes', () => {
+    const { codes, scales } = quantise(floats, dims);
+    expect(codes.byteLength + scales.byteLength).toBe(floats.byteLength / 4 + vectors.length * 4);
+    const decoded = dequantise(codes, scales);
+    const dot = (a: Float32Array, i: number, b: Float32Array, j: number) => {
+      let sum = 0;
+      for (let k = 0; k < dims; k++) sum += a[i * dims + k]! * b[j * dims + k]!;
+      return sum;
+    };
+    let worst = 0;
+    for (let i = 0; i < vectors.length; i++) for (let j = 0; j < vectors.length; j++) worst = Math.max(worst, Math.abs(dot(decoded, i, floats, j) - dot(floats, i, floats, j)));
+    expect(worst).toBeGreaterThan(0);
+    expect(worst).toBeLessThan(2e-3);
+  });
+
+  it('encodes its own decoded vectors to the same bytes (a rewritten pack does not drift)', () => {
+    const first = quantise(floats, dims);
+    const again = quantise(dequantise(first.codes, first.scales), dims);
+    expect(Buffer.from(again.codes.buffer).equals(Buffer.from(first.codes.buffer))).toBe(true);
+    expect(Array.from(again.scales)).toEqual(Array.from(first.scales));
+  });
+});
