@@ -327,6 +327,9 @@ func relayMakePlan(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 	if sort.Len() > 0 && narrowed && best != nil && relaySortFits(best.index, best.next, sort, best.fields) {
 		ok := true
 		for _, f := range sort.Keys() {
+			if pinned[f] {
+				continue // its condition holds one type rank, and every rank a condition takes is exact
+			}
 			probe := append(append([]string{}, plan.where...), fmt.Sprintf("%s IN (%s)", metadata.RelayRankExpr(f), relayInexactRanks))
 			if relayExists(ctx, db, meta.TableName, probe, plan.args) {
 				ok = false
