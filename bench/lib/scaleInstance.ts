@@ -27,6 +27,7 @@ import { mapLimit } from '../../src/datasources/rows.ts';
 import { performSweep as webhookSweep } from '../../src/webhooks/sweep.job.ts';
 import { performSweep as gatewaySweep } from '../../src/gateway/sweep.job.ts';
 import { trusted } from '../../src/db/connection.ts';
+import { GatewayDeliveryModel } from '../../src/gateway/model.ts';
 import { performSyncSweep } from '../../src/datasources/sweep.job.ts';
 
 const progress = (line: string) => process.stderr.write(`[scale ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
