@@ -252,6 +252,12 @@ async function measureSize(n: number): Promise<SizeFigures> {
       ['retention: webhook deliveries, nothing old', () => pruneDeliveries(retentionCutoff)],
       ['retention: gateway deliveries, nothing old', () => pruneGateway(retentionCutoff)],
     ];
+    // The gateway's read of what is due, alone and repeated: its database CPU per read is what the
+    // backlog costs the sweep (10 ms ticks, so summed over many reads).
+    const dueReads = 200;
+    const dueCpu = bench.dbCpuMs();
+    for (let i = 0; i < dueReads; i++) await GatewayDeliveryModel.find({ processedAt: null, sweptAt: trusted({ $lt: cutoff }) }, { id: 1, run: 1 }).limit(500).lean();
+    plans.push(`gateway due read with ${backlog} queued: ${((bench.dbCpuMs() - dueCpu) / dueReads).toFixed(2)} ms of database CPU per read (${dueReads} reads)`);
     const figures = new Map<string, Figure>();
     for (const [name, run] of sweeps) {
       const first = await timed(bench, run);
