@@ -25,12 +25,17 @@ import { createApp } from '../src/http/app.ts';
 import { machineLine } from './lib/runtime.ts';
 import { endpointProbes, timeRequest, type Probe } from './lib/probes.ts';
 import { seededText } from './lib/text.ts';
+import { drained, writeBenchRule } from './lib/gatewayRule.ts';
 import { provisionTenant } from '../src/platform/service.ts';
 import { createRelayClient } from '../src/client/index.ts';
 import { signBody } from '../src/security/signature.ts';
 import { startConversation, recordMessages } from '../src/chat/service.ts';
 import { createWebhook, setWebhookEnabled } from '../src/webhooks/service.ts';
 import { mapLimit } from '../src/datasources/rows.ts';
+import { DataSourceModel } from '../src/datasources/model.ts';
+import { performSync } from '../src/datasources/sync.job.ts';
+import { syncAndWait } from './lib/sync.ts';
+import { percentile } from './lib/load.ts';
 
 const arg = (name: string, fallback: number) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -47,7 +52,7 @@ const progress = (line: string) => process.stderr.write(`[reads ${new Date().toI
 const ADMIN_TOKEN = 'bench-reads-admin-token-0123456789';
 const GATEWAY_SECRET = 'bench-reads-gateway-secret';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-reads-'));
-fs.mkdirSync(path.join(dir, 'rules'));
+writeBenchRule(path.join(dir, 'rules'));
 fs.writeFileSync(path.join(dir, 'gateway.json'), JSON.stringify({ sources: { relay: { secrets: [GATEWAY_SECRET] } } }));
 const dataDir = path.join(dir, 'db');
 const sqlLog = path.join(dataDir, 'ferretdb.log');
@@ -123,8 +128,10 @@ await mapLimit(Array.from({ length: GATEWAY }), 16, async () => {
   const res = await fetch(`${seedServer.baseUrl}/gateway/relay`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-service-signature': signBody(body, GATEWAY_SECRET) } });
   await res.arrayBuffer();
 });
+// Synced, as bench/scale.ts's big source is before it times a sync start.
+for (const t of [big, small]) await syncAndWait(createRelayClient({ baseUrl: seedServer.baseUrl, channelId: t.channelId, secretKey: t.secretKey, timeoutMs: 600_000 }), t.dataSourceId, 100);
 progress('seeded; letting the worker drain');
-await new Promise((r) => setTimeout(r, 10_000));
+await drained(progress, 2000);
 seedServer.server.close();
 await seeder.shutdown();
 await db.stop();
@@ -171,19 +178,42 @@ interface Statement {
   /** FerretDB's probe for arrays in an indexed field (an index seek, no document read). */
   probe: boolean;
   sql: string;
+  steps: number;
+  pages: number;
+}
+
+/**
+ * The SQLite FerretDB links (modernc.org/sqlite 3.46; Debian's shell is 3.40 and plans expression
+ * indexes differently) runs each statement in bench/sqlite-work, built once with Go: its plan, the
+ * rows it yields (a lazy read stops after a batch, 101 rows, as FerretDB's handler does), its
+ * virtual machine steps (a few per row visited in an index or the table), its full-scan steps and
+ * the pages it touched.
+ */
+const workTool = path.join(os.tmpdir(), 'relay-sqlite-work');
+if (!fs.existsSync(workTool)) execFileSync('go', ['build', '-o', workTool, '.'], { cwd: path.join(import.meta.dirname, 'sqlite-work'), stdio: 'inherit' });
+interface Work {
+  plan: string[] | null;
+  rows: number;
+  bytes: number;
+  steps: number;
+  fullscan: number;
+  pages: number;
+  error?: string;
+}
+function work(bound: string, limit: number): Work {
+  const out = execFileSync(workTool, [sqliteFile], { input: `${JSON.stringify({ sql: bound, limit })}\n`, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const w = JSON.parse(out) as Work;
+  if (w.error) throw new Error(`${w.error}: ${bound}`);
+  return w;
 }
 
 function analyse(sql: string, args: unknown[]): Statement {
   const table = /FROM "?([a-z0-9_]+)"?/i.exec(sql)?.[1] ?? '?';
   const bound = bind(sql, args);
-  const plan = sqlite(`EXPLAIN QUERY PLAN ${bound}`)
-    .split('\n')
-    .filter((l) => /SCAN|SEARCH|TEMP B-TREE/.test(l))
-    .map((l) => l.replace(/^[|`\- ]+/, '').replace(/ \(~\d+ rows\)/, ''))
-    .join('; ');
-  const rows = Number(sqlite(`SELECT count(*) FROM (${bound.replace(/;\s*$/, '')})`).trim());
-  const lazy = /ORDER BY/.test(sql) && !/TEMP B-TREE/.test(plan);
-  return { collection: tables.get(table) ?? table, plan, rows, lazy, probe: /^SELECT EXISTS/.test(sql), sql: bound };
+  const lazy = /ORDER BY/.test(sql) && !/TEMP B-TREE/.test(work(bound, 1).plan!.join('; '));
+  const w = work(bound, lazy ? 101 : 0);
+  const plan = (w.plan ?? []).filter((l) => /SCAN|SEARCH|TEMP B-TREE/.test(l)).join('; ');
+  return { collection: tables.get(table) ?? table, plan, rows: w.rows, lazy, probe: /^SELECT EXISTS/.test(sql), sql: bound, steps: w.steps, pages: w.pages };
 }
 
 /** The statements FerretDB logged from `offset` on (only SELECTs: the reads are what is measured). */
@@ -221,31 +251,57 @@ function probes(t: Tenant): Probe[] {
 
 const counted = new Map<string, string>();
 const tenants = [['big', big], ['small', small]] as const;
-for (const [label, t] of tenants) {
-  for (const [name, request] of probes(t)) {
-    await request(); // warm: caches and connections as a steady state has them
-    await new Promise((r) => setTimeout(r, 50));
-    commands.length = 0;
-    durations.length = 0;
-    returned = 0;
-    const offset = fs.statSync(sqlLog).size;
-    await request();
-    await new Promise((r) => setTimeout(r, 100)); // FerretDB's log write
-    const sent = [...commands];
-    const took = [...durations];
-    const docs = returned;
-    const statements = statementsSince(offset);
-    const scans = statements.filter((s) => /\bSCAN\b/.test(s.plan) && !/COVERING|USING INDEX/.test(s.plan));
-    const eager = statements.filter((s) => !s.lazy && !s.probe && !/COUNT\(\*\)/.test(s.sql)).reduce((sum, s) => sum + s.rows, 0);
-    const arrayProbes = statements.filter((s) => s.probe).length;
-    counted.set(`${label} ${name}`, `${sent.length} | ${statements.length} (${arrayProbes}) | ${docs} | ${eager} | ${scans.map((s) => s.collection).join(', ') || '-'}`);
-    if (SHOW_SQL) {
-      process.stdout.write(`${label} ${name}\n    commands: ${sent.join(', ')}\n    answered in (FerretDB logging): ${took.join(', ')}\n`);
-      for (const s of statements.filter((s) => !s.probe)) {
-        process.stdout.write(`    ${s.collection}: ${s.rows} rows${s.lazy ? ' (lazy)' : ''}; ${s.plan}\n`);
-      }
+
+/** Sends `request` twice (warm, then counted) and keeps what the counted one cost under `key`. */
+async function countRequest(key: string, request: () => Promise<unknown>, between: () => Promise<unknown> = async () => undefined): Promise<void> {
+  await request(); // warm: caches and connections as a steady state has them
+  await between();
+  await new Promise((r) => setTimeout(r, 50));
+  commands.length = 0;
+  durations.length = 0;
+  returned = 0;
+  const offset = fs.statSync(sqlLog).size;
+  await request();
+  await new Promise((r) => setTimeout(r, 100)); // FerretDB's log write
+  const sent = [...commands];
+  const took = [...durations];
+  const docs = returned;
+  const statements = statementsSince(offset);
+  await between();
+  const scans = statements.filter((s) => /\bSCAN\b/.test(s.plan) && !/COVERING|USING INDEX/.test(s.plan));
+  const eager = statements.filter((s) => !s.lazy && !s.probe && !/COUNT\(\*\)/.test(s.sql)).reduce((sum, s) => sum + s.rows, 0);
+  const arrayProbes = statements.filter((s) => s.probe).length;
+  const steps = statements.reduce((sum, s) => sum + s.steps, 0);
+  const pages = statements.reduce((sum, s) => sum + s.pages, 0);
+  counted.set(key, `${sent.length} | ${statements.length} (${arrayProbes}) | ${docs} | ${eager} | ${steps} | ${pages} | ${scans.map((s) => s.collection).join(', ') || '-'}`);
+  if (SHOW_SQL) {
+    process.stdout.write(`${key}\n    commands: ${sent.join(', ')}\n    answered in (FerretDB logging): ${took.join(', ')}\n`);
+    for (const s of statements.filter((s) => !s.probe || s.steps > 200)) {
+      process.stdout.write(`    ${s.collection}: ${s.rows} rows${s.lazy ? ' (lazy)' : ''}, ${s.steps} steps, ${s.pages} pages; ${s.plan}\n`);
     }
   }
+}
+
+/**
+ * The sync start (issue 17: < 50 ms) of a synced source with nothing changed, as bench/scale.ts
+ * times it. This runtime has no worker: the sync it starts is run here to its end (performSync),
+ * outside the count and the timing, so every start finds the source synced.
+ */
+function syncStart(t: Tenant): { start: () => Promise<unknown>; finish: () => Promise<unknown> } {
+  const api = createRelayClient({ baseUrl, channelId: t.channelId, secretKey: t.secretKey });
+  return {
+    start: () => api.dataSources.sync(t.dataSourceId),
+    finish: async () => {
+      const ds = await DataSourceModel.findById(t.dataSourceId, { syncRun: 1 }).lean<{ syncRun: number }>();
+      await performSync(runtime.ctx, { dataSourceId: t.dataSourceId, run: ds!.syncRun });
+    },
+  };
+}
+
+for (const [label, t] of tenants) {
+  for (const [name, request] of probes(t)) await countRequest(`${label} ${name}`, request);
+  const { start, finish } = syncStart(t);
+  await countRequest(`${label} sync start`, start, finish);
 }
 server.close();
 await runtime.shutdown();
@@ -261,14 +317,24 @@ const print = (line: string) => {
   process.stdout.write(`${line}\n`);
 };
 print(`bench/reads.ts: ${ROWS} rows, ${CONVERSATIONS} conversations, ${EVENTS} events, ${GATEWAY} gateway deliveries; ${machineLine()}; load average before timing ${os.loadavg()[0]!.toFixed(1)}`);
-print('| Tenant | Request | commands | SQL reads (of them array probes) | documents returned | rows read by unsorted or Go-sorted reads | full scans | p50 ms | p99 ms |');
-print('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+print('| Tenant | Request | commands | SQL reads (of them array probes) | documents returned | rows read by unsorted or Go-sorted reads | SQLite VM steps | pages touched | full scans | p50 ms | p99 ms |');
+print('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const [label, t] of tenants) {
   for (const [name, request] of probes(t)) {
     await request();
     const { p50, p99 } = await timeRequest(request, REQUESTS);
     print(`| ${label} | ${name} | ${counted.get(`${label} ${name}`)} | ${p50.toFixed(1)} | ${p99.toFixed(1)} |`);
   }
+  const { start, finish } = syncStart(t);
+  const ms: number[] = [];
+  for (let i = 0; i < REQUESTS; i++) {
+    const started = performance.now();
+    await start();
+    ms.push(performance.now() - started);
+    await finish();
+  }
+  ms.sort((a, b) => a - b);
+  print(`| ${label} | sync start | ${counted.get(`${label} sync start`)} | ${percentile(ms, 50).toFixed(1)} | ${percentile(ms, 99).toFixed(1)} |`);
 }
 print(`load average after: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 

@@ -1,13 +1,15 @@
-// Sweeps (issue 17): does a recurring sweep's run cost what it finds to do, not what is stored?
-// For each N, a fresh database holds N events (each fanned out to a webhook whose first attempt
-// succeeded) and N gateway deliveries (each processed, its one action run), all finished. The first
-// TEMPLATE of each go through the services' write paths; the rest are copies of those documents
-// with new ids (bulk inserts), since seeding 150,000 of each one by one takes hours on a shared
-// 2-core machine. The clock then moves an hour on, so every stored record is
-// older than every grace period, a few unfinished records are left as a crash would leave them, and
-// each sweep is timed: the run that finds them, then runs that find nothing. The database's own
-// CPU time per run is reported beside the wall clock: it follows the rows the database reads and is
-// less distorted by other load on the machine.
+// Sweeps and retention (issue 17): does a recurring sweep's or a retention run's cost follow what
+// it finds to do, not what is stored? For each N, a fresh database holds N events (each fanned out
+// to a webhook whose first attempt succeeded) and N gateway deliveries (each processed, its one
+// action run), all finished. The first TEMPLATE of each go through the services' write paths; the
+// rest are copies of those documents with new ids (bulk inserts), since seeding 150,000 of each one
+// by one takes hours on a shared 2-core machine. The clock then moves an hour on, so every stored
+// record is older than every grace period, a few unfinished records are left as a crash would
+// leave them, a backlog of gateway deliveries queued and not yet processed is added (work the
+// sweep must not read), and each sweep is timed: the run that finds them, then runs that find
+// nothing. Load-independent figures beside the wall clock: the database's own CPU time per run
+// (it follows the rows the database reads), Relay's database operations per run (mongoose's debug
+// hook: every collection call, Agenda's own excluded) and the SQLite plan of each query.
 //
 //   node --import tsx bench/sweeps.ts [--n 15000,150000] [--unfinished 5]
 //   MONGODB_URI=mongodb://host/relay_sweeps node --import tsx bench/sweeps.ts   (a MongoDB you run)
@@ -25,10 +27,12 @@ import { createWebhook, setWebhookEnabled } from '../src/webhooks/service.ts';
 import { mapLimit } from '../src/datasources/rows.ts';
 import { timeOrderedId, type Clock } from '../src/clock.ts';
 import { trusted } from '../src/db/connection.ts';
-import { SweepMarkModel } from '../src/db/sweepWindow.ts';
 import mongoose from 'mongoose';
-import { EventDispatchModel, EventModel } from '../src/events/model.ts';
-import { attemptKey, AttemptResultModel, DeliveryModel } from '../src/webhooks/model.ts';
+import { EventModel, UndispatchedEventModel } from '../src/events/model.ts';
+import { attemptKey, AttemptResultModel, DeliveryModel, UnfinishedFirstAttemptsModel } from '../src/webhooks/model.ts';
+import { pruneDeliveries } from '../src/webhooks/retention.ts';
+import { pruneGateway } from '../src/gateway/retention.ts';
+import { pruneEvents } from '../src/events/retention.ts';
 import { ActionOutcomeModel, GatewayDeliveryModel } from '../src/gateway/model.ts';
 import { performSweep as webhookSweep } from '../src/webhooks/sweep.job.ts';
 import { performSweep as gatewaySweep } from '../src/gateway/sweep.job.ts';
@@ -40,6 +44,8 @@ const arg = (name: string) => {
 };
 const SIZES = (arg('n') ?? '15000,150000').split(',').map(Number);
 const UNFINISHED = Number(arg('unfinished') ?? 5);
+/** Gateway deliveries queued and waiting for the worker, as a backlog leaves them: a tenth of N. */
+const BACKLOG_SHARE = Number(arg('backlog') ?? 0.1);
 const TEMPLATE = Number(arg('template') ?? 2_000);
 const progress = (line: string) => process.stderr.write(`[sweeps ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 
@@ -79,15 +85,22 @@ interface Figure {
   found: unknown;
   ms: number;
   dbMs: number;
+  ops: number;
   idleMs: number;
   idleDbMs: number;
+  idleOps: number;
 }
 
-async function timed(bench: BenchRuntime, run: () => Promise<unknown>): Promise<{ result: unknown; ms: number; dbMs: number }> {
+/** Relay's database operations (every mongoose collection call; Agenda's own are not counted). */
+let operations = 0;
+mongoose.set('debug', () => void operations++);
+
+async function timed(bench: BenchRuntime, run: () => Promise<unknown>): Promise<{ result: unknown; ms: number; dbMs: number; ops: number }> {
   const cpu = bench.dbCpuMs();
+  const ops = operations;
   const started = performance.now();
   const result = await run();
-  return { result, ms: performance.now() - started, dbMs: bench.dbCpuMs() - cpu };
+  return { result, ms: performance.now() - started, dbMs: bench.dbCpuMs() - cpu, ops: operations - ops };
 }
 
 /** The SQLite plan lines of a query on the embedded FerretDB (SEARCH … USING INDEX, or SCAN). */
@@ -96,25 +109,22 @@ async function plan(cursor: { explain(): Promise<unknown> }): Promise<string> {
   return [...new Set(text.match(/(SEARCH|SCAN) [^"\\]*/g) ?? [])].join('; ') || '(no SQLite plan: not the embedded FerretDB)';
 }
 
-/** Copies the finished records written so far (each event with its dispatch row, webhook delivery
+/** Copies the finished records written so far (each event with its webhook delivery
  * and first attempt's result; each gateway delivery with its action outcome) under new ids until
  * there are n of each. */
 async function replicate(n: number, seeded: number): Promise<void> {
   const events = await EventModel.collection.find({}).toArray();
-  const dispatched = new Map((await EventDispatchModel.collection.find({}).toArray()).map((d) => [d._id as unknown as string, d]));
   const deliveries = new Map((await DeliveryModel.collection.find({}).toArray()).map((d) => [d.eventId as string, d]));
   const results = new Map((await AttemptResultModel.collection.find({ number: 1 }).toArray()).map((r) => [r.deliveryId as string, r]));
   const gateway = await GatewayDeliveryModel.collection.find({}).toArray();
   const actions = new Map((await ActionOutcomeModel.collection.find({}).toArray()).map((a) => [a.delivery as string, a]));
   for (let done = seeded; done < n; ) {
     const chunk = Math.min(2_000, n - done);
-    const rows: Record<string, Array<Record<string, unknown>>> = { events: [], dispatches: [], deliveries: [], results: [], gateway: [], actions: [] };
+    const rows: Record<string, Array<Record<string, unknown>>> = { events: [], deliveries: [], results: [], gateway: [], actions: [] };
     for (let i = 0; i < chunk; i++) {
       const e = events[(done + i) % events.length]!;
       const eventId = timeOrderedId();
       rows.events!.push({ ...e, _id: new mongoose.Types.ObjectId(), id: eventId });
-      const mark = dispatched.get(e.id as string);
-      if (mark) rows.dispatches!.push({ ...mark, _id: eventId });
       const d = deliveries.get(e.id as string);
       if (d) {
         const deliveryId = timeOrderedId();
@@ -133,7 +143,6 @@ async function replicate(n: number, seeded: number): Promise<void> {
     }
     const into = [
       [EventModel, rows.events],
-      [EventDispatchModel, rows.dispatches],
       [DeliveryModel, rows.deliveries],
       [AttemptResultModel, rows.results],
       [GatewayDeliveryModel, rows.gateway],
@@ -145,7 +154,14 @@ async function replicate(n: number, seeded: number): Promise<void> {
   }
 }
 
-async function measureSize(n: number): Promise<{ seedS: number; burst: Record<string, number>; figures: Map<string, Figure>; plans: string[] }> {
+interface SizeFigures {
+  seedS: number;
+  leftAfterSeeding: Record<string, number>;
+  figures: Map<string, Figure>;
+  plans: string[];
+}
+
+async function measureSize(n: number): Promise<SizeFigures> {
   let offsetMs = 0;
   const clock: Clock = { now: () => new Date(Date.now() + offsetMs) };
   const bench = await startBenchRuntime({ env: ENV, clock });
@@ -154,6 +170,7 @@ async function measureSize(n: number): Promise<{ seedS: number; burst: Record<st
   for (const name of ['events.redispatch', 'webhooks.sweep', 'gateway.sweep', 'datasources.sweep']) await ctx.jobs.cancel({ name });
   try {
     const seedStarted = performance.now();
+    const seedWallClock = new Date();
     const t = await provisionTenant({ plan: 'enterprise' });
     const { webhook } = await createWebhook(ctx, t.botId, { type: 'conversation.started', url: sinkUrl });
     await setWebhookEnabled(t.botId, webhook.id, true);
@@ -168,33 +185,30 @@ async function measureSize(n: number): Promise<{ seedS: number; burst: Record<st
       (await GatewayDeliveryModel.countDocuments({ processedAt: null })) === 0 &&
       (await ActionOutcomeModel.countDocuments({ status: 'pending' })) === 0,
     );
+    // Finished work leaves no record: what the sweeps read after the burst is what is unfinished.
+    const leftAfterSeeding = { 'undispatched events': await UndispatchedEventModel.countDocuments({}), 'first-attempt records': await UnfinishedFirstAttemptsModel.countDocuments({}) };
     await replicate(n, seeded);
     const seedS = (performance.now() - seedStarted) / 1000;
     progress(`n=${n}: seeded and finished in ${seedS.toFixed(0)} s`);
 
     // An hour on: every record is past every grace period, as in an install that has run a while.
     offsetMs = 60 * 60_000;
-    // The first event and fresh-webhook runs after the burst walk a full batch of finished rows
-    // from where their window stopped (they check rows created since their last run).
-    const burst = {
-      'events (1,000 finished events since its last run)': (await timed(bench, () => ctx.events.redispatchStale(30_000))).ms,
-      'webhooks (5,000 fresh deliveries since its last run)': (await timed(bench, () => webhookSweep(ctx, 60_000))).ms,
-    };
-    // Then their windows stand where minutely runs would have left them: at their cutoff now.
-    const now = clock.now().getTime();
-    await SweepMarkModel.updateOne({ _id: 'events.dispatch' }, { $set: { at: new Date(now - 30_000), afterId: null } }, { upsert: true });
-    await SweepMarkModel.updateOne({ _id: 'webhooks.fresh-deliveries' }, { $set: { at: new Date(now - 60_000), afterId: null } }, { upsert: true });
-
     // A few unfinished records, as a process that died between two writes leaves them.
     const at = new Date(clock.now().getTime() - 5_000);
+    const template = (await DeliveryModel.findOne({}).lean<Record<string, unknown>>())!;
     for (let i = 0; i < UNFINISHED; i++) {
       const event = new EventModel({ id: timeOrderedId(), type: 'conversation.started', teamId: t.teamId, botId: t.botId, payload: { conversation: { id: randomUUID() } }, createdAt: at });
+      await UndispatchedEventModel.collection.insertOne({ _id: event.id, at } as never);
       await EventModel.collection.insertOne(event.toObject() as never); // stored, never dispatched
       const id = timeOrderedId();
       const body = Buffer.from('{}');
       await GatewayDeliveryModel.create({ id, source: 'relay', deliveryId: randomUUID(), event: 'conversation.started', test: false, headers: {}, rawBody: body, receivedAt: at, sweptAt: at }); // never queued
       const outcome = timeOrderedId();
       await ActionOutcomeModel.create({ id: outcome, delivery: randomUUID(), run: 0, rule: 'log-all', index: 0, type: 'log', spec: { type: 'log' }, status: 'pending', createdAt: at, sweptAt: at }); // never run
+      // A fresh delivery whose first attempt never ran (the process died with it queued), with its batch's record.
+      const deliveryId = timeOrderedId();
+      await UnfinishedFirstAttemptsModel.collection.insertOne({ _id: timeOrderedId(), at, deliveryIds: [deliveryId] } as never);
+      await DeliveryModel.collection.insertOne({ ...template, _id: deliveryId, id: deliveryId, eventId: event.id, createdAt: at, fresh: true, status: 'pending' } as never);
     }
     // Settled rows whose retry was never scheduled.
     const stranded = await DeliveryModel.find({}, { _id: 1 }).limit(UNFINISHED).lean<Array<{ _id: string }>>();
@@ -203,30 +217,50 @@ async function measureSize(n: number): Promise<{ seedS: number; burst: Record<st
     // Past every grace period of the unfinished ones (the gateway's is two minutes).
     offsetMs += 3 * 60_000;
     const cutoff = new Date(clock.now().getTime() - 120_000);
+    // A backlog the worker has not reached: queued just now, so not due for the sweep.
+    const backlog = Math.round(n * BACKLOG_SHARE);
+    const queuedAt = clock.now();
+    const g = (await GatewayDeliveryModel.collection.findOne({}))!;
+    for (let done = 0; done < backlog; done += 2_000) {
+      const docs = Array.from({ length: Math.min(2_000, backlog - done) }, () => {
+        const id = timeOrderedId();
+        return { ...g, _id: id, id, deliveryId: randomUUID(), receivedAt: queuedAt, sweptAt: queuedAt, processedAt: null, processedRun: -1 };
+      });
+      await GatewayDeliveryModel.collection.insertMany(docs as never[], { ordered: false });
+    }
+    // Before anything stored (seeding ran on the real clock): nothing is old.
+    const retentionCutoff = new Date(seedWallClock.getTime() - 60_000);
     const plans = [
       `gateway deliveries: ${await plan(GatewayDeliveryModel.find({ processedAt: null, sweptAt: trusted({ $lt: cutoff }) }).limit(500))}`,
       `gateway actions: ${await plan(ActionOutcomeModel.find({ status: 'pending', sweptAt: trusted({ $lt: cutoff }) }).limit(500))}`,
       `webhook settled rows: ${await plan(DeliveryModel.find({ status: 'pending', fresh: false, nextAttemptAt: trusted({ $lt: cutoff }) }).limit(500))}`,
-      `event window: ${await plan(EventModel.find({ dispatchedAt: null, createdAt: trusted({ $gte: at, $lt: cutoff }) }).sort({ createdAt: 1, _id: 1 }).limit(1000))}`,
+      `webhook first-attempt records: ${await plan(UnfinishedFirstAttemptsModel.find({ at: trusted({ $lt: cutoff }) }).sort({ at: 1 }).limit(100))}`,
+      `webhook fresh rows of a record: ${await plan(DeliveryModel.find({ _id: trusted({ $in: stranded.map((d) => d._id) }), fresh: true }))}`,
+      `undispatched events: ${await plan(UndispatchedEventModel.find({ at: trusted({ $lt: cutoff }) }).sort({ at: 1 }).limit(1000))}`,
+      `events of the records: ${await plan(EventModel.find({ id: trusted({ $in: [randomUUID(), randomUUID()] }) }))}`,
+      `retention, webhook deliveries: ${await plan(DeliveryModel.find({ createdAt: trusted({ $lt: retentionCutoff }) }).sort({ createdAt: 1 }).limit(500))}`,
+      `retention, gateway deliveries: ${await plan(GatewayDeliveryModel.find({ processedAt: trusted({ $lt: retentionCutoff }) }).sort({ processedAt: 1 }).limit(500))}`,
+      `retention, events: ${await plan(EventModel.find({ createdAt: trusted({ $lt: retentionCutoff }) }))}`,
     ];
     const sweeps: Sweep[] = [
-      // The settled-row query as it was before the (status, fresh, nextAttemptAt) index: every fresh
-      // row (a delivery whose first attempt succeeded) past the grace period is read and dropped.
-      ['(former webhook settled-row query, fresh: { $ne: true })', async () => (await DeliveryModel.find({ status: 'pending', fresh: trusted({ $ne: true }), nextAttemptAt: trusted({ $lt: cutoff }) }, { id: 1 }).limit(500).lean()).length],
       ['events', () => ctx.events.redispatchStale(30_000)],
       ['webhooks', () => webhookSweep(ctx, 60_000)],
-      ['gateway', () => gatewaySweep(ctx, 120_000)],
+      [`gateway (${backlog} queued, not due)`, () => gatewaySweep(ctx, 120_000)],
       ['syncs', () => performSyncSweep(ctx)],
+      // Nothing is older than the cutoff: what a retention run reads when it has nothing to delete.
+      ['retention: events, nothing old', () => pruneEvents(retentionCutoff)],
+      ['retention: webhook deliveries, nothing old', () => pruneDeliveries(retentionCutoff)],
+      ['retention: gateway deliveries, nothing old', () => pruneGateway(retentionCutoff)],
     ];
     const figures = new Map<string, Figure>();
     for (const [name, run] of sweeps) {
       const first = await timed(bench, run);
-      const idle: Array<{ ms: number; dbMs: number }> = [];
+      const idle: Array<{ ms: number; dbMs: number; ops: number }> = [];
       for (let i = 0; i < 5; i++) idle.push(await timed(bench, run));
       const med = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
-      figures.set(name, { found: first.result, ms: first.ms, dbMs: first.dbMs, idleMs: med(idle.map((x) => x.ms)), idleDbMs: med(idle.map((x) => x.dbMs)) });
+      figures.set(name, { found: first.result, ms: first.ms, dbMs: first.dbMs, ops: first.ops, idleMs: med(idle.map((x) => x.ms)), idleDbMs: med(idle.map((x) => x.dbMs)), idleOps: med(idle.map((x) => x.ops)) });
     }
-    return { seedS, burst, figures, plans };
+    return { seedS, leftAfterSeeding, figures, plans };
   } finally {
     await bench.close();
   }
@@ -238,10 +272,11 @@ console.log(`## bench/sweeps.ts (${process.env.MONGODB_URI ? 'MONGODB_URI' : 'em
 for (const n of SIZES) {
   const r = await measureSize(n);
   console.log(`\n### N = ${n}: seeded in ${r.seedS.toFixed(0)} s; ${machineLine()}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-  console.log('| Sweep | finds | ms | db CPU ms | idle ms | idle db CPU ms |');
-  console.log('| --- | --- | --- | --- | --- | --- |');
-  for (const [name, f] of r.figures) console.log(`| ${name} | ${JSON.stringify(f.found)} | ${f.ms.toFixed(0)} | ${f.dbMs.toFixed(0)} | ${f.idleMs.toFixed(0)} | ${f.idleDbMs.toFixed(0)} |`);
-  console.log(`\nFirst run after the seeding burst (ms): ${Object.entries(r.burst).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`);
+  console.log('| Run | finds | ms | db CPU ms | db operations | idle ms | idle db CPU ms | idle db operations |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  for (const [name, f] of r.figures)
+    console.log(`| ${name} | ${JSON.stringify(f.found).replaceAll('|', '/')} | ${f.ms.toFixed(0)} | ${f.dbMs.toFixed(0)} | ${f.ops} | ${f.idleMs.toFixed(0)} | ${f.idleDbMs.toFixed(0)} | ${f.idleOps} |`);
+  console.log(`\nRecords of unfinished work left after the seeding burst finished: ${Object.entries(r.leftAfterSeeding).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   for (const p of r.plans) console.log(`- ${p}`);
 }
 sink.close();

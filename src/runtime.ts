@@ -44,7 +44,8 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       },
     },
   });
-  await ensureIndexes();
+  const dropped = await ensureIndexes();
+  if (dropped.length) opts.logger.info({ dropped }, 'database: dropped indexes the schemas no longer declare');
   const jobs = createScheduler(mongoose.connection.db!, opts.config);
   jobs.on('error', (err) => opts.logger.error({ err }, 'scheduler error'));
   instrumentScheduler(mongoose.connection.db!);

@@ -8,7 +8,7 @@
 //     tenants, conversations and events), timing each part;
 //   { retarget: { botId, webhookId, url } } -> { retargeted }: points a reused install's webhook at
 //     this run's sink;
-//   { sweeps } -> { sweeps: ms by sweep }; { stats } -> { stats: { apiRss, dbRss } } (bytes);
+//   { sweeps } -> { sweeps: { ms, found } by sweep, the gateway's with its backlog and read-alone ms }; { stats } -> { stats: { apiRss, dbRss } } (bytes);
 //   { close } -> stops the runtime and the database, and exits.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,15 +18,16 @@ import { startBenchRuntime, type BenchRuntime } from './runtime.ts';
 import { ADMIN_TOKEN, GATEWAY_SECRET, clientFor, markdown, patientDispatcher, words, type Seeded, type TenantKeys } from './scaleTenant.ts';
 import { syncAndWait } from './sync.ts';
 import { signedGatewayDelivery } from './gatewayDelivery.ts';
+import { drained, writeBenchRule } from './gatewayRule.ts';
 import { provisionTenant } from '../../src/platform/service.ts';
 import type { RelayClient } from '../../src/client/index.ts';
 import { startConversation, recordMessages } from '../../src/chat/service.ts';
 import { createWebhook, setWebhookEnabled, updateWebhook } from '../../src/webhooks/service.ts';
 import { mapLimit } from '../../src/datasources/rows.ts';
-import { AttemptResultModel, DeliveryModel } from '../../src/webhooks/model.ts';
-import { GatewayDeliveryModel } from '../../src/gateway/model.ts';
 import { performSweep as webhookSweep } from '../../src/webhooks/sweep.job.ts';
 import { performSweep as gatewaySweep } from '../../src/gateway/sweep.job.ts';
+import { trusted } from '../../src/db/connection.ts';
+import { GatewayDeliveryModel } from '../../src/gateway/model.ts';
 import { performSyncSweep } from '../../src/datasources/sweep.job.ts';
 
 const progress = (line: string) => process.stderr.write(`[scale ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
@@ -88,18 +89,6 @@ async function seedTenant(s: Seeding, rows: number, conversations: number, sinkU
   return { ...t, dataSourceId, webhookId, conversationId: ids[Math.floor(ids.length / 2)]!, rowIds: [] };
 }
 
-/** Waits until the worker has processed every gateway delivery and made every webhook delivery's first attempt. */
-async function drained(): Promise<void> {
-  for (;;) {
-    const gateway = await GatewayDeliveryModel.countDocuments({ processedAt: null });
-    // A first attempt writes a result row; a delivered row itself stays `pending` (and `fresh`).
-    const webhooks = (await DeliveryModel.countDocuments({})) - (await AttemptResultModel.countDocuments({}));
-    if (gateway === 0 && webhooks <= 0) return;
-    progress(`waiting for the worker: ${gateway} gateway deliveries unprocessed, ${webhooks} webhook deliveries without an attempt`);
-    await new Promise((r) => setTimeout(r, 10_000));
-  }
-}
-
 /** The issue's install, every count times `scale`. */
 async function seedInstall(bench: BenchRuntime, scale: number, sinkUrl: string): Promise<Seeded> {
   const n = (full: number) => Math.max(1, Math.round(full * scale));
@@ -119,7 +108,7 @@ async function seedInstall(bench: BenchRuntime, scale: number, sinkUrl: string):
   await timedPart(seedingMs, 'gateway deliveries', () => mapLimit(Array.from({ length: n(300_000) }), 32, () => postGateway(bench.baseUrl)));
   const bigApi = clientFor(bench.baseUrl, big);
   await timedPart(seedingMs, 'first full sync of the big source', () => syncAndWait(bigApi, big.dataSourceId, 200));
-  await timedPart(seedingMs, 'worker drained (gateway processing, first webhook attempts)', drained);
+  await timedPart(seedingMs, 'worker drained (gateway processing, first webhook attempts)', () => drained(progress));
   big.rowIds = await rowIdsOf(bigApi, big.dataSourceId);
   const small = smalls[0]!;
   small.rowIds = await rowIdsOf(clientFor(bench.baseUrl, small), small.dataSourceId);
@@ -139,7 +128,7 @@ async function seedAlone(bench: BenchRuntime, scale: number): Promise<Seeded> {
 
 const dir = process.argv[2]!;
 const keep = process.argv.includes('--keep');
-fs.mkdirSync(path.join(dir, 'rules'), { recursive: true });
+writeBenchRule(path.join(dir, 'rules'));
 fs.writeFileSync(path.join(dir, 'gateway.json'), JSON.stringify({ sources: { relay: { secrets: [GATEWAY_SECRET] } } }));
 const bench = await startBenchRuntime({
   env: { ADMIN_TOKEN, RETENTION_DAYS: '0', GATEWAY_CONFIG: path.join(dir, 'gateway.json'), RULES_DIR: path.join(dir, 'rules'), JOB_PROCESS_EVERY_MS: '200' },
@@ -169,12 +158,22 @@ process.on('message', async (msg: Message) => {
     process.send!({ retargeted: true });
   }
   if (msg.sweeps) {
+    // Each sweep's time and what it found; for the gateway also the unprocessed backlog and the
+    // time of its read of what is due alone, so reading and re-queuing a backlog's work are apart.
+    const sweep = async (run: () => Promise<unknown>) => {
+      let found: unknown;
+      const ms = await timed(async () => void (found = await run()));
+      return { ms, found };
+    };
+    const dueCutoff = new Date(ctx.clock.now().getTime() - 120_000);
+    const backlog = await GatewayDeliveryModel.countDocuments({ processedAt: null });
+    const readMs = await timed(() => GatewayDeliveryModel.find({ processedAt: null, sweptAt: trusted({ $lt: dueCutoff }) }, { id: 1, run: 1 }).limit(500).lean());
     process.send!({
       sweeps: {
-        events: await timed(() => ctx.events.redispatchStale(30_000)),
-        webhooks: await timed(() => webhookSweep(ctx, 60_000)),
-        gateway: await timed(() => gatewaySweep(ctx, 120_000)),
-        syncs: await timed(() => performSyncSweep(ctx)),
+        events: await sweep(() => ctx.events.redispatchStale(30_000)),
+        webhooks: await sweep(() => webhookSweep(ctx, 60_000)),
+        gateway: { ...(await sweep(() => gatewaySweep(ctx, 120_000))), backlog, readMs },
+        syncs: await sweep(() => performSyncSweep(ctx)),
       },
     });
   }

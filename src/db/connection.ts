@@ -97,13 +97,31 @@ export async function bulkWriteInBatches(
 }
 
 /**
- * Creates the indexes declared by the registered models. Call after all models are imported. The
- * same plain MongoDB indexes serve MongoDB and the embedded FerretDB, whose build carries Relay's
- * patch so SQLite answers filters, sorts and counts from them (docs/FERRETDB.md).
+ * Makes the indexes of the registered models' collections those their schemas declare: creates the
+ * missing ones and drops those an earlier version declared and the schemas no longer do (each still
+ * costs every write, and on FerretDB the planner may pick it). Only collections with a model are
+ * touched, so Agenda's keep theirs. Call after all models are imported. The same plain MongoDB
+ * indexes serve MongoDB and the embedded FerretDB, whose build carries Relay's patch so SQLite
+ * answers filters, sorts and counts from them (docs/FERRETDB.md). Returns the dropped indexes as
+ * `collection.index`.
  */
-export async function ensureIndexes(): Promise<void> {
-  for (const name of mongoose.modelNames()) await mongoose.model(name).createIndexes();
+export async function ensureIndexes(): Promise<string[]> {
+  const dropped: string[] = [];
+  for (const name of mongoose.modelNames()) {
+    const model = mongoose.model(name);
+    const { toDrop } = await model.diffIndexes();
+    for (const index of toDrop) {
+      // Another process starting at the same time may have dropped it first.
+      await model.collection.dropIndex(index).catch((err: { code?: number }) => {
+        if (err.code !== INDEX_NOT_FOUND) throw err;
+      });
+      dropped.push(`${model.collection.collectionName}.${index}`);
+    }
+    await model.createIndexes();
+  }
+  return dropped;
 }
+const INDEX_NOT_FOUND = 27;
 
 export async function disconnectDatabase(): Promise<void> {
   await watchdog?.stop();

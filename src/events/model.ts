@@ -1,6 +1,6 @@
 // An Event is a fact the service publishes (spec "Events"): sync results and conversation moves.
-// It is stored first, then handed to subscribers (the webhooks fan-out); an EventDispatch row
-// records that the hand-off finished, so a sweeper can redo it after a crash.
+// A record of its unfinished dispatch is written before it and removed once subscribers (the
+// webhooks fan-out) took it, so a sweeper reads only what a crash left undone.
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 
 export const EVENT_TYPES = [
@@ -34,11 +34,11 @@ const EventSchema = new Schema(
 EventSchema.index({ createdAt: 1, _id: 1 });
 
 /**
- * One row per dispatched event (`_id` = event id), inserted in batches. An insert, not an update
- * of the event: on FerretDB an update costs about four times a document of a batched insert, and
- * this mark is written for every event (docs/FERRETDB.md).
+ * An event not yet handed to every subscriber (`_id` = event id): inserted before the event,
+ * deleted in batches once dispatched. The sweep reads this small collection, not the events (on
+ * FerretDB a read of the events by time cost what every event since the last run cost).
  */
-const EventDispatchSchema = new Schema({ _id: { type: String, required: true }, at: { type: Date, required: true, index: true } }, { versionKey: false });
+const UndispatchedEventSchema = new Schema({ _id: { type: String, required: true }, at: { type: Date, required: true, index: true } }, { versionKey: false });
 
 /**
  * An event whose dispatch by the sweep failed for a reason other than the database being away:
@@ -52,5 +52,5 @@ const EventDispatchFailureSchema = new Schema(
 
 export type StoredEvent = InferSchemaType<typeof EventSchema> & { _id: mongoose.Types.ObjectId };
 export const EventModel = mongoose.model('Event', EventSchema);
-export const EventDispatchModel = mongoose.model('EventDispatch', EventDispatchSchema, 'eventdispatches');
+export const UndispatchedEventModel = mongoose.model('UndispatchedEvent', UndispatchedEventSchema, 'undispatchedevents');
 export const EventDispatchFailureModel = mongoose.model('EventDispatchFailure', EventDispatchFailureSchema, 'eventdispatchfailures');

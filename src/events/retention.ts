@@ -1,13 +1,13 @@
-// Events older than the retention period, with their dispatch rows and failure counts. The event
-// sweep has long passed them (it runs every minute), so nothing will dispatch them again.
+// Events older than the retention period, with their failure counts and any record of unfinished
+// dispatch left (the sweep gave it up, or is still retrying it: older than the retention period,
+// it would be given up anyway).
 import { trusted } from '../db/connection.ts';
-import { EventDispatchFailureModel, EventDispatchModel, EventModel } from './model.ts';
+import { EventDispatchFailureModel, EventModel, UndispatchedEventModel } from './model.ts';
 
 export async function pruneEvents(before: Date): Promise<Record<string, number>> {
   const lt = trusted({ $lt: before });
-  // A dispatch row is never older than its event, so these belong to events deleted here too.
-  const eventDispatches = (await EventDispatchModel.deleteMany({ at: lt })).deletedCount;
+  const undispatchedEvents = (await UndispatchedEventModel.deleteMany({ at: lt })).deletedCount;
   const eventDispatchFailures = (await EventDispatchFailureModel.deleteMany({ lastAt: lt })).deletedCount;
   const events = (await EventModel.deleteMany({ createdAt: lt })).deletedCount;
-  return { events, eventDispatches, eventDispatchFailures };
+  return { events, undispatchedEvents, eventDispatchFailures };
 }

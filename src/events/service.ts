@@ -1,17 +1,13 @@
 // Publishing events: store, then hand to in-process subscribers. Domains emit; webhooks subscribes.
-import type { Model } from 'mongoose';
 import type { Logger } from '../observability/logger.ts';
 import type { Clock } from '../clock.ts';
 import { timeOrderedId } from '../clock.ts';
-import { EventDispatchFailureModel, EventDispatchModel, EventModel, type EventType, type StoredEvent } from './model.ts';
+import { EventDispatchFailureModel, EventModel, UndispatchedEventModel, type EventType, type StoredEvent } from './model.ts';
 import { isTransientDatabaseError } from '../db/errors.ts';
 import { trusted } from '../db/connection.ts';
 import { SerialBatcher } from '../db/serialBatcher.ts';
 import { GroupInsert } from '../db/groupInsert.ts';
-import { insertNew } from '../db/insertNew.ts';
-import { sweepWindow } from '../db/sweepWindow.ts';
 
-const DISPATCH_MARK = 'events.dispatch';
 /** Sweeps that may fail to dispatch one event (the database being away aside) before it is given up. */
 export const MAX_SWEEP_TRIES = 5;
 
@@ -29,17 +25,19 @@ export interface EventInput {
 export class EventBus {
   private readonly subscribers: EventSubscriber[] = [];
   /**
-   * Dispatched marks are written in batches after the fact: a mark that is late or lost only
-   * makes the sweeper dispatch the event again, which creates nothing twice (fan-out is idempotent).
+   * Records of dispatched events are deleted in batches after the fact: one deleted late or never
+   * only makes the sweeper dispatch the event again, which creates nothing twice (fan-out is idempotent).
    */
-  private readonly marks: SerialBatcher<{ _id: string; at: Date }>;
+  private readonly dispatched: SerialBatcher<string>;
   /** Events emitted together are stored in one insert (a group commit); each emit waits for its own. */
   private readonly inserts = new GroupInsert(EventModel.collection);
+  /** Their records of unfinished dispatch, likewise. */
+  private readonly undispatched = new GroupInsert(UndispatchedEventModel.collection);
   constructor(
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {
-    this.marks = new SerialBatcher(256, (marks) => this.writeMarks(marks));
+    this.dispatched = new SerialBatcher(256, (ids) => this.deleteRecords(ids));
   }
 
   subscribe(subscriber: EventSubscriber): void {
@@ -54,7 +52,10 @@ export class EventBus {
     // Validated and cast here, once: the group commit writes the plain document.
     await doc.validate();
     const event = doc.toObject() as StoredEvent;
+    // The record first: a crash after it and before the event leaves a record the sweep drops; the
+    // other order could leave an event that nothing would ever dispatch.
     // A fresh id never exists already; false here would mean a broken id generator.
+    if (!(await this.undispatched.insert({ _id: event.id, at: event.createdAt }))) throw new Error(`event id ${doc.id} exists already`);
     if (!(await this.inserts.insert(event))) throw new Error(`event id ${doc.id} exists already`);
     await this.dispatch(event);
     return event;
@@ -68,7 +69,7 @@ export class EventBus {
   private async dispatchOrError(event: StoredEvent): Promise<unknown> {
     try {
       for (const subscriber of this.subscribers) await subscriber(event);
-      this.marks.add({ _id: event.id, at: this.clock.now() });
+      this.dispatched.add(event.id);
       return null;
     } catch (err) {
       this.logger.error({ err, eventId: event.id, type: event.type }, 'event dispatch failed; the sweeper will retry');
@@ -76,47 +77,48 @@ export class EventBus {
     }
   }
 
-  /** Resolves once every dispatched mark so far is written (shutdown, tests). */
+  /** Resolves once every dispatched event's record so far is deleted (shutdown, tests). */
   flush(): Promise<void> {
-    return this.marks.drained();
+    return this.dispatched.drained();
   }
 
-  private async writeMarks(marks: Array<{ _id: string; at: Date }>): Promise<void> {
+  private async deleteRecords(ids: string[]): Promise<void> {
     try {
-      // A mark that exists already (an event dispatched twice) is left as it is.
-      await insertNew(EventDispatchModel.collection, marks);
+      await UndispatchedEventModel.deleteMany({ _id: trusted({ $in: ids }) });
     } catch (err) {
-      this.logger.warn({ err, events: marks.length }, 'events could not be marked dispatched; the sweeper will dispatch them again');
+      this.logger.warn({ err, events: ids.length }, 'dispatched events kept their records; the sweeper will dispatch them again');
     }
   }
 
   /**
-   * Re-dispatches events whose dispatch never finished (crash between store and fan-out): those
-   * created since the last run and before the grace period without a dispatch row. The mark stops
-   * before the first event whose dispatch fails again, so the next run tries it once more; one
-   * that fails in MAX_SWEEP_TRIES runs for a reason other than the database is given up.
+   * Re-dispatches events whose dispatch never finished (a crash between store and fan-out, or a
+   * failed fan-out): those with a record older than the grace period. A record whose event was
+   * never stored (a crash between the two inserts) is dropped. An event that fails in
+   * MAX_SWEEP_TRIES runs for a reason other than the database is given up (its record dropped).
    */
   async redispatchStale(olderThanMs: number, batch = 1_000): Promise<number> {
     const cutoff = new Date(this.clock.now().getTime() - olderThanMs);
-    const { rows: events, advance } = await sweepWindow<StoredEvent>(EventModel as unknown as Model<StoredEvent>, DISPATCH_MARK, { dispatchedAt: null }, cutoff, batch);
+    const records = await UndispatchedEventModel.find({ at: trusted({ $lt: cutoff }) }, { _id: 1 })
+      .sort({ at: 1 })
+      .limit(batch)
+      .lean<Array<{ _id: string }>>();
+    if (!records.length) return 0;
+    const ids = records.map((r) => r._id);
+    const events = new Map((await EventModel.find({ id: trusted({ $in: ids }) }).lean<StoredEvent[]>()).map((e) => [e.id, e]));
     let done = 0;
-    let firstFailed: number | undefined;
-    if (events.length) {
-      // The rows between the window's least and greatest event id hold every row of the window, and
-      // little else since event ids are UUIDv7 (older v4 ids only widen the range). An `at` range
-      // would return every later row too, a whole backlog's after an outage; `$in` of the ids costs
-      // twice as much on FerretDB, which scans either way (docs/FERRETDB.md).
-      const ids = events.map((e) => e.id).sort();
-      const marked = await EventDispatchModel.find({ _id: trusted({ $gte: ids[0]!, $lte: ids.at(-1)! }) }, { _id: 1 }).lean<Array<{ _id: string }>>();
-      const dispatched = new Set(marked.map((m) => m._id));
-      for (const [i, event] of events.entries()) {
-        if (dispatched.has(event.id)) continue;
-        const err = await this.dispatchOrError(event);
-        if (err === null) done++;
-        else if (!(await this.givenUp(event, err))) firstFailed ??= i;
+    const dropped: string[] = [];
+    for (const id of ids) {
+      const event = events.get(id);
+      // Never stored, or stored by a release that marked dispatches on the event itself.
+      if (!event || event.dispatchedAt) {
+        dropped.push(id);
+        continue;
       }
+      const err = await this.dispatchOrError(event);
+      if (err === null) done++;
+      else if (await this.givenUp(event, err)) dropped.push(id);
     }
-    await advance(firstFailed);
+    if (dropped.length) await UndispatchedEventModel.deleteMany({ _id: trusted({ $in: dropped }) });
     return done;
   }
 

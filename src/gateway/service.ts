@@ -112,15 +112,31 @@ async function withOutcomes(deliveries: GatewayDelivery[]): Promise<DeliveryReco
   // An empty page reads nothing: `$in: []` is no index condition, so it would scan every outcome.
   if (deliveries.length === 0) return [];
   const ids = deliveries.map((d) => d.id);
+  // Ordered here, per delivery: a database sort over `$in` merges the page's index ranges, and on
+  // FerretDB it costs a probe per id and sort key first (docs/BENCHMARKS.md, issue 17 reads).
   const [rules, actions] = await Promise.all([
-    RuleOutcomeModel.find({ delivery: trusted({ $in: ids }) }).sort({ run: 1, rule: 1 }).lean<RuleOutcome[]>(),
-    ActionOutcomeModel.find({ delivery: trusted({ $in: ids }) }).sort({ run: 1, rule: 1, index: 1 }).lean<ActionOutcome[]>(),
+    RuleOutcomeModel.find({ delivery: trusted({ $in: ids }) }).lean<RuleOutcome[]>(),
+    ActionOutcomeModel.find({ delivery: trusted({ $in: ids }) }).lean<ActionOutcome[]>(),
   ]);
-  return deliveries.map((delivery) => ({
-    delivery,
-    rules: rules.filter((r) => r.delivery === delivery.id),
-    actions: actions.filter((a) => a.delivery === delivery.id),
-  }));
+  const byRunAndRule = (a: Pick<RuleOutcome, 'run' | 'rule'>, b: Pick<RuleOutcome, 'run' | 'rule'>) => a.run - b.run || compareText(a.rule, b.rule);
+  rules.sort(byRunAndRule);
+  actions.sort((a, b) => byRunAndRule(a, b) || a.index - b.index);
+  const rulesOf = groupBy(rules, (r) => r.delivery);
+  const actionsOf = groupBy(actions, (a) => a.delivery);
+  return deliveries.map((delivery) => ({ delivery, rules: rulesOf.get(delivery.id) ?? [], actions: actionsOf.get(delivery.id) ?? [] }));
+}
+
+/** MongoDB's order of strings (by bytes), not the locale's. */
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
 }
 
 export async function listDeliveries(filter: { source?: string; event?: string }, page: PageQuery) {

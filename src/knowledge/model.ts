@@ -13,6 +13,11 @@ const SegmentSchema = new Schema(
     run: { type: Number, required: true },
     manifestId: { type: String, required: true },
     totalDocuments: { type: Number, required: true },
+    /**
+     * The live manifest's `tracked` (store.ts), so a sync start learns it without reading the
+     * manifest (megabytes for a large source). Absent on segments committed before 2026-11-27.
+     */
+    tracked: { type: Boolean, required: false },
   },
   { versionKey: false },
 );

@@ -76,6 +76,18 @@ export async function readCommittedStates(dataSourceId: string): Promise<Readonl
   return manifest;
 }
 
+/**
+ * The committed run and whether its manifest follows the change log, from the segment alone. A
+ * segment committed before it held `tracked` has its manifest read (once per manifest: cached).
+ */
+export async function committedState(dataSourceId: string): Promise<Pick<Manifest, 'run' | 'tracked'>> {
+  const segment = await KnowledgeSegmentModel.findById(dataSourceId, { run: 1, tracked: 1 }).lean();
+  if (!segment) return { run: 0 };
+  if (typeof segment.tracked === 'boolean') return { run: segment.run, tracked: segment.tracked };
+  const manifest = await readCommittedStates(dataSourceId);
+  return { run: manifest.run, tracked: manifest.tracked };
+}
+
 export async function readCommitted(dataSourceId: string): Promise<Manifest> {
   const segment = await KnowledgeSegmentModel.findById(dataSourceId).lean();
   if (!segment) return emptyManifest();
@@ -209,7 +221,7 @@ export async function commitKnowledge(input: CommitInput): Promise<{ manifest: M
   const manifestId = `${dataSourceId}:${run}`;
   await KnowledgeManifestModel.collection.insertOne({ _id: manifestId, dataSourceId, run, data: encode(manifest) } as never);
   const totalDocuments = Object.values(rows).reduce((n, r) => n + r.n, 0);
-  await KnowledgeSegmentModel.replaceOne({ _id: dataSourceId }, { botId: input.botId, run, manifestId, totalDocuments }, { upsert: true });
+  await KnowledgeSegmentModel.replaceOne({ _id: dataSourceId }, { botId: input.botId, run, manifestId, totalDocuments, tracked: manifest.tracked }, { upsert: true });
   await stampKnowledge(input.botId);
 
   // Garbage: the previous manifest and packs the new manifest no longer references.

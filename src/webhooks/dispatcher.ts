@@ -16,6 +16,7 @@ import { deliveries as deliveriesMetric } from '../observability/metrics.ts';
 import { insertResults, settlement } from './attempts.ts';
 import { perform, resultOf, scheduleDelivery, type DeliveryDeps } from './delivery.job.ts';
 import type { FreshDelivery } from './fanout.ts';
+import type { OpenFirstAttempts } from './firstAttempts.ts';
 import { DeliveryModel, WebhookModel, type AttemptResult, type Delivery, type DeliveryRequest } from './model.ts';
 import { signedRequest } from './request.ts';
 import { laneOf, Lanes, type HookLane, type LaneSettings } from './lanes.ts';
@@ -35,6 +36,7 @@ const LATE_WARNING_EVERY_MS = 10_000;
 interface Ended {
   delivery: Delivery;
   result: AttemptResult;
+  record?: OpenFirstAttempts;
 }
 
 export class DeliveryDispatcher {
@@ -143,10 +145,11 @@ export class DeliveryDispatcher {
     }
   }
 
-  private async firstAttempt({ delivery, secret, standardWebhooks }: FreshDelivery): Promise<void> {
+  private async firstAttempt({ delivery, secret, standardWebhooks, record }: FreshDelivery): Promise<void> {
     const { clock, logger } = this.deps.ctx;
     // Waited so long for a slot that the attempt might outlast its claim: the claim's runner would
-    // then look dead to others. Left to perform(), which takes the next attempt once it ran out.
+    // then look dead to others. Left to perform(), which takes the next attempt once it ran out;
+    // its batch's record stays for the sweep, which hands the row over if it is still fresh.
     if (clock.now().getTime() + this.deps.leaseMs > (delivery.firstClaim?.leaseUntil?.getTime() ?? 0)) {
       this.noteLate(delivery.id);
       return this.attempt(delivery.id);
@@ -154,7 +157,7 @@ export class DeliveryDispatcher {
     try {
       const request = signedRequest(delivery.request as DeliveryRequest, { secret, deliveryId: delivery.id, event: delivery.event, now: clock.now(), standardWebhooks });
       const res = await this.deps.outbound.send(request);
-      this.results.add({ delivery, result: resultOf(this.deps, delivery, 1, res, clock.now()) });
+      this.results.add({ delivery, result: resultOf(this.deps, delivery, 1, res, clock.now()), record });
     } catch (err) {
       logger.error({ err, deliveryId: delivery.id }, 'webhook first attempt failed to run; the sweep will retry it');
     }
@@ -195,6 +198,7 @@ export class DeliveryDispatcher {
       // On FerretDB an update costs about four times a document of an insert: most first attempts
       // succeed, and their row needs none (docs/WEBHOOKS.md, "Recording").
       if (!succeeded) this.settles.add(ended);
+      else ended.record?.done();
     }
   }
 
@@ -209,6 +213,8 @@ export class DeliveryDispatcher {
         settled.map(({ id, ...set }) => ({ updateOne: { filter: { _id: id }, update: { $set: { ...set, fresh: false } } } })),
         SERIAL_WRITE_BATCH,
       );
+      // Settled rows are no longer fresh: the sweep's overdue range covers them from here.
+      for (const item of items) item.record?.done();
     } catch (err) {
       // Readers go by the results meanwhile; the sweep settles what is left.
       logger.error({ err, deliveries: items.length }, 'webhook deliveries could not be settled; the sweep will');

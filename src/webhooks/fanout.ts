@@ -13,6 +13,7 @@ import { SerialBatcher } from '../db/serialBatcher.ts';
 import { hookDelaysMs, type RetrySchedule } from './retry.ts';
 import type { HookHealth } from './health.ts';
 import { laneOf, type HookLane } from './lanes.ts';
+import type { FirstAttemptRecords, OpenFirstAttempts } from './firstAttempts.ts';
 
 /** A delivery just created, with what its first attempt needs to be sent without reading it back. */
 export interface FreshDelivery {
@@ -22,6 +23,8 @@ export interface FreshDelivery {
   standardWebhooks?: boolean;
   /** The hook's lane limits as the fan-out read them. */
   lane: HookLane;
+  /** Its batch's record of unfinished first attempts, told when this one is recorded. */
+  record?: OpenFirstAttempts;
 }
 
 interface Waiting {
@@ -45,6 +48,7 @@ export class FanOut {
     private readonly schedule: RetrySchedule,
     /** How long the first attempt's claim lasts: room to wait for a slot, then a whole attempt. */
     private readonly firstLeaseMs: number,
+    private readonly records: FirstAttemptRecords,
     private readonly health?: HookHealth,
   ) {
     this.batcher = new SerialBatcher(64, (items) => this.run(items));
@@ -64,11 +68,20 @@ export class FanOut {
       // contention, and its $setOnInsert drops empty arrays. An existing one = fanned out before.
       // The raw collection: deliveryDocument builds every field, so mongoose's per-document
       // casting would only cost time on the busiest path.
-      const existed = await insertNew(DeliveryModel.collection, planned.flat().map((p) => p.doc));
+      const docs = planned.flat().map((p) => p.doc);
+      const due = docs.filter((doc) => doc.status === 'pending');
+      // The record before the rows: a crash between the two leaves a record of rows that do not
+      // exist (the sweep drops it), never a row that no record names.
+      const record = due.length ? await this.records.open(due.map((doc) => doc._id), this.ctx.clock.now()) : undefined;
+      const existed = await insertNew(DeliveryModel.collection, docs);
+      // Rows that existed were fanned out before: their first attempts are another run's.
+      record?.done(docs.filter((doc, i) => existed.has(i) && doc.status === 'pending').length);
       let index = 0;
       items.forEach((item, n) =>
         item.done(
-          planned[n]!.flatMap(({ hook, doc }) => (existed.has(index++) || doc.status !== 'pending' ? [] : [{ delivery: doc as Delivery, secret: hook.secret, standardWebhooks: hook.standardWebhooks ?? false, lane: laneOf(hook) }])),
+          planned[n]!.flatMap(({ hook, doc }) =>
+            existed.has(index++) || doc.status !== 'pending' ? [] : [{ delivery: doc as Delivery, secret: hook.secret, standardWebhooks: hook.standardWebhooks ?? false, lane: laneOf(hook), record }],
+          ),
         ),
       );
     } catch (err) {

@@ -8,6 +8,7 @@ import { webhookAdminRoutes } from './routes.ts';
 import { createWebhooksState, type WebhooksOptions, type WebhooksState } from './state.ts';
 import { performSweep, SWEEP_JOB } from './sweep.job.ts';
 import { pruneDeliveries } from './retention.ts';
+import { recordUncheckedFreshDeliveries } from './upgrade.ts';
 import { ensureRecurring } from '../jobs/scheduler.ts';
 
 export type WebhooksModule = DomainModule & { state(): WebhooksState };
@@ -35,11 +36,15 @@ export function createWebhooksModule(opts: WebhooksOptions = {}): WebhooksModule
         const s = state();
         s.dispatcher.dispatch(await s.fanOut.add(event));
       });
-      if (role.worker) await ensureRecurring(ctx.jobs, '1 minute', SWEEP_JOB);
+      if (!role.worker) return;
+      const recorded = await recordUncheckedFreshDeliveries();
+      if (recorded) ctx.logger.info({ deliveries: recorded }, 'fresh deliveries an older release had not swept are recorded for the sweep');
+      await ensureRecurring(ctx.jobs, '1 minute', SWEEP_JOB);
     },
     prune: (before) => pruneDeliveries(before),
     async stop() {
       await current?.dispatcher.idle(20_000);
+      await current?.firstAttempts.drained();
       await current?.outbound.close();
       current = null;
     },

@@ -162,7 +162,8 @@ const DeliverySchema = new Schema(
     firstClaim: { type: new Schema({ startedAt: Date, leaseUntil: Date }, { _id: false }), default: null },
     /**
      * True while the row is as the fan-out created it: a successful first attempt leaves it so (its
-     * result row says delivered), and the sweep checks such rows by creation time (sweep.job.ts).
+     * result row says delivered); the sweep checks such rows through their batch's record
+     * (UnfinishedFirstAttempts, sweep.job.ts).
      * Every later write to the row sets it false.
      */
     fresh: { type: Boolean, default: false },
@@ -177,7 +178,19 @@ DeliverySchema.index({ eventId: 1, webhookId: 1 }, { unique: true });
 DeliverySchema.index({ webhookId: 1, _id: 1 });
 // The sweep's settled rows overdue (sweep.job.ts); `fresh` before the time keeps the fresh rows out of its range.
 DeliverySchema.index({ status: 1, fresh: 1, nextAttemptAt: 1 });
-DeliverySchema.index({ fresh: 1, createdAt: 1, _id: 1 });
+// Retention's range (retention.ts), and the upgrade's walk of the fresh rows an older release left (upgrade.ts).
+DeliverySchema.index({ createdAt: 1, _id: 1 });
+
+/**
+ * The first attempts one fan-out batch left to its process (`deliveryIds`), written before the
+ * deliveries and deleted once every one of them is recorded (dispatcher.ts). The sweep reads this
+ * small collection for what a crash left undone, instead of every delivery created since its last
+ * run (sweep.job.ts).
+ */
+const UnfinishedFirstAttemptsSchema = new Schema(
+  { _id: { type: String, required: true }, at: { type: Date, required: true, index: true }, deliveryIds: { type: [String], required: true } },
+  { versionKey: false },
+);
 
 export type Webhook = InferSchemaType<typeof WebhookSchema>;
 export type Delivery = InferSchemaType<typeof DeliverySchema>;
@@ -197,3 +210,4 @@ export const WebhookModel = mongoose.model('Webhook', WebhookSchema);
 export const DeliveryModel = mongoose.model('WebhookDelivery', DeliverySchema);
 export const AttemptModel = mongoose.model('WebhookDeliveryAttempt', AttemptSchema);
 export const AttemptResultModel = mongoose.model('WebhookDeliveryAttemptResult', AttemptResultSchema, 'webhookdeliveryattemptresults');
+export const UnfinishedFirstAttemptsModel = mongoose.model('UnfinishedFirstAttempts', UnfinishedFirstAttemptsSchema, 'webhookfirstattempts');

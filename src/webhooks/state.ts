@@ -6,6 +6,7 @@ import type { DeliveryDeps } from './delivery.job.ts';
 import { DeliveryDispatcher } from './dispatcher.ts';
 import { FanOut } from './fanout.ts';
 import { HookHealth } from './health.ts';
+import { FirstAttemptRecords } from './firstAttempts.ts';
 import { DEFAULT_JITTER_RATIO, DEFAULT_RETRY_DELAYS_MS, retrySchedule, type RetrySchedule } from './retry.ts';
 
 export interface WebhooksOptions {
@@ -28,6 +29,7 @@ export interface WebhooksState {
   deps: DeliveryDeps;
   dispatcher: DeliveryDispatcher;
   fanOut: FanOut;
+  firstAttempts: FirstAttemptRecords;
   health: HookHealth;
   sweepAfterMs: number;
 }
@@ -43,13 +45,15 @@ export function createWebhooksState(ctx: AppContext, opts: WebhooksOptions): Web
   // The lease outlives the total timeout, so a slow attempt is never taken for a dead one.
   const health = new HookHealth(ctx, config.WEBHOOK_DISABLE_AFTER_FAILING_HOURS * 3600_000);
   const deps: DeliveryDeps = { ctx, outbound, schedule, leaseMs: config.OUTBOUND_TIMEOUT_MS + 5_000, health };
+  const firstAttempts = new FirstAttemptRecords(ctx.logger);
   return {
     outbound,
     schedule,
     deps,
     dispatcher: new DeliveryDispatcher(deps, opts.dispatchConcurrency ?? 64, config.WEBHOOK_HOOK_CONCURRENCY),
     // Twice the lease: a first attempt may wait up to one lease for a slot in a burst (dispatcher.ts).
-    fanOut: new FanOut(ctx, schedule, 2 * deps.leaseMs, health),
+    fanOut: new FanOut(ctx, schedule, 2 * deps.leaseMs, firstAttempts, health),
+    firstAttempts,
     health,
     sweepAfterMs: opts.sweepAfterMs ?? Math.max(2 * config.JOB_LOCK_LIFETIME_MS, 2 * deps.leaseMs),
   };

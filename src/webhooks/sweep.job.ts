@@ -2,23 +2,20 @@
 // harmless, so a needless hand-over costs one no-op run. Two kinds of rows are checked:
 // - settled rows still pending well after their attempt was due (a process died between an
 //   attempt and scheduling its retry);
-// - fresh rows, as the fan-out created them, older than the grace period: a successful first
-//   attempt leaves its row fresh (dispatcher.ts), so they are checked by creation time from a mark,
-//   against the first attempts' result rows read in one query, and only those without a success
-//   are handed over (a process died with first attempts queued in memory or in flight).
-import type { Model } from 'mongoose';
+// - fresh rows, as the fan-out created them, whose batch's record of unfinished first attempts
+//   (firstAttempts.ts) is older than the grace period: checked against their first attempts'
+//   result rows, and only those without a success are handed over (a process died with first
+//   attempts queued in memory or in flight). Only what a crash or a failure left is read.
 import type { AppContext } from '../context.ts';
-import { attemptKey, AttemptResultModel, DeliveryModel } from './model.ts';
-import { sweepWindow } from '../db/sweepWindow.ts';
+import { attemptKey, AttemptResultModel, DeliveryModel, UnfinishedFirstAttemptsModel } from './model.ts';
 import { DELIVERY_JOB, type DeliveryJobData } from './delivery.job.ts';
 import { trusted } from '../db/connection.ts';
 
 export const SWEEP_JOB = 'webhooks.sweep';
-const FRESH_MARK = 'webhooks.fresh-deliveries';
-/** Result keys per lookup: well inside SQLite's bound on a statement's parameters. */
-const RESULT_LOOKUP = 1_000;
+/** Keys per lookup: well inside SQLite's bound on a statement's parameters. */
+const LOOKUP = 1_000;
 
-export async function performSweep(ctx: Pick<AppContext, 'clock' | 'jobs'>, overdueAfterMs: number, batch = 500, freshBatch = 5_000): Promise<number> {
+export async function performSweep(ctx: Pick<AppContext, 'clock' | 'jobs'>, overdueAfterMs: number, batch = 500, freshBatch = 100): Promise<number> {
   const now = ctx.clock.now();
   const cutoff = new Date(now.getTime() - overdueAfterMs);
   return (await sweepSettled(ctx, now, cutoff, batch)) + (await sweepFresh(ctx, now, cutoff, freshBatch));
@@ -54,20 +51,25 @@ async function sweepSettled(ctx: Pick<AppContext, 'jobs'>, now: Date, cutoff: Da
   return swept;
 }
 
-async function sweepFresh(ctx: Pick<AppContext, 'jobs'>, now: Date, cutoff: Date, batch: number): Promise<number> {
-  const { rows, advance } = await sweepWindow(DeliveryModel as unknown as Model<{ _id: string; createdAt: Date }>, FRESH_MARK, { fresh: true }, cutoff, batch, { _id: 1, createdAt: 1 });
+/** Fresh rows of `freshBatch` records of first attempts older than the cutoff; each record is deleted once its rows are handled. */
+async function sweepFresh(ctx: Pick<AppContext, 'jobs'>, now: Date, cutoff: Date, freshBatch: number): Promise<number> {
+  const records = await UnfinishedFirstAttemptsModel.find({ at: trusted({ $lt: cutoff }) })
+    .sort({ at: 1 })
+    .limit(freshBatch)
+    .lean<Array<{ _id: string; deliveryIds: string[] }>>();
   let swept = 0;
-  if (rows.length) {
-    // The first attempts' results by key (the `_id` index): what the window holds, however many
-    // results are stored. A range on `finishedAt` has no index and read every result.
-    const done = new Set<string>();
-    for (let i = 0; i < rows.length; i += RESULT_LOOKUP) {
-      const keys = rows.slice(i, i + RESULT_LOOKUP).map((row) => attemptKey(row._id, 1));
+  for (const record of records) {
+    for (let i = 0; i < record.deliveryIds.length; i += LOOKUP) {
+      const ids = record.deliveryIds.slice(i, i + LOOKUP);
+      // By key (the `_id` indexes): rows a crash kept from being inserted are simply not found.
+      const fresh = await DeliveryModel.find({ _id: trusted({ $in: ids }), fresh: true }, { _id: 1 }).lean<Array<{ _id: string }>>();
+      if (!fresh.length) continue;
+      const keys = fresh.map((row) => attemptKey(row._id, 1));
       const succeeded = await AttemptResultModel.find({ _id: trusted({ $in: keys }), status: 'succeeded' }, { deliveryId: 1 }).lean<Array<{ deliveryId: string }>>();
-      for (const r of succeeded) done.add(r.deliveryId);
+      const done = new Set(succeeded.map((r) => r.deliveryId));
+      for (const row of fresh) if (!done.has(row._id) && (await handOver(ctx, { fresh: true }, row._id, now))) swept++;
     }
-    for (const row of rows) if (!done.has(row._id) && (await handOver(ctx, { fresh: true }, row._id, now))) swept++;
+    await UnfinishedFirstAttemptsModel.deleteOne({ _id: record._id });
   }
-  await advance();
   return swept;
 }

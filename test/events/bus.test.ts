@@ -1,22 +1,29 @@
-// The event bus (src/events/service.ts): events emitted together are stored in one insert and
-// marked dispatched in batches afterwards; each emit still answers for its own event.
+// The event bus (src/events/service.ts): events emitted together are stored in one insert, each
+// after its record of unfinished dispatch, and those records are deleted in batches once dispatched;
+// each emit still answers for its own event. The sweep reads only the records.
 import { describe, expect, it } from 'vitest';
 import { useTestRuntime } from '../helpers/harness.ts';
 import mongoose from 'mongoose';
 import { trusted } from '../../src/db/connection.ts';
 import { EventBus, MAX_SWEEP_TRIES } from '../../src/events/service.ts';
 import { MongoNetworkError } from 'mongodb';
-import { SweepMarkModel } from '../../src/db/sweepWindow.ts';
 import { newId } from '../../src/clock.ts';
-import { EventDispatchFailureModel, EventDispatchModel, EventModel, type StoredEvent } from '../../src/events/model.ts';
+import { EventDispatchFailureModel, EventModel, UndispatchedEventModel, type StoredEvent } from '../../src/events/model.ts';
+import { recordUndispatchedEvents } from '../../src/events/upgrade.ts';
 
 describe('event bus', () => {
   const rt = useTestRuntime();
 
-  it('stores every event of concurrent emits once, hands each to subscribers once and marks them dispatched', async () => {
+  it('stores every event of concurrent emits once, hands each to subscribers once and drops their records once dispatched', async () => {
     const bus = rt.runtime.ctx.events;
     const seen: string[] = [];
-    bus.subscribe(async (event) => void (event.botId === 'bus-bot' && seen.push(event.id)));
+    let recordedWhenSeen = 0;
+    bus.subscribe(async (event) => {
+      if (event.botId !== 'bus-bot') return;
+      seen.push(event.id);
+      // The record was written before the event, so a subscriber never sees an unrecorded event.
+      if (await UndispatchedEventModel.findById(event.id).lean()) recordedWhenSeen++;
+    });
     const emitted = await Promise.all(
       Array.from({ length: 20 }, (_, i) => bus.emit({ type: 'conversation.started', teamId: 'bus-team', botId: 'bus-bot', payload: { n: i } })),
     );
@@ -30,8 +37,8 @@ describe('event bus', () => {
     await bus.flush();
     const stored = await EventModel.find({ botId: 'bus-bot' }).lean<StoredEvent[]>();
     expect(stored.map((e) => e.id).sort()).toEqual([...ids].sort());
-    const marks = await EventDispatchModel.find({ _id: trusted({ $in: ids }) }).lean();
-    expect(marks.map((m) => m._id).sort()).toEqual([...ids].sort());
+    expect(recordedWhenSeen).toBe(20);
+    expect(await UndispatchedEventModel.find({ _id: trusted({ $in: ids }) }).lean()).toEqual([]);
   });
 
   it('fails only the emit whose event is invalid', async () => {
@@ -46,10 +53,18 @@ describe('event bus', () => {
   });
 });
 
+/** Events as a process leaves them when it dies after storing them and before dispatching them: with their records. */
+async function orphansOf(botId: string, at: Date, count: number, spacingMs = 0) {
+  const orphans = Array.from({ length: count }, (_, n) => ({ _id: new mongoose.Types.ObjectId(), id: newId(), type: 'conversation.started', teamId: 'sweep-team', botId, dataSourceId: null, conversationId: null, payload: { n }, createdAt: new Date(at.getTime() + n * spacingMs), dispatchedAt: null }));
+  await UndispatchedEventModel.collection.insertMany(orphans.map((o) => ({ _id: o.id, at: o.createdAt })) as never[]);
+  await EventModel.collection.insertMany(orphans);
+  return orphans;
+}
+
 describe('event bus sweep', () => {
   const rt = useTestRuntime();
 
-  it('re-dispatches stored events that were never dispatched, each once, and retries one whose dispatch failed', async () => {
+  it('re-dispatches recorded events that were never dispatched, each once, retries one whose dispatch failed, and reads no dispatched event', async () => {
     let now = new Date('2026-01-01T00:00:00Z');
     const bus = new EventBus({ now: () => now }, rt.runtime.ctx.logger);
     const seen: string[] = [];
@@ -60,8 +75,9 @@ describe('event bus sweep', () => {
     });
     // Dispatched as usual, and three stored by a process that died before dispatching them.
     const emitted = await Promise.all([0, 1].map((n) => bus.emit({ type: 'conversation.started', teamId: 'sweep-team', botId: 'sweep-bot', payload: { n } })));
-    const orphans = [2, 3, 4].map((n) => ({ _id: new mongoose.Types.ObjectId(), id: newId(), type: 'conversation.started', teamId: 'sweep-team', botId: 'sweep-bot', dataSourceId: null, conversationId: null, payload: { n }, createdAt: now, dispatchedAt: null }));
-    await EventModel.collection.insertMany(orphans);
+    const orphans = await orphansOf('sweep-bot', now, 3);
+    // A record whose event never got stored (the process died between the two inserts).
+    await UndispatchedEventModel.collection.insertOne({ _id: newId(), at: now } as never);
     await bus.flush();
     seen.length = 0;
     failOnce = new Set([orphans[1]!.id]);
@@ -72,7 +88,8 @@ describe('event bus sweep', () => {
     expect(await bus.redispatchStale(30_000)).toBe(2);
     expect(seen.sort()).toEqual([orphans[0]!.id, orphans[2]!.id].sort());
     await bus.flush();
-    // The mark stopped before the failed one: the next run tries it again, and only it.
+    // Only the failed one keeps its record (the record without an event is gone): the next run tries it again.
+    expect((await UndispatchedEventModel.find({}).lean()).map((r) => r._id)).toEqual([orphans[1]!.id]);
     seen.length = 0;
     expect(await bus.redispatchStale(30_000)).toBe(1);
     expect(seen).toEqual([orphans[1]!.id]);
@@ -80,35 +97,29 @@ describe('event bus sweep', () => {
     expect(await bus.redispatchStale(30_000)).toBe(0);
     expect(seen).toEqual([orphans[1]!.id]);
     expect(emitted.every((e) => !seen.includes(e.id))).toBe(true);
-    // A run whose cutoff lies before the mark (a longer grace, or a worker whose clock is behind)
-    // finds nothing and leaves the mark where it is.
-    const mark = await SweepMarkModel.findById('events.dispatch').lean();
-    expect(await bus.redispatchStale(10 * 60_000)).toBe(0);
-    expect(await SweepMarkModel.findById('events.dispatch').lean()).toEqual(mark);
+    expect(await UndispatchedEventModel.countDocuments({})).toBe(0);
   });
 
-  it('resumes after the last row of a full batch, even when a whole batch shares one millisecond', async () => {
-    let now = new Date('2026-02-01T00:00:00Z');
+  it('takes a backlog of records in batches, oldest first', async () => {
+    const now = new Date('2026-02-01T00:00:00Z');
     const bus = new EventBus({ now: () => now }, rt.runtime.ctx.logger);
     const seen: string[] = [];
     bus.subscribe(async (event) => void seen.push(event.id));
-    const at = new Date('2026-01-31T23:00:00Z');
-    const orphans = Array.from({ length: 5 }, (_, n) => ({ _id: new mongoose.Types.ObjectId(), id: newId(), type: 'conversation.started', teamId: 'sweep-team', botId: 'sweep-bot-2', dataSourceId: null, conversationId: null, payload: { n }, createdAt: at, dispatchedAt: null }));
-    await EventModel.collection.insertMany(orphans);
-    // Runs of two: the first three sweeps share the millisecond; the mark is the position within it.
+    const orphans = await orphansOf('sweep-bot-2', new Date('2026-01-31T23:00:00Z'), 5, 1);
     const counts = [];
-    for (let run = 0; run < 4; run++) counts.push(await bus.redispatchStale(30_000, 2));
-    await bus.flush();
-    expect(counts.reduce((a, b) => a + b, 0)).toBe(5);
-    expect(seen.sort()).toEqual(orphans.map((o) => o.id).sort());
-    now = new Date(now.getTime() + 60_000);
+    for (let run = 0; run < 3; run++) {
+      counts.push(await bus.redispatchStale(30_000, 2));
+      await bus.flush();
+    }
+    expect(counts).toEqual([2, 2, 1]);
+    expect(seen).toEqual(orphans.map((o) => o.id));
     expect(await bus.redispatchStale(30_000, 2)).toBe(0);
   });
-  it('gives up an event that keeps failing after MAX_SWEEP_TRIES runs, so the events after it are swept; the database being away never counts', async () => {
+
+  it('gives up an event that keeps failing after MAX_SWEEP_TRIES runs; the database being away never counts', async () => {
     let now = new Date('2026-03-01T00:00:00Z');
     const bus = new EventBus({ now: () => now }, rt.runtime.ctx.logger);
-    const orphans = [0, 1, 2].map((n) => ({ _id: new mongoose.Types.ObjectId(), id: newId(), type: 'conversation.started', teamId: 'sweep-team', botId: 'sweep-bot-3', dataSourceId: null, conversationId: null, payload: { n }, createdAt: new Date(now.getTime() + n), dispatchedAt: null }));
-    await EventModel.collection.insertMany(orphans);
+    const orphans = await orphansOf('sweep-bot-3', now, 3, 1);
     const [broken, outage] = [orphans[0]!.id, orphans[1]!.id];
     let databaseAway = true;
     const seen: string[] = [];
@@ -119,23 +130,58 @@ describe('event bus sweep', () => {
     });
     now = new Date(now.getTime() + 60_000);
 
-    // Batches of one: the broken event is first, so nothing after it is reached while it is retried.
-    for (let run = 1; run < MAX_SWEEP_TRIES; run++) expect(await bus.redispatchStale(30_000, 1)).toBe(0);
-    expect(seen).toEqual([]);
+    // The third event is dispatched on the first run; the broken one is counted each run.
+    expect(await bus.redispatchStale(30_000)).toBe(1);
+    await bus.flush();
+    for (let run = 2; run < MAX_SWEEP_TRIES; run++) expect(await bus.redispatchStale(30_000)).toBe(0);
+    expect(seen).toEqual([orphans[2]!.id]);
     const counted = await EventDispatchFailureModel.findById(broken).lean();
     expect(counted).toMatchObject({ tries: MAX_SWEEP_TRIES - 1, lastError: 'this event always fails' });
     expect(counted!.abandonedAt ?? null).toBeNull();
-    // The last try gives it up; the next event fails as the database does, any number of times.
-    expect(await bus.redispatchStale(30_000, 1)).toBe(0);
+    // The last try gives it up (its record goes); the other fails as the database does, any number of times.
+    expect(await bus.redispatchStale(30_000)).toBe(0);
     expect(await EventDispatchFailureModel.findById(broken).lean()).toMatchObject({ tries: MAX_SWEEP_TRIES, abandonedAt: now });
-    for (let run = 0; run < MAX_SWEEP_TRIES + 2; run++) expect(await bus.redispatchStale(30_000, 1)).toBe(0);
+    expect(await UndispatchedEventModel.findById(broken).lean()).toBeNull();
+    for (let run = 0; run < MAX_SWEEP_TRIES + 2; run++) expect(await bus.redispatchStale(30_000)).toBe(0);
     expect(await EventDispatchFailureModel.findById(outage).lean()).toBeNull();
     databaseAway = false;
-    expect(await bus.redispatchStale(30_000, 1)).toBe(1);
-    expect(await bus.redispatchStale(30_000, 1)).toBe(1);
-    expect(seen).toEqual([outage, orphans[2]!.id]);
+    expect(await bus.redispatchStale(30_000)).toBe(1);
+    await bus.flush();
+    expect(seen).toEqual([orphans[2]!.id, outage]);
     // Given up means not tried again.
-    expect(await bus.redispatchStale(30_000, 1)).toBe(0);
+    expect(await bus.redispatchStale(30_000)).toBe(0);
     expect(await EventDispatchFailureModel.findById(broken).lean()).toMatchObject({ tries: MAX_SWEEP_TRIES });
+  });
+});
+
+describe('event bus upgrade from dispatch marks', () => {
+  const rt = useTestRuntime({ worker: false });
+
+  it('records the events of the old sweep window that have no dispatch mark, then drops the marks, once', async () => {
+    const marks = mongoose.connection.db!.collection<{ _id: string; at: Date; afterId: unknown }>('sweepmarks');
+    const at = (m: number) => new Date(Date.UTC(2026, 3, 1, 0, m));
+    const event = (id: string, createdAt: Date, dispatchedAt: Date | null = null) => ({ _id: new mongoose.Types.ObjectId(), id, type: 'conversation.started', teamId: 't', botId: 'upgrade-bot', dataSourceId: null, conversationId: null, payload: {}, createdAt, dispatchedAt });
+    // Before the old mark (swept already); after it: marked, unmarked, dispatched in the row itself, unmarked.
+    await EventModel.collection.insertMany([event('00-before', at(1)), event('01-marked', at(5)), event('02-open', at(6)), event('03-old-style', at(7), at(7)), event('04-open', at(8))]);
+    const dispatches = mongoose.connection.db!.collection<{ _id: string; at: Date }>('eventdispatches');
+    await dispatches.insertMany([{ _id: '01-marked', at: at(5) }]);
+    await marks.insertOne({ _id: 'events.dispatch', at: at(5), afterId: null });
+
+    expect(await recordUndispatchedEvents()).toBe(2);
+    expect((await UndispatchedEventModel.find({}).sort({ _id: 1 }).lean()).map((r) => [r._id, r.at])).toEqual([
+      ['02-open', at(6)],
+      ['04-open', at(8)],
+    ]);
+    expect(await marks.findOne({ _id: 'events.dispatch' })).toBeNull();
+    expect(await dispatches.countDocuments({})).toBe(0);
+    // Done once: a second start finds nothing to do.
+    expect(await recordUndispatchedEvents()).toBe(0);
+
+    // And the sweep dispatches them.
+    const bus = new EventBus({ now: () => at(60) }, rt.runtime.ctx.logger);
+    const seen: string[] = [];
+    bus.subscribe(async (e) => void seen.push(e.id));
+    expect(await bus.redispatchStale(30_000)).toBe(2);
+    expect(seen).toEqual(['02-open', '04-open']);
   });
 });

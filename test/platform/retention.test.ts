@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config.ts';
 import { modules } from '../../src/modules.ts';
 import { pruneOldRecords } from '../../src/jobs/retention.ts';
 import { pruneDeliveries } from '../../src/webhooks/retention.ts';
-import { EventDispatchFailureModel, EventDispatchModel, EventModel } from '../../src/events/model.ts';
+import { EventDispatchFailureModel, EventModel, UndispatchedEventModel } from '../../src/events/model.ts';
 import { AttemptModel, AttemptResultModel, DeliveryModel } from '../../src/webhooks/model.ts';
 import { ActionClaimModel, ActionOutcomeModel, GatewayDeliveryModel, ResyncAttemptModel, RuleOutcomeModel } from '../../src/gateway/model.ts';
 
@@ -24,7 +24,8 @@ describe('retention', () => {
     await EventModel.collection.insertMany(
       [['ev-old', OLD], ['ev-new', RECENT]].map(([id, at]) => ({ _id: new mongoose.Types.ObjectId(), id, type: 'conversation.started', teamId: 't', botId: 'b', payload: {}, createdAt: at, dispatchedAt: null })) as never[],
     );
-    await EventDispatchModel.collection.insertMany([{ _id: 'ev-old', at: OLD }, { _id: 'ev-new', at: RECENT }] as never[]);
+    // Records of unfinished dispatch: one left long ago (given up, or retried for ever), one current.
+    await UndispatchedEventModel.collection.insertMany([{ _id: 'ev-old', at: OLD }, { _id: 'ev-new', at: RECENT }] as never[]);
     await EventDispatchFailureModel.collection.insertMany([{ _id: 'ev-failed-old', tries: 5, lastError: 'x', lastAt: OLD, abandonedAt: OLD }] as never[]);
 
     // Settled long ago (its row as created, or settled); resent since the cutoff and still going,
@@ -56,7 +57,7 @@ describe('retention', () => {
 
     expect(await prune('30')).toEqual({
       events: 1,
-      eventDispatches: 1,
+      undispatchedEvents: 1,
       eventDispatchFailures: 1,
       webhookDeliveries: 2,
       webhookDeliveryAttempts: 1,
@@ -68,7 +69,7 @@ describe('retention', () => {
       gatewayResyncAttempts: 1,
     });
     expect((await EventModel.find({}).lean()).map((e) => e.id)).toEqual(['ev-new']);
-    expect(await ids(EventDispatchModel as never)).toEqual(['ev-new']);
+    expect(await ids(UndispatchedEventModel as never)).toEqual(['ev-new']);
     expect(await ids(EventDispatchFailureModel as never)).toEqual([]);
     expect(await ids(DeliveryModel as never)).toEqual(['d-new', 'd-resent', 'd-resent-done']);
     expect(await ids(AttemptModel as never)).toEqual(['d-new#0002', 'd-resent#0002']);
@@ -88,5 +89,13 @@ describe('retention', () => {
     await DeliveryModel.collection.insertMany(old as never[]);
     expect(await pruneDeliveries(new Date('2026-05-02T00:00:00Z'), 2)).toMatchObject({ webhookDeliveries: 5 });
     expect(await DeliveryModel.countDocuments({ webhookId: 'w2' })).toBe(0);
+  });
+
+  it('keeps rows of one time that a chunk cannot hold apart from those it deletes, and reaches every row', async () => {
+    // Seven rows of one millisecond, three of them resent since the cutoff (kept), in chunks of two.
+    const rows = Array.from({ length: 7 }, (_, i) => ({ _id: `tie-${i}`, id: `tie-${i}`, webhookId: 'w3', eventId: `te-${i}`, createdAt: OLD, nextAttemptAt: i % 2 ? RECENT : null, finishedAt: null }));
+    await DeliveryModel.collection.insertMany(rows as never[]);
+    expect(await pruneDeliveries(new Date('2026-05-02T00:00:00Z'), 2)).toMatchObject({ webhookDeliveries: 4 });
+    expect((await DeliveryModel.find({ webhookId: 'w3' }, { _id: 1 }).sort({ _id: 1 }).lean()).map((d) => d._id)).toEqual(['tie-1', 'tie-3', 'tie-5']);
   });
 });

@@ -1,8 +1,8 @@
 // How first attempts are recorded (fanout.ts, dispatcher.ts, attempts.ts, sweep.job.ts): the claim
 // is written with the delivery row, results are rows of their own, written in batches. A success
 // leaves the delivery row as created (fresh) and readers take its state from the result; any other
-// outcome is settled onto the row after, and until then readers take it from the result too. The
-// sweep checks fresh rows in bulk.
+// outcome is settled onto the row after, and until then readers take it from the result too. Each
+// fan-out batch's first attempts have a record until they are all recorded; the sweep reads those.
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/harness.ts';
@@ -12,7 +12,9 @@ import { claimRow } from '../../src/webhooks/delivery.job.ts';
 import { performSweep } from '../../src/webhooks/sweep.job.ts';
 import { getDelivery } from '../../src/webhooks/deliveries.ts';
 import { laneOf } from '../../src/webhooks/lanes.ts';
-import { attemptKey, AttemptModel, AttemptResultModel, DeliveryModel, type Delivery } from '../../src/webhooks/model.ts';
+import { attemptKey, AttemptModel, AttemptResultModel, DeliveryModel, UnfinishedFirstAttemptsModel, type Delivery } from '../../src/webhooks/model.ts';
+import { recordUncheckedFreshDeliveries } from '../../src/webhooks/upgrade.ts';
+import mongoose from 'mongoose';
 import { startSink, type Sink } from './sink.ts';
 import { useWebhooksRuntime } from './runtime.ts';
 import { createLogger } from '../../src/observability/logger.ts';
@@ -58,6 +60,9 @@ describe('recording first attempts', () => {
       expect(await readAttempt(row!, 1)).toMatchObject({ status: 'succeeded', httpStatus: 200, number: 1, startedAt: row!.createdAt });
       expect(await getDelivery(tenant.botId, webhookId, row!.id)).toMatchObject({ status: 'delivered', attemptCount: 1, nextAttemptAt: null, settled: 'pending' });
     }
+    // Every first attempt recorded: the batch's record of unfinished ones is gone.
+    await module.state().firstAttempts.drained();
+    expect(await UnfinishedFirstAttemptsModel.countDocuments({})).toBe(0);
   });
 
   it('resends a fresh delivered row at once; a run of it closes the row without sending again', async () => {
@@ -98,7 +103,7 @@ describe('recording first attempts', () => {
     await waitFor(() => at('/unsettled').length === 2);
   });
 
-  it('sweeps fresh rows past the grace period: hands over those without a successful first attempt, once', async () => {
+  it('sweeps the fresh rows of records past the grace period: hands over those without a successful first attempt, once, and reads no other', async () => {
     const webhookId = await hook('/swept');
     await emit();
     await dispatcher().idle();
@@ -116,13 +121,23 @@ describe('recording first attempts', () => {
     const interrupted = await copy('row');
     const unclaimed = await copy('none');
     const interruptedBefore = await copy('attempt row');
+    // Without a record (its process finished it, as far as the record goes): never read.
+    const unrecorded = await copy('row');
     // The delivered one as if it had been created and sent back then too.
     await DeliveryModel.updateOne({ _id: delivered.id }, { $set: { createdAt: old, nextAttemptAt: old } });
     await AttemptResultModel.updateOne({ _id: attemptKey(delivered.id, 1) }, { $set: { finishedAt: new Date(old.getTime() + 50) } });
+    // The batch's record, as the dead process left it (with an id whose row it never inserted), and a newer one.
+    await UnfinishedFirstAttemptsModel.collection.insertMany([
+      { _id: 'record-old', at: old, deliveryIds: [interrupted, unclaimed, interruptedBefore, delivered.id, crypto.randomUUID()] },
+      { _id: 'record-new', at: new Date(), deliveryIds: [unrecorded] },
+    ] as never[]);
 
     expect(await performSweep(rt.runtime.ctx, 30_000)).toBe(3);
-    // Checked up to the grace period: a second sweep finds nothing to hand over.
+    // The old record is gone: a second sweep finds nothing to hand over; the newer one waits for its grace period.
+    expect((await UnfinishedFirstAttemptsModel.find({}).lean()).map((r) => r._id)).toEqual(['record-new']);
     expect(await performSweep(rt.runtime.ctx, 30_000)).toBe(0);
+    expect(await DeliveryModel.findById(unrecorded).lean()).toMatchObject({ fresh: true });
+    await UnfinishedFirstAttemptsModel.deleteOne({ _id: 'record-new' });
     const ids = [interrupted, unclaimed, interruptedBefore];
     await waitFor(async () => (await Promise.all(ids.map((id) => getDelivery(tenant.botId, webhookId, id)))).every((d) => d.status === 'delivered'));
     for (const id of [interrupted, interruptedBefore]) {
@@ -221,5 +236,36 @@ describe('recording first attempts', () => {
     expect([...first]).toEqual([key]);
     expect(late.size).toBe(0);
     expect(await AttemptResultModel.findById(key).lean()).toMatchObject({ status: 'interrupted' });
+  });
+
+  it('upgrades from the mark of the old sweep: records the fresh rows created since it, drops the marks and the old index, once', async () => {
+    const webhookId = await hook('/upgrade');
+    await emit();
+    await dispatcher().idle();
+    const delivered = (await DeliveryModel.findOne({ webhookId }).lean<Delivery>())!;
+    const at = (m: number) => new Date(Date.UTC(2026, 3, 1, 0, m));
+    const row = async (createdAt: Date, fresh: boolean) => {
+      const id = crypto.randomUUID();
+      await DeliveryModel.collection.insertOne({ ...delivered, _id: id, id, eventId: `upgrade-${id}`, createdAt, fresh } as never);
+      return id;
+    };
+    const before = await row(at(1), true);
+    const after = [await row(at(5), true), await row(at(6), false), await row(at(7), true)];
+    const db = mongoose.connection.db!;
+    await db.collection<{ _id: string }>('sweepmarks').insertOne({ _id: 'webhooks.fresh-deliveries', at: at(5), afterId: null } as never);
+    await DeliveryModel.collection.createIndex({ fresh: 1, createdAt: 1, _id: 1 });
+
+    // Every fresh row from the mark on (the delivered one just now too): their results decide.
+    const recorded = await recordUncheckedFreshDeliveries();
+    const records = await UnfinishedFirstAttemptsModel.find({}).lean<Array<{ deliveryIds: string[] }>>();
+    const named = records.flatMap((r) => r.deliveryIds);
+    expect(recorded).toBe(named.length);
+    expect(named).toEqual(expect.arrayContaining([after[0], after[2], delivered.id]));
+    expect(named).not.toContain(before);
+    expect(named).not.toContain(after[1]);
+    expect(await db.collection('sweepmarks').findOne({ _id: 'webhooks.fresh-deliveries' } as never)).toBeNull();
+    expect((await DeliveryModel.collection.indexes()).map((i) => i.name)).not.toContain('fresh_1_createdAt_1__id_1');
+    expect(await recordUncheckedFreshDeliveries()).toBe(0);
+    await UnfinishedFirstAttemptsModel.deleteMany({});
   });
 });

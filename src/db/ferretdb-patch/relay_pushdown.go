@@ -97,7 +97,9 @@ func relayScalar(v any) (rank int, val any, ok bool) {
 func relayEq(f string, rank int, val any) relayCond {
 	r, x := metadata.RelayRankExpr(f), metadata.RelayValueExpr(f)
 	if rank == 1 {
-		return relayCond{sql: fmt.Sprintf("%s = 1", r), exact: true, eq: true, pinned: true}
+		// Null and missing have no value (`->>` is NULL): pinning it too makes the condition an
+		// equality on both columns, so SQLite can range over the index's next key.
+		return relayCond{sql: fmt.Sprintf("%s = 1 AND %s IS NULL", r, x), exact: true, eq: true, pinned: true}
 	}
 	return relayCond{sql: fmt.Sprintf("%s = %d AND %s = ?", r, rank, x), args: []any{val}, exact: true, eq: true, pinned: true}
 }
@@ -166,7 +168,7 @@ func relayFieldCond(f string, v any) (relayCond, bool) {
 			var alts []string
 			for _, rank := range ranks {
 				if rank == 1 {
-					alts = append(alts, fmt.Sprintf("%s = 1", r))
+					alts = append(alts, fmt.Sprintf("(%s = 1 AND %s IS NULL)", r, x))
 					continue
 				}
 				vals := byRank[rank]
@@ -325,6 +327,9 @@ func relayMakePlan(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 	if sort.Len() > 0 && narrowed && best != nil && relaySortFits(best.index, best.next, sort, best.fields) {
 		ok := true
 		for _, f := range sort.Keys() {
+			if pinned[f] {
+				continue // its condition holds one type rank, and every rank a condition takes is exact
+			}
 			probe := append(append([]string{}, plan.where...), fmt.Sprintf("%s IN (%s)", metadata.RelayRankExpr(f), relayInexactRanks))
 			if relayExists(ctx, db, meta.TableName, probe, plan.args) {
 				ok = false

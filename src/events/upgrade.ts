@@ -1,0 +1,45 @@
+// The upgrade from releases that marked dispatched events with rows (`eventdispatches`) and swept
+// the events created since a mark (`sweepmarks`, 'events.dispatch'): the events of that last
+// window without a dispatch row get their record of unfinished dispatch, then the rows and the
+// mark go. Events before the mark were dispatched or given up by the old sweep. Idempotent, so
+// workers starting together may all run it.
+import mongoose from 'mongoose';
+import { trusted } from '../db/connection.ts';
+import { insertNew } from '../db/insertNew.ts';
+import { EventModel, UndispatchedEventModel } from './model.ts';
+
+const OLD_MARK = 'events.dispatch';
+const BATCH = 1_000;
+
+/** Records the undispatched events an older release left; returns how many. */
+export async function recordUndispatchedEvents(): Promise<number> {
+  const db = mongoose.connection.db!;
+  const marks = db.collection<{ _id: string; at: Date }>('sweepmarks');
+  // The old release's dispatch marks, one per dispatched event (`_id` = event id).
+  const dispatches = db.collection<{ _id: string }>('eventdispatches');
+  const mark = await marks.findOne({ _id: OLD_MARK });
+  if (!mark && !(await dispatches.findOne({}, { projection: { _id: 1 } }))) return 0;
+  let recorded = 0;
+  let after: { at: Date; id: unknown } | null = null;
+  const from = mark?.at ?? new Date(0);
+  for (;;) {
+    const position: Record<string, unknown> = after
+      ? { $or: [{ createdAt: trusted({ $gt: after.at }) }, { createdAt: after.at, _id: trusted({ $gt: after.id }) }] }
+      : { createdAt: trusted({ $gte: from }) };
+    const events = await EventModel.find(position, { _id: 1, id: 1, createdAt: 1, dispatchedAt: 1 })
+      .sort({ createdAt: 1, _id: 1 })
+      .limit(BATCH)
+      .lean<Array<{ _id: unknown; id: string; createdAt: Date; dispatchedAt: Date | null }>>();
+    if (!events.length) break;
+    const ids = events.map((e) => e.id).sort();
+    const marked = new Set((await dispatches.find({ _id: { $gte: ids[0]!, $lte: ids.at(-1)! } }, { projection: { _id: 1 } }).toArray()).map((m) => m._id));
+    const open = events.filter((e) => !e.dispatchedAt && !marked.has(e.id)).map((e) => ({ _id: e.id, at: e.createdAt }));
+    recorded += open.length - (await insertNew(UndispatchedEventModel.collection, open)).size;
+    if (events.length < BATCH) break;
+    const last = events.at(-1)!;
+    after = { at: last.createdAt, id: last._id };
+  }
+  await marks.deleteOne({ _id: OLD_MARK });
+  await dispatches.drop().catch(() => undefined);
+  return recorded;
+}

@@ -1,0 +1,45 @@
+// The upgrade from releases whose sweep read the fresh deliveries created since a mark
+// (`sweepmarks` 'webhooks.fresh-deliveries', before that `webhooksweepmarks`): the fresh rows of
+// that last window get records of unfinished first attempts (firstAttempts.ts), then the marks and
+// the old (fresh, createdAt, _id) index go. Rows before the mark were checked by the old sweep.
+// Idempotent, so workers starting together may all run it; the sweep skips rows already handled.
+import mongoose from 'mongoose';
+import { trusted } from '../db/connection.ts';
+import { timeOrderedId } from '../clock.ts';
+import { DeliveryModel, UnfinishedFirstAttemptsModel } from './model.ts';
+
+const OLD_MARK = 'webhooks.fresh-deliveries';
+const BATCH = 1_000;
+
+/** Records the fresh deliveries an older release's sweep had not checked yet; returns how many. */
+export async function recordUncheckedFreshDeliveries(): Promise<number> {
+  const db = mongoose.connection.db!;
+  const mark = await db.collection<{ _id: string; at: Date }>('sweepmarks').findOne({ _id: OLD_MARK });
+  const older = mark ? null : await db.collection<{ _id: string; checkedUpTo: Date }>('webhooksweepmarks').findOne({ _id: OLD_MARK });
+  if (!mark && !older) return 0;
+  let recorded = 0;
+  let after: { at: Date; id: string } | null = null;
+  const from = mark?.at ?? older!.checkedUpTo;
+  for (;;) {
+    const position: Record<string, unknown> = after
+      ? { $or: [{ createdAt: trusted({ $gt: after.at }) }, { createdAt: after.at, _id: trusted({ $gt: after.id }) }] }
+      : { createdAt: trusted({ $gte: from }) };
+    const rows = await DeliveryModel.find(position, { _id: 1, createdAt: 1, fresh: 1 })
+      .sort({ createdAt: 1, _id: 1 })
+      .limit(BATCH)
+      .lean<Array<{ _id: string; createdAt: Date; fresh: boolean }>>();
+    if (!rows.length) break;
+    const fresh = rows.filter((row) => row.fresh);
+    if (fresh.length) {
+      await UnfinishedFirstAttemptsModel.collection.insertOne({ _id: timeOrderedId(), at: fresh.at(-1)!.createdAt, deliveryIds: fresh.map((row) => row._id) } as never);
+      recorded += fresh.length;
+    }
+    if (rows.length < BATCH) break;
+    const last = rows.at(-1)!;
+    after = { at: last.createdAt, id: last._id };
+  }
+  await db.collection<{ _id: string }>('sweepmarks').deleteOne({ _id: OLD_MARK });
+  await db.collection('webhooksweepmarks').drop().catch(() => undefined);
+  await DeliveryModel.collection.dropIndex('fresh_1_createdAt_1__id_1').catch(() => undefined);
+  return recorded;
+}
