@@ -33,6 +33,10 @@ import { signBody } from '../src/security/signature.ts';
 import { startConversation, recordMessages } from '../src/chat/service.ts';
 import { createWebhook, setWebhookEnabled } from '../src/webhooks/service.ts';
 import { mapLimit } from '../src/datasources/rows.ts';
+import { DataSourceModel } from '../src/datasources/model.ts';
+import { performSync } from '../src/datasources/sync.job.ts';
+import { syncAndWait } from './lib/sync.ts';
+import { percentile } from './lib/load.ts';
 
 const arg = (name: string, fallback: number) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -125,6 +129,8 @@ await mapLimit(Array.from({ length: GATEWAY }), 16, async () => {
   const res = await fetch(`${seedServer.baseUrl}/gateway/relay`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-service-signature': signBody(body, GATEWAY_SECRET) } });
   await res.arrayBuffer();
 });
+// Synced, as bench/scale.ts's big source is before it times a sync start.
+for (const t of [big, small]) await syncAndWait(createRelayClient({ baseUrl: seedServer.baseUrl, channelId: t.channelId, secretKey: t.secretKey, timeoutMs: 600_000 }), t.dataSourceId, 100);
 progress('seeded; letting the worker drain');
 await drained(progress, 2000);
 seedServer.server.close();
@@ -246,33 +252,57 @@ function probes(t: Tenant): Probe[] {
 
 const counted = new Map<string, string>();
 const tenants = [['big', big], ['small', small]] as const;
-for (const [label, t] of tenants) {
-  for (const [name, request] of probes(t)) {
-    await request(); // warm: caches and connections as a steady state has them
-    await new Promise((r) => setTimeout(r, 50));
-    commands.length = 0;
-    durations.length = 0;
-    returned = 0;
-    const offset = fs.statSync(sqlLog).size;
-    await request();
-    await new Promise((r) => setTimeout(r, 100)); // FerretDB's log write
-    const sent = [...commands];
-    const took = [...durations];
-    const docs = returned;
-    const statements = statementsSince(offset);
-    const scans = statements.filter((s) => /\bSCAN\b/.test(s.plan) && !/COVERING|USING INDEX/.test(s.plan));
-    const eager = statements.filter((s) => !s.lazy && !s.probe && !/COUNT\(\*\)/.test(s.sql)).reduce((sum, s) => sum + s.rows, 0);
-    const arrayProbes = statements.filter((s) => s.probe).length;
-    const steps = statements.reduce((sum, s) => sum + s.steps, 0);
-    const pages = statements.reduce((sum, s) => sum + s.pages, 0);
-    counted.set(`${label} ${name}`, `${sent.length} | ${statements.length} (${arrayProbes}) | ${docs} | ${eager} | ${steps} | ${pages} | ${scans.map((s) => s.collection).join(', ') || '-'}`);
-    if (SHOW_SQL) {
-      process.stdout.write(`${label} ${name}\n    commands: ${sent.join(', ')}\n    answered in (FerretDB logging): ${took.join(', ')}\n`);
-      for (const s of statements.filter((s) => !s.probe || s.steps > 200)) {
-        process.stdout.write(`    ${s.collection}: ${s.rows} rows${s.lazy ? ' (lazy)' : ''}, ${s.steps} steps, ${s.pages} pages; ${s.plan}\n`);
-      }
+
+/** Sends `request` twice (warm, then counted) and keeps what the counted one cost under `key`. */
+async function countRequest(key: string, request: () => Promise<unknown>, between: () => Promise<unknown> = async () => undefined): Promise<void> {
+  await request(); // warm: caches and connections as a steady state has them
+  await between();
+  await new Promise((r) => setTimeout(r, 50));
+  commands.length = 0;
+  durations.length = 0;
+  returned = 0;
+  const offset = fs.statSync(sqlLog).size;
+  await request();
+  await new Promise((r) => setTimeout(r, 100)); // FerretDB's log write
+  const sent = [...commands];
+  const took = [...durations];
+  const docs = returned;
+  const statements = statementsSince(offset);
+  await between();
+  const scans = statements.filter((s) => /\bSCAN\b/.test(s.plan) && !/COVERING|USING INDEX/.test(s.plan));
+  const eager = statements.filter((s) => !s.lazy && !s.probe && !/COUNT\(\*\)/.test(s.sql)).reduce((sum, s) => sum + s.rows, 0);
+  const arrayProbes = statements.filter((s) => s.probe).length;
+  const steps = statements.reduce((sum, s) => sum + s.steps, 0);
+  const pages = statements.reduce((sum, s) => sum + s.pages, 0);
+  counted.set(key, `${sent.length} | ${statements.length} (${arrayProbes}) | ${docs} | ${eager} | ${steps} | ${pages} | ${scans.map((s) => s.collection).join(', ') || '-'}`);
+  if (SHOW_SQL) {
+    process.stdout.write(`${key}\n    commands: ${sent.join(', ')}\n    answered in (FerretDB logging): ${took.join(', ')}\n`);
+    for (const s of statements.filter((s) => !s.probe || s.steps > 200)) {
+      process.stdout.write(`    ${s.collection}: ${s.rows} rows${s.lazy ? ' (lazy)' : ''}, ${s.steps} steps, ${s.pages} pages; ${s.plan}\n`);
     }
   }
+}
+
+/**
+ * The sync start (issue 17: < 50 ms) of a synced source with nothing changed, as bench/scale.ts
+ * times it. This runtime has no worker: the sync it starts is run here to its end (performSync),
+ * outside the count and the timing, so every start finds the source synced.
+ */
+function syncStart(t: Tenant): { start: () => Promise<unknown>; finish: () => Promise<unknown> } {
+  const api = createRelayClient({ baseUrl, channelId: t.channelId, secretKey: t.secretKey });
+  return {
+    start: () => api.dataSources.sync(t.dataSourceId),
+    finish: async () => {
+      const ds = await DataSourceModel.findById(t.dataSourceId, { syncRun: 1 }).lean<{ syncRun: number }>();
+      await performSync(runtime.ctx, { dataSourceId: t.dataSourceId, run: ds!.syncRun });
+    },
+  };
+}
+
+for (const [label, t] of tenants) {
+  for (const [name, request] of probes(t)) await countRequest(`${label} ${name}`, request);
+  const { start, finish } = syncStart(t);
+  await countRequest(`${label} sync start`, start, finish);
 }
 server.close();
 await runtime.shutdown();
@@ -309,6 +339,16 @@ for (const [label, t] of tenants) {
         `${perRequest((nodeUsed.user + nodeUsed.system) / 1000)} | ${p50.toFixed(1)} | ${p99.toFixed(1)} |`,
     );
   }
+  const { start, finish } = syncStart(t);
+  const ms: number[] = [];
+  for (let i = 0; i < REQUESTS; i++) {
+    const started = performance.now();
+    await start();
+    ms.push(performance.now() - started);
+    await finish();
+  }
+  ms.sort((a, b) => a - b);
+  print(`| ${label} | sync start | ${counted.get(`${label} sync start`)} | ${percentile(ms, 50).toFixed(1)} | ${percentile(ms, 99).toFixed(1)} |`);
 }
 print(`load average after: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 

@@ -230,8 +230,10 @@ for (let run = 1; run <= RUNS; run++) {
     const f = (x?: number) => (x === undefined ? '-' : x.toFixed(1));
     print(`| ${name} | ${f(b.p50)} | ${f(b.p99)} | ${f(s?.p50)} | ${f(s?.p99)} | ${f(a?.p99)} | ${s && a ? (s.p99 / a.p99).toFixed(2) : '-'} |`);
   }
-  const sweeps = await big.ask<Record<string, number>>({ sweeps: true }, 'sweeps');
-  print(`Sweeps (ms): ${Object.entries(sweeps).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`);
+  const sweeps = await big.ask<Record<string, { ms: number; found: unknown; backlog?: number; readMs?: number }>>({ sweeps: true }, 'sweeps');
+  print(`Sweeps (ms, what each found): ${Object.entries(sweeps).map(([k, v]) => `${k} ${v.ms.toFixed(0)} (${JSON.stringify(v.found)})`).join(', ')}`);
+  const g = sweeps.gateway!;
+  print(`Gateway sweep apart: ${g.backlog} deliveries unprocessed (intake ahead of the worker); reading what is due alone ${g.readMs!.toFixed(0)} ms, re-queuing it the rest of the ${g.ms.toFixed(0)} ms`);
   const syncStart = (await syncAndWait(bigApi, bigTenant.dataSourceId, 100)).startMs;
   // Re-sync after editing 1 % of the big source's rows (the time in the text, so a reused install's
   // edits change the rows again).

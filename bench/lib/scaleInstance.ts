@@ -8,7 +8,7 @@
 //     tenants, conversations and events), timing each part;
 //   { retarget: { botId, webhookId, url } } -> { retargeted }: points a reused install's webhook at
 //     this run's sink;
-//   { sweeps } -> { sweeps: ms by sweep }; { stats } -> { stats: { apiRss, dbRss } } (bytes);
+//   { sweeps } -> { sweeps: { ms, found } by sweep, the gateway's with its backlog and read-alone ms }; { stats } -> { stats: { apiRss, dbRss } } (bytes);
 //   { close } -> stops the runtime and the database, and exits.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,6 +26,8 @@ import { createWebhook, setWebhookEnabled, updateWebhook } from '../../src/webho
 import { mapLimit } from '../../src/datasources/rows.ts';
 import { performSweep as webhookSweep } from '../../src/webhooks/sweep.job.ts';
 import { performSweep as gatewaySweep } from '../../src/gateway/sweep.job.ts';
+import { trusted } from '../../src/db/connection.ts';
+import { GatewayDeliveryModel } from '../../src/gateway/model.ts';
 import { performSyncSweep } from '../../src/datasources/sweep.job.ts';
 
 const progress = (line: string) => process.stderr.write(`[scale ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
@@ -156,12 +158,22 @@ process.on('message', async (msg: Message) => {
     process.send!({ retargeted: true });
   }
   if (msg.sweeps) {
+    // Each sweep's time and what it found; for the gateway also the unprocessed backlog and the
+    // time of its read of what is due alone, so reading and re-queuing a backlog's work are apart.
+    const sweep = async (run: () => Promise<unknown>) => {
+      let found: unknown;
+      const ms = await timed(async () => void (found = await run()));
+      return { ms, found };
+    };
+    const dueCutoff = new Date(ctx.clock.now().getTime() - 120_000);
+    const backlog = await GatewayDeliveryModel.countDocuments({ processedAt: null });
+    const readMs = await timed(() => GatewayDeliveryModel.find({ processedAt: null, sweptAt: trusted({ $lt: dueCutoff }) }, { id: 1, run: 1 }).limit(500).lean());
     process.send!({
       sweeps: {
-        events: await timed(() => ctx.events.redispatchStale(30_000)),
-        webhooks: await timed(() => webhookSweep(ctx, 60_000)),
-        gateway: await timed(() => gatewaySweep(ctx, 120_000)),
-        syncs: await timed(() => performSyncSweep(ctx)),
+        events: await sweep(() => ctx.events.redispatchStale(30_000)),
+        webhooks: await sweep(() => webhookSweep(ctx, 60_000)),
+        gateway: { ...(await sweep(() => gatewaySweep(ctx, 120_000))), backlog, readMs },
+        syncs: await sweep(() => performSyncSweep(ctx)),
       },
     });
   }

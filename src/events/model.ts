@@ -40,9 +40,6 @@ EventSchema.index({ createdAt: 1, _id: 1 });
  */
 const UndispatchedEventSchema = new Schema({ _id: { type: String, required: true }, at: { type: Date, required: true, index: true } }, { versionKey: false });
 
-/** Dispatch marks of releases before the records above: read once by the upgrade (upgrade.ts), then dropped. */
-const EventDispatchSchema = new Schema({ _id: { type: String, required: true }, at: { type: Date, required: true } }, { versionKey: false });
-
 /**
  * An event whose dispatch by the sweep failed for a reason other than the database being away:
  * how often, and the last error. After MAX_SWEEP_TRIES the sweep gives it up (`abandonedAt`) so one
@@ -56,5 +53,4 @@ const EventDispatchFailureSchema = new Schema(
 export type StoredEvent = InferSchemaType<typeof EventSchema> & { _id: mongoose.Types.ObjectId };
 export const EventModel = mongoose.model('Event', EventSchema);
 export const UndispatchedEventModel = mongoose.model('UndispatchedEvent', UndispatchedEventSchema, 'undispatchedevents');
-export const EventDispatchModel = mongoose.model('EventDispatch', EventDispatchSchema, 'eventdispatches');
 export const EventDispatchFailureModel = mongoose.model('EventDispatchFailure', EventDispatchFailureSchema, 'eventdispatchfailures');

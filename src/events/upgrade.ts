@@ -6,16 +6,19 @@
 import mongoose from 'mongoose';
 import { trusted } from '../db/connection.ts';
 import { insertNew } from '../db/insertNew.ts';
-import { EventDispatchModel, EventModel, UndispatchedEventModel } from './model.ts';
+import { EventModel, UndispatchedEventModel } from './model.ts';
 
 const OLD_MARK = 'events.dispatch';
 const BATCH = 1_000;
 
 /** Records the undispatched events an older release left; returns how many. */
 export async function recordUndispatchedEvents(): Promise<number> {
-  const marks = mongoose.connection.db!.collection<{ _id: string; at: Date }>('sweepmarks');
+  const db = mongoose.connection.db!;
+  const marks = db.collection<{ _id: string; at: Date }>('sweepmarks');
+  // The old release's dispatch marks, one per dispatched event (`_id` = event id).
+  const dispatches = db.collection<{ _id: string }>('eventdispatches');
   const mark = await marks.findOne({ _id: OLD_MARK });
-  if (!mark && !(await EventDispatchModel.findOne({}, { _id: 1 }).lean())) return 0;
+  if (!mark && !(await dispatches.findOne({}, { projection: { _id: 1 } }))) return 0;
   let recorded = 0;
   let after: { at: Date; id: unknown } | null = null;
   const from = mark?.at ?? new Date(0);
@@ -29,7 +32,7 @@ export async function recordUndispatchedEvents(): Promise<number> {
       .lean<Array<{ _id: unknown; id: string; createdAt: Date; dispatchedAt: Date | null }>>();
     if (!events.length) break;
     const ids = events.map((e) => e.id).sort();
-    const marked = new Set((await EventDispatchModel.find({ _id: trusted({ $gte: ids[0]!, $lte: ids.at(-1)! }) }, { _id: 1 }).lean<Array<{ _id: string }>>()).map((m) => m._id));
+    const marked = new Set((await dispatches.find({ _id: { $gte: ids[0]!, $lte: ids.at(-1)! } }, { projection: { _id: 1 } }).toArray()).map((m) => m._id));
     const open = events.filter((e) => !e.dispatchedAt && !marked.has(e.id)).map((e) => ({ _id: e.id, at: e.createdAt }));
     recorded += open.length - (await insertNew(UndispatchedEventModel.collection, open)).size;
     if (events.length < BATCH) break;
@@ -37,6 +40,6 @@ export async function recordUndispatchedEvents(): Promise<number> {
     after = { at: last.createdAt, id: last._id };
   }
   await marks.deleteOne({ _id: OLD_MARK });
-  await EventDispatchModel.collection.drop().catch(() => undefined);
+  await dispatches.drop().catch(() => undefined);
   return recorded;
 }

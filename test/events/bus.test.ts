@@ -8,7 +8,7 @@ import { trusted } from '../../src/db/connection.ts';
 import { EventBus, MAX_SWEEP_TRIES } from '../../src/events/service.ts';
 import { MongoNetworkError } from 'mongodb';
 import { newId } from '../../src/clock.ts';
-import { EventDispatchFailureModel, EventDispatchModel, EventModel, UndispatchedEventModel, type StoredEvent } from '../../src/events/model.ts';
+import { EventDispatchFailureModel, EventModel, UndispatchedEventModel, type StoredEvent } from '../../src/events/model.ts';
 import { recordUndispatchedEvents } from '../../src/events/upgrade.ts';
 
 describe('event bus', () => {
@@ -163,7 +163,8 @@ describe('event bus upgrade from dispatch marks', () => {
     const event = (id: string, createdAt: Date, dispatchedAt: Date | null = null) => ({ _id: new mongoose.Types.ObjectId(), id, type: 'conversation.started', teamId: 't', botId: 'upgrade-bot', dataSourceId: null, conversationId: null, payload: {}, createdAt, dispatchedAt });
     // Before the old mark (swept already); after it: marked, unmarked, dispatched in the row itself, unmarked.
     await EventModel.collection.insertMany([event('00-before', at(1)), event('01-marked', at(5)), event('02-open', at(6)), event('03-old-style', at(7), at(7)), event('04-open', at(8))]);
-    await EventDispatchModel.collection.insertMany([{ _id: '01-marked', at: at(5) }] as never[]);
+    const dispatches = mongoose.connection.db!.collection<{ _id: string; at: Date }>('eventdispatches');
+    await dispatches.insertMany([{ _id: '01-marked', at: at(5) }]);
     await marks.insertOne({ _id: 'events.dispatch', at: at(5), afterId: null });
 
     expect(await recordUndispatchedEvents()).toBe(2);
@@ -172,7 +173,7 @@ describe('event bus upgrade from dispatch marks', () => {
       ['04-open', at(8)],
     ]);
     expect(await marks.findOne({ _id: 'events.dispatch' })).toBeNull();
-    expect(await EventDispatchModel.countDocuments({})).toBe(0);
+    expect(await dispatches.countDocuments({})).toBe(0);
     // Done once: a second start finds nothing to do.
     expect(await recordUndispatchedEvents()).toBe(0);
 
