@@ -6,15 +6,16 @@
 //
 //   node --import tsx bench/reads.ts [--rows 3000] [--conversations 300] [--events 2000] [--gateway 1000] [--requests 50] [--sql] [--keep]
 //
-// --sql prints each statement with its plan. Embedded FerretDB only (it reads FerretDB's SQL log
-// and its SQLite file). The wall clock (p50, p99 of --requests) is measured afterwards on the same
-// data with FerretDB's debug log off, since that log dumps every reply; the load average is printed.
+// --sql prints each statement with its plan and SQLite's work. Embedded FerretDB only (it reads
+// FerretDB's SQL log and its SQLite file; Go builds bench/sqlite-work). The CPU per request
+// (FerretDB's and this process's) and the wall clock (p50, p99 of --requests) are measured
+// afterwards on the same data with FerretDB's debug log off, since that log dumps every reply.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
 import { fetch } from 'undici';
 import { loadConfig } from '../src/config.ts';
@@ -189,8 +190,10 @@ interface Statement {
  * virtual machine steps (a few per row visited in an index or the table), its full-scan steps and
  * the pages it touched.
  */
-const workTool = path.join(os.tmpdir(), 'relay-sqlite-work');
-if (!fs.existsSync(workTool)) execFileSync('go', ['build', '-o', workTool, '.'], { cwd: path.join(import.meta.dirname, 'sqlite-work'), stdio: 'inherit' });
+const workSource = path.join(import.meta.dirname, 'sqlite-work');
+const workHash = createHash('sha256').update(fs.readFileSync(path.join(workSource, 'main.go'))).update(fs.readFileSync(path.join(workSource, 'go.mod'))).digest('hex').slice(0, 12);
+const workTool = path.join(os.tmpdir(), `relay-sqlite-work-${workHash}`);
+if (!fs.existsSync(workTool)) execFileSync('go', ['build', '-o', workTool, '.'], { cwd: workSource, stdio: 'inherit' });
 interface Work {
   plan: string[] | null;
   rows: number;
@@ -309,6 +312,13 @@ await db.stop();
 
 // ---- Timing: the same FerretDB data without its debug log (which dumps every reply and slows big ones)
 db = await startFerretDb({ dataDir, database: 'relay_reads' });
+// CPU time is the load-independent part of the timing: FerretDB's (its process under the launcher's
+// shell, from /proc) and this process's (the server's handlers, and the client's small share).
+const ferretPid = Number(execFileSync('pgrep', ['-P', String(db.process.pid)], { encoding: 'utf8' }).trim().split('\n')[0]);
+const ferretCpuMs = () => {
+  const fields = fs.readFileSync(`/proc/${ferretPid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, clock ticks of 10 ms
+};
 runtime = await createRuntime({ config: configFor(db.uri), logger: createLogger('silent'), uri: db.uri, role: { api: true, worker: false } });
 ({ server, baseUrl } = await serve(runtime));
 const lines: string[] = [];
@@ -317,24 +327,37 @@ const print = (line: string) => {
   process.stdout.write(`${line}\n`);
 };
 print(`bench/reads.ts: ${ROWS} rows, ${CONVERSATIONS} conversations, ${EVENTS} events, ${GATEWAY} gateway deliveries; ${machineLine()}; load average before timing ${os.loadavg()[0]!.toFixed(1)}`);
-print('| Tenant | Request | commands | SQL reads (of them array probes) | documents returned | rows read by unsorted or Go-sorted reads | SQLite VM steps | pages touched | full scans | p50 ms | p99 ms |');
-print('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+print('| Tenant | Request | commands | SQL reads (of them array probes) | documents returned | rows read by unsorted or Go-sorted reads | SQLite VM steps | pages touched | full scans | FerretDB CPU ms | Node CPU ms | p50 ms | p99 ms |');
+print('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const [label, t] of tenants) {
   for (const [name, request] of probes(t)) {
     await request();
+    const [ferret, node] = [ferretCpuMs(), process.cpuUsage()];
     const { p50, p99 } = await timeRequest(request, REQUESTS);
-    print(`| ${label} | ${name} | ${counted.get(`${label} ${name}`)} | ${p50.toFixed(1)} | ${p99.toFixed(1)} |`);
+    const nodeUsed = process.cpuUsage(node);
+    const perRequest = (ms: number) => (ms / REQUESTS).toFixed(1);
+    print(
+      `| ${label} | ${name} | ${counted.get(`${label} ${name}`)} | ${perRequest(ferretCpuMs() - ferret)} | ` +
+        `${perRequest((nodeUsed.user + nodeUsed.system) / 1000)} | ${p50.toFixed(1)} | ${p99.toFixed(1)} |`,
+    );
   }
   const { start, finish } = syncStart(t);
   const ms: number[] = [];
+  let [ferretUsed, nodeUsed] = [0, 0];
   for (let i = 0; i < REQUESTS; i++) {
+    const [ferret, node] = [ferretCpuMs(), process.cpuUsage()];
     const started = performance.now();
     await start();
     ms.push(performance.now() - started);
+    const used = process.cpuUsage(node);
+    [ferretUsed, nodeUsed] = [ferretUsed + ferretCpuMs() - ferret, nodeUsed + (used.user + used.system) / 1000];
     await finish();
   }
   ms.sort((a, b) => a - b);
-  print(`| ${label} | sync start | ${counted.get(`${label} sync start`)} | ${percentile(ms, 50).toFixed(1)} | ${percentile(ms, 99).toFixed(1)} |`);
+  print(
+    `| ${label} | sync start | ${counted.get(`${label} sync start`)} | ${(ferretUsed / REQUESTS).toFixed(1)} | ${(nodeUsed / REQUESTS).toFixed(1)} | ` +
+      `${percentile(ms, 50).toFixed(1)} | ${percentile(ms, 99).toFixed(1)} |`,
+  );
 }
 print(`load average after: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 
