@@ -15,7 +15,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
 import { fetch } from 'undici';
 import { loadConfig } from '../src/config.ts';
@@ -190,8 +190,10 @@ interface Statement {
  * virtual machine steps (a few per row visited in an index or the table), its full-scan steps and
  * the pages it touched.
  */
-const workTool = path.join(os.tmpdir(), 'relay-sqlite-work');
-if (!fs.existsSync(workTool)) execFileSync('go', ['build', '-o', workTool, '.'], { cwd: path.join(import.meta.dirname, 'sqlite-work'), stdio: 'inherit' });
+const workSource = path.join(import.meta.dirname, 'sqlite-work');
+const workHash = createHash('sha256').update(fs.readFileSync(path.join(workSource, 'main.go'))).update(fs.readFileSync(path.join(workSource, 'go.mod'))).digest('hex').slice(0, 12);
+const workTool = path.join(os.tmpdir(), `relay-sqlite-work-${workHash}`);
+if (!fs.existsSync(workTool)) execFileSync('go', ['build', '-o', workTool, '.'], { cwd: workSource, stdio: 'inherit' });
 interface Work {
   plan: string[] | null;
   rows: number;
@@ -341,14 +343,21 @@ for (const [label, t] of tenants) {
   }
   const { start, finish } = syncStart(t);
   const ms: number[] = [];
+  let [ferretUsed, nodeUsed] = [0, 0];
   for (let i = 0; i < REQUESTS; i++) {
+    const [ferret, node] = [ferretCpuMs(), process.cpuUsage()];
     const started = performance.now();
     await start();
     ms.push(performance.now() - started);
+    const used = process.cpuUsage(node);
+    [ferretUsed, nodeUsed] = [ferretUsed + ferretCpuMs() - ferret, nodeUsed + (used.user + used.system) / 1000];
     await finish();
   }
   ms.sort((a, b) => a - b);
-  print(`| ${label} | sync start | ${counted.get(`${label} sync start`)} | ${percentile(ms, 50).toFixed(1)} | ${percentile(ms, 99).toFixed(1)} |`);
+  print(
+    `| ${label} | sync start | ${counted.get(`${label} sync start`)} | ${(ferretUsed / REQUESTS).toFixed(1)} | ${(nodeUsed / REQUESTS).toFixed(1)} | ` +
+      `${percentile(ms, 50).toFixed(1)} | ${percentile(ms, 99).toFixed(1)} |`,
+  );
 }
 print(`load average after: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 

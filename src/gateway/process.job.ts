@@ -69,18 +69,24 @@ async function recordPlan(ctx: AppContext, delivery: string, run: number, plan: 
   return actions;
 }
 
-/** Enqueues those of the run's actions still waiting to start (also after a crash mid-way). */
+/** Actions per gateway.action job: one job for what a batch planned, split so each job stays short. */
+const ACTIONS_PER_JOB = 100;
+
+/**
+ * Enqueues those of the actions still waiting to start (also after a crash mid-way), together: on
+ * FerretDB a job costs four commands and its lock queries, more than the action itself.
+ */
 async function enqueuePendingActions(ctx: AppContext, actions: PlannedAction[]): Promise<number> {
-  let enqueued = 0;
+  const waiting: string[] = [];
   for (const { id, known } of actions) {
     if (!known) {
       const outcome = await ActionOutcomeModel.findById(id, { status: 1 }).lean<{ status: string }>();
       if (outcome?.status !== 'pending') continue;
     }
-    await ctx.jobs.now<ActionJobData>(ACTION_JOB, { outcomeId: id });
-    enqueued++;
+    waiting.push(id);
   }
-  return enqueued;
+  for (let i = 0; i < waiting.length; i += ACTIONS_PER_JOB) await ctx.jobs.now<ActionJobData>(ACTION_JOB, { outcomeIds: waiting.slice(i, i + ACTIONS_PER_JOB) });
+  return waiting.length;
 }
 
 type GatewayView = () => { rules: RuleSet; vars: Record<string, string> };
@@ -127,6 +133,7 @@ export async function performProcess(ctx: AppContext, gateway: GatewayView, data
   const items = data.deliveries ?? [];
   const stored = await storedDeliveries([...new Set(items.map((i) => i.id))]);
   const done: Array<{ delivery: GatewayDelivery; run: number }> = [];
+  const actions: PlannedAction[] = [];
   for (const item of items) {
     if (touch && ctx.clock.now().getTime() - touchedAt >= TOUCH_EVERY_MS) {
       await touch();
@@ -135,18 +142,22 @@ export async function performProcess(ctx: AppContext, gateway: GatewayView, data
     const delivery = stored.get(item.id);
     if (!delivery || delivery.processedRun >= item.run) continue;
     try {
-      await processDelivery(ctx, gateway, delivery, item.run);
+      actions.push(...(await processDelivery(ctx, gateway, delivery, item.run)));
       done.push({ delivery, run: item.run });
     } catch (err) {
       ctx.logger.error({ err, delivery: item.id }, 'gateway delivery processing failed; the job will retry');
       failure = err;
     }
   }
+  // Enqueued before the marks: a crash between leaves the deliveries to be planned again, which
+  // finds the recorded actions and enqueues those still pending.
+  await enqueuePendingActions(ctx, actions);
   await markProcessed(ctx, done);
   if (failure) throw failure;
 }
 
-async function processDelivery(ctx: AppContext, gateway: GatewayView, delivery: GatewayDelivery, run: number): Promise<void> {
+/** Plans a run of a delivery and records the plan; returns its actions that may be waiting to start. */
+async function processDelivery(ctx: AppContext, gateway: GatewayView, delivery: GatewayDelivery, run: number): Promise<PlannedAction[]> {
   let plans: RulePlan[];
   try {
     const { rules, vars } = gateway();
@@ -158,5 +169,5 @@ async function processDelivery(ctx: AppContext, gateway: GatewayView, delivery: 
   }
   const actions: PlannedAction[] = [];
   for (const plan of plans) actions.push(...(await recordPlan(ctx, delivery.id, run, plan)));
-  await enqueuePendingActions(ctx, actions);
+  return actions;
 }
