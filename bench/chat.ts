@@ -12,7 +12,10 @@ import { commitKnowledge, emptyManifest } from '../src/knowledge/store.ts';
 import { searchSegments } from '../src/knowledge/bm25.ts';
 import { liveSegments, searchKnowledge } from '../src/knowledge/service.ts';
 import { normalise, type Embedder } from '../src/knowledge/embeddings.ts';
-import { SegmentVectors } from '../src/knowledge/vectors.ts';
+import { nearestIn, SegmentVectors } from '../src/knowledge/vectors.ts';
+import { dequantise, quantise } from '../src/knowledge/vectorCodec.ts';
+import { TopK } from '../src/knowledge/topK.ts';
+import { FUSION_CANDIDATES } from '../src/knowledge/fusion.ts';
 
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 100_000);
 const QUESTIONS = Number(process.env.BENCH_QUESTIONS ?? 200);
@@ -98,12 +101,34 @@ const stats = (t: number[]) => `p50 ${percentile(t, 50).toFixed(2)} ms  p99 ${pe
   const dims = VECTOR_DIMS;
   const topics = Array.from({ length: 200 }, () => Array.from({ length: dims }, () => random() - 0.5));
   const near = (topic: number) => normalise(topics[topic % topics.length]!.map((x) => x + (random() - 0.5) * 0.8));
+  // Searched as the store gives them back: 16 bits per dimension and a scale (vectorCodec.ts).
+  const originals: Float32Array[] = [];
   for (const segment of segments) {
     const data = new Float32Array(segment.size * dims);
     for (let i = 0; i < segment.size; i++) data.set(near(i), i * dims);
-    segment.vectors = new SegmentVectors('bench-embedding', dims, data);
+    originals.push(data);
+    const stored = quantise(data, dims);
+    segment.vectors = new SegmentVectors('bench-embedding', dims, dequantise(stored.codes, stored.scales));
   }
   const queryVectors = questions.map((_, i) => near(i));
+  // Recall@10 of the vector search as fusion.ts asks it (2 × FUSION_CANDIDATES nearest), over the
+  // stored vectors and over the Float32 originals, against an exhaustive Float32 scan of the originals.
+  const RECALL_QUERIES = Math.min(QUESTIONS, 50);
+  const originalTables = originals.map((data) => new SegmentVectors('bench-embedding', dims, data));
+  const recall = (tables: SegmentVectors[]) => {
+    let found = 0;
+    for (let q = 0; q < RECALL_QUERIES; q++) {
+      const truth = new TopK(10);
+      originalTables.forEach((t, i) => {
+        for (let doc = 0; doc < t.size; doc++) truth.push(t.dot(doc, queryVectors[q]!), i, doc);
+      });
+      const want = new Set(truth.sorted().map(([, i, doc]) => `${i}:${doc}`));
+      found += nearestIn(tables, queryVectors[q]!, 2 * FUSION_CANDIDATES).slice(0, 10).filter(([i, doc]) => want.has(`${i}:${doc}`)).length;
+    }
+    return (found / (10 * RECALL_QUERIES)).toFixed(3);
+  };
+  const storedRecall = recall(segments.map((s) => s.vectors!));
+  console.log(`  vector recall@10 against an exhaustive Float32 scan (${RECALL_QUERIES} queries): stored (16-bit) vectors ${storedRecall}, Float32 ${recall(originalTables)}`);
   let asked = 0;
   // No similarity floor: every vector candidate reaches the fusion, the costliest case.
   const embedder: Embedder = { model: 'bench-embedding', batchSize: 64, minSimilarity: -1, embed: async (texts) => texts.map(() => queryVectors[asked++ % QUESTIONS]!) };

@@ -141,7 +141,10 @@ const CPU_COUNT = Number(process.env.BENCH_CPU_COUNT ?? 2000);
 async function cpuPerDelivery(): Promise<void> {
   const target = await startTarget('relay-worker', process.env.BENCH_COMMANDS === '1' ? `${uri}?monitorCommands=true` : uri);
   const counter = await MongoClient.connect(uri);
-  const unprocessed = () => counter.db().collection('gatewayDeliveries').countDocuments({ processedAt: null });
+  // Processed, and every action the rules planned has finished.
+  const unprocessed = async () =>
+    (await counter.db().collection('gatewayDeliveries').countDocuments({ processedAt: null })) +
+    (await counter.db().collection('gatewayActionOutcomes').countDocuments({ status: { $in: ['pending', 'running', 'retrying'] } }));
   const unknownSource = target.url.replace(/\/relay$/, '/no-such-source');
   const measure = async (send: () => Promise<unknown>) => {
     await new Promise((r) => setTimeout(r, 2000));
@@ -163,7 +166,7 @@ async function cpuPerDelivery(): Promise<void> {
     while ((await unprocessed()) > 0) await new Promise((r) => setTimeout(r, 250));
   });
   const ms = (v: number) => `${v.toFixed(3)} ms`;
-  console.log(`CPU per request, ${CPU_COUNT} at ${CPU_RATE}/s, the API process with its worker${process.env.BENCH_RULE === 'log' ? ', one rule with a log action' : ', no rules'}:`);
+  console.log(`CPU per request, ${CPU_COUNT} at ${CPU_RATE}/s, the API process with its worker${process.env.BENCH_RULE === 'log' ? ', the scale bench\'s rule (one log action)' : ', no rules'}:`);
   console.log(`  unauthenticated 404 (baseline): API ${ms(notFound.api)}, database ${ms(notFound.db)}`);
   console.log(`  accepted delivery, until processed: API ${ms(accepted.api)} (${(accepted.api / notFound.api).toFixed(1)}x), database ${ms(accepted.db)} (${(accepted.db / notFound.db).toFixed(1)}x); ${failed} not accepted`);
   if (accepted.commands) console.log(`  database commands per delivery: ${accepted.commands}`);

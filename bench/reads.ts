@@ -6,15 +6,16 @@
 //
 //   node --import tsx bench/reads.ts [--rows 3000] [--conversations 300] [--events 2000] [--gateway 1000] [--requests 50] [--sql] [--keep]
 //
-// --sql prints each statement with its plan. Embedded FerretDB only (it reads FerretDB's SQL log
-// and its SQLite file). The wall clock (p50, p99 of --requests) is measured afterwards on the same
-// data with FerretDB's debug log off, since that log dumps every reply; the load average is printed.
+// --sql prints each statement with its plan and SQLite's work. Embedded FerretDB only (it reads
+// FerretDB's SQL log and its SQLite file; Go builds bench/sqlite-work). The CPU per request
+// (FerretDB's and this process's) and the wall clock (p50, p99 of --requests) are measured
+// afterwards on the same data with FerretDB's debug log off, since that log dumps every reply.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
 import { fetch } from 'undici';
 import { loadConfig } from '../src/config.ts';
@@ -32,6 +33,10 @@ import { signBody } from '../src/security/signature.ts';
 import { startConversation, recordMessages } from '../src/chat/service.ts';
 import { createWebhook, setWebhookEnabled } from '../src/webhooks/service.ts';
 import { mapLimit } from '../src/datasources/rows.ts';
+import { DataSourceModel } from '../src/datasources/model.ts';
+import { performSync } from '../src/datasources/sync.job.ts';
+import { syncAndWait } from './lib/sync.ts';
+import { percentile } from './lib/load.ts';
 
 const arg = (name: string, fallback: number) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -124,6 +129,8 @@ await mapLimit(Array.from({ length: GATEWAY }), 16, async () => {
   const res = await fetch(`${seedServer.baseUrl}/gateway/relay`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-service-signature': signBody(body, GATEWAY_SECRET) } });
   await res.arrayBuffer();
 });
+// Synced, as bench/scale.ts's big source is before it times a sync start.
+for (const t of [big, small]) await syncAndWait(createRelayClient({ baseUrl: seedServer.baseUrl, channelId: t.channelId, secretKey: t.secretKey, timeoutMs: 600_000 }), t.dataSourceId, 100);
 progress('seeded; letting the worker drain');
 await drained(progress, 2000);
 seedServer.server.close();
@@ -183,8 +190,10 @@ interface Statement {
  * virtual machine steps (a few per row visited in an index or the table), its full-scan steps and
  * the pages it touched.
  */
-const workTool = path.join(os.tmpdir(), 'relay-sqlite-work');
-if (!fs.existsSync(workTool)) execFileSync('go', ['build', '-o', workTool, '.'], { cwd: path.join(import.meta.dirname, 'sqlite-work'), stdio: 'inherit' });
+const workSource = path.join(import.meta.dirname, 'sqlite-work');
+const workHash = createHash('sha256').update(fs.readFileSync(path.join(workSource, 'main.go'))).update(fs.readFileSync(path.join(workSource, 'go.mod'))).digest('hex').slice(0, 12);
+const workTool = path.join(os.tmpdir(), `relay-sqlite-work-${workHash}`);
+if (!fs.existsSync(workTool)) execFileSync('go', ['build', '-o', workTool, '.'], { cwd: workSource, stdio: 'inherit' });
 interface Work {
   plan: string[] | null;
   rows: number;
@@ -245,33 +254,57 @@ function probes(t: Tenant): Probe[] {
 
 const counted = new Map<string, string>();
 const tenants = [['big', big], ['small', small]] as const;
-for (const [label, t] of tenants) {
-  for (const [name, request] of probes(t)) {
-    await request(); // warm: caches and connections as a steady state has them
-    await new Promise((r) => setTimeout(r, 50));
-    commands.length = 0;
-    durations.length = 0;
-    returned = 0;
-    const offset = fs.statSync(sqlLog).size;
-    await request();
-    await new Promise((r) => setTimeout(r, 100)); // FerretDB's log write
-    const sent = [...commands];
-    const took = [...durations];
-    const docs = returned;
-    const statements = statementsSince(offset);
-    const scans = statements.filter((s) => /\bSCAN\b/.test(s.plan) && !/COVERING|USING INDEX/.test(s.plan));
-    const eager = statements.filter((s) => !s.lazy && !s.probe && !/COUNT\(\*\)/.test(s.sql)).reduce((sum, s) => sum + s.rows, 0);
-    const arrayProbes = statements.filter((s) => s.probe).length;
-    const steps = statements.reduce((sum, s) => sum + s.steps, 0);
-    const pages = statements.reduce((sum, s) => sum + s.pages, 0);
-    counted.set(`${label} ${name}`, `${sent.length} | ${statements.length} (${arrayProbes}) | ${docs} | ${eager} | ${steps} | ${pages} | ${scans.map((s) => s.collection).join(', ') || '-'}`);
-    if (SHOW_SQL) {
-      process.stdout.write(`${label} ${name}\n    commands: ${sent.join(', ')}\n    answered in (FerretDB logging): ${took.join(', ')}\n`);
-      for (const s of statements.filter((s) => !s.probe || s.steps > 200)) {
-        process.stdout.write(`    ${s.collection}: ${s.rows} rows${s.lazy ? ' (lazy)' : ''}, ${s.steps} steps, ${s.pages} pages; ${s.plan}\n`);
-      }
+
+/** Sends `request` twice (warm, then counted) and keeps what the counted one cost under `key`. */
+async function countRequest(key: string, request: () => Promise<unknown>, between: () => Promise<unknown> = async () => undefined): Promise<void> {
+  await request(); // warm: caches and connections as a steady state has them
+  await between();
+  await new Promise((r) => setTimeout(r, 50));
+  commands.length = 0;
+  durations.length = 0;
+  returned = 0;
+  const offset = fs.statSync(sqlLog).size;
+  await request();
+  await new Promise((r) => setTimeout(r, 100)); // FerretDB's log write
+  const sent = [...commands];
+  const took = [...durations];
+  const docs = returned;
+  const statements = statementsSince(offset);
+  await between();
+  const scans = statements.filter((s) => /\bSCAN\b/.test(s.plan) && !/COVERING|USING INDEX/.test(s.plan));
+  const eager = statements.filter((s) => !s.lazy && !s.probe && !/COUNT\(\*\)/.test(s.sql)).reduce((sum, s) => sum + s.rows, 0);
+  const arrayProbes = statements.filter((s) => s.probe).length;
+  const steps = statements.reduce((sum, s) => sum + s.steps, 0);
+  const pages = statements.reduce((sum, s) => sum + s.pages, 0);
+  counted.set(key, `${sent.length} | ${statements.length} (${arrayProbes}) | ${docs} | ${eager} | ${steps} | ${pages} | ${scans.map((s) => s.collection).join(', ') || '-'}`);
+  if (SHOW_SQL) {
+    process.stdout.write(`${key}\n    commands: ${sent.join(', ')}\n    answered in (FerretDB logging): ${took.join(', ')}\n`);
+    for (const s of statements.filter((s) => !s.probe || s.steps > 200)) {
+      process.stdout.write(`    ${s.collection}: ${s.rows} rows${s.lazy ? ' (lazy)' : ''}, ${s.steps} steps, ${s.pages} pages; ${s.plan}\n`);
     }
   }
+}
+
+/**
+ * The sync start (issue 17: < 50 ms) of a synced source with nothing changed, as bench/scale.ts
+ * times it. This runtime has no worker: the sync it starts is run here to its end (performSync),
+ * outside the count and the timing, so every start finds the source synced.
+ */
+function syncStart(t: Tenant): { start: () => Promise<unknown>; finish: () => Promise<unknown> } {
+  const api = createRelayClient({ baseUrl, channelId: t.channelId, secretKey: t.secretKey });
+  return {
+    start: () => api.dataSources.sync(t.dataSourceId),
+    finish: async () => {
+      const ds = await DataSourceModel.findById(t.dataSourceId, { syncRun: 1 }).lean<{ syncRun: number }>();
+      await performSync(runtime.ctx, { dataSourceId: t.dataSourceId, run: ds!.syncRun });
+    },
+  };
+}
+
+for (const [label, t] of tenants) {
+  for (const [name, request] of probes(t)) await countRequest(`${label} ${name}`, request);
+  const { start, finish } = syncStart(t);
+  await countRequest(`${label} sync start`, start, finish);
 }
 server.close();
 await runtime.shutdown();
@@ -279,6 +312,13 @@ await db.stop();
 
 // ---- Timing: the same FerretDB data without its debug log (which dumps every reply and slows big ones)
 db = await startFerretDb({ dataDir, database: 'relay_reads' });
+// CPU time is the load-independent part of the timing: FerretDB's (its process under the launcher's
+// shell, from /proc) and this process's (the server's handlers, and the client's small share).
+const ferretPid = Number(execFileSync('pgrep', ['-P', String(db.process.pid)], { encoding: 'utf8' }).trim().split('\n')[0]);
+const ferretCpuMs = () => {
+  const fields = fs.readFileSync(`/proc/${ferretPid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, clock ticks of 10 ms
+};
 runtime = await createRuntime({ config: configFor(db.uri), logger: createLogger('silent'), uri: db.uri, role: { api: true, worker: false } });
 ({ server, baseUrl } = await serve(runtime));
 const lines: string[] = [];
@@ -287,14 +327,37 @@ const print = (line: string) => {
   process.stdout.write(`${line}\n`);
 };
 print(`bench/reads.ts: ${ROWS} rows, ${CONVERSATIONS} conversations, ${EVENTS} events, ${GATEWAY} gateway deliveries; ${machineLine()}; load average before timing ${os.loadavg()[0]!.toFixed(1)}`);
-print('| Tenant | Request | commands | SQL reads (of them array probes) | documents returned | rows read by unsorted or Go-sorted reads | SQLite VM steps | pages touched | full scans | p50 ms | p99 ms |');
-print('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+print('| Tenant | Request | commands | SQL reads (of them array probes) | documents returned | rows read by unsorted or Go-sorted reads | SQLite VM steps | pages touched | full scans | FerretDB CPU ms | Node CPU ms | p50 ms | p99 ms |');
+print('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const [label, t] of tenants) {
   for (const [name, request] of probes(t)) {
     await request();
+    const [ferret, node] = [ferretCpuMs(), process.cpuUsage()];
     const { p50, p99 } = await timeRequest(request, REQUESTS);
-    print(`| ${label} | ${name} | ${counted.get(`${label} ${name}`)} | ${p50.toFixed(1)} | ${p99.toFixed(1)} |`);
+    const nodeUsed = process.cpuUsage(node);
+    const perRequest = (ms: number) => (ms / REQUESTS).toFixed(1);
+    print(
+      `| ${label} | ${name} | ${counted.get(`${label} ${name}`)} | ${perRequest(ferretCpuMs() - ferret)} | ` +
+        `${perRequest((nodeUsed.user + nodeUsed.system) / 1000)} | ${p50.toFixed(1)} | ${p99.toFixed(1)} |`,
+    );
   }
+  const { start, finish } = syncStart(t);
+  const ms: number[] = [];
+  let [ferretUsed, nodeUsed] = [0, 0];
+  for (let i = 0; i < REQUESTS; i++) {
+    const [ferret, node] = [ferretCpuMs(), process.cpuUsage()];
+    const started = performance.now();
+    await start();
+    ms.push(performance.now() - started);
+    const used = process.cpuUsage(node);
+    [ferretUsed, nodeUsed] = [ferretUsed + ferretCpuMs() - ferret, nodeUsed + (used.user + used.system) / 1000];
+    await finish();
+  }
+  ms.sort((a, b) => a - b);
+  print(
+    `| ${label} | sync start | ${counted.get(`${label} sync start`)} | ${(ferretUsed / REQUESTS).toFixed(1)} | ${(nodeUsed / REQUESTS).toFixed(1)} | ` +
+      `${percentile(ms, 50).toFixed(1)} | ${percentile(ms, 99).toFixed(1)} |`,
+  );
 }
 print(`load average after: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 

@@ -13,6 +13,7 @@ import { MongoClient } from 'mongodb';
 import mongoose from 'mongoose';
 import getRawBody from 'raw-body';
 import { startBenchRuntime } from './runtime.ts';
+import { writeBenchRule } from './gatewayRule.ts';
 import { verifySignature } from '../../src/security/signature.ts';
 
 // The parent passes the delivery secret; both sides accept only it.
@@ -56,14 +57,12 @@ function timeRequests(server: http.Server): void {
 }
 
 /**
- * BENCH_RULE=log gives the worker one rule that matches every delivery with a `log` action (a
- * recorded rule outcome, an action outcome, its claim and job); without it no rule applies, as in
- * bench/scale.ts.
+ * BENCH_RULE=log gives the worker the scale bench's rule (bench/lib/gatewayRule.ts: one `log` action
+ * per delivery, so a rule outcome, an action outcome, its claim and its job); without it no rule
+ * applies.
  */
 function writeRules(dir: string): void {
-  if (process.env.BENCH_RULE !== 'log') return;
-  const rule = { name: 'bench-log', events: ['*'], actions: [{ type: 'log', message: "'delivery ' & deliveryId" }] };
-  fs.writeFileSync(path.join(dir, 'bench-log.json'), JSON.stringify(rule));
+  if (process.env.BENCH_RULE === 'log') writeBenchRule(dir);
 }
 
 async function startRelay(worker: boolean): Promise<{ url: string; close(): Promise<void> }> {

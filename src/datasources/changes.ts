@@ -29,10 +29,18 @@ export async function logRowChanges(dataSourceId: string, rows: Array<{ id: stri
   await RowChangeModel.collection.insertOne({ _id: timeOrderedId(now.getTime()), dataSourceId, rowIds: rows.map((r) => r.id), bytes: rows.map((r) => r.bytes) } as never);
 }
 
-export async function pendingChanges(ds: { _id: string; rowLog?: boolean | null }, learned: Manifest): Promise<PendingChanges> {
-  const entries = await RowChangeModel.find({ dataSourceId: ds._id }, { rowIds: 1, bytes: 1 })
-    .sort({ _id: 1 })
-    .lean<Array<{ _id: string; rowIds?: string[]; bytes?: number[] }>>();
+type LogEntry = { _id: string; rowIds?: string[]; bytes?: number[] };
+
+export function readChangeLog(dataSourceId: string): Promise<LogEntry[]> {
+  return RowChangeModel.find({ dataSourceId }, { rowIds: 1, bytes: 1 }).sort({ _id: 1 }).lean<LogEntry[]>();
+}
+
+export async function pendingChanges(ds: { _id: string; rowLog?: boolean | null }, learned: Pick<Manifest, 'run' | 'tracked'>): Promise<PendingChanges> {
+  return changesIn(ds, learned, await readChangeLog(ds._id));
+}
+
+/** The changes `entries` (the source's change log, oldest first) record since `learned`. */
+export function changesIn(ds: { rowLog?: boolean | null }, learned: Pick<Manifest, 'run' | 'tracked'>, entries: LogEntry[]): PendingChanges {
   const rows = new Map<string, number>();
   for (const e of entries) (e.rowIds ?? []).forEach((id, i) => rows.set(id, e.bytes?.[i] ?? 0));
   const complete = learned.tracked === true || (learned.run === 0 && ds.rowLog === true);

@@ -9,10 +9,10 @@ import { TeamModel } from '../platform/model.ts';
 import { serialized } from '../chat/serial.ts';
 import { insertedOnce } from '../db/insertNew.ts';
 import { syncs, tokensUsed } from '../observability/metrics.ts';
-import { discardUncommitted, readCommitted } from '../knowledge/store.ts';
+import { committedState, discardUncommitted, readCommitted } from '../knowledge/store.ts';
 import { estimateTokens } from './content.ts';
 import { DataSourceModel, DataSourceRowModel, SyncClaimModel, type DataSource, type DataSourceRow } from './model.ts';
-import { pendingChanges } from './changes.ts';
+import { changesIn, readChangeLog } from './changes.ts';
 import { getDataSource } from './service.ts';
 
 export const SYNC_JOB = 'datasources.sync';
@@ -30,16 +30,21 @@ export interface SyncResults {
   totalDataSourceRows: number;
 }
 
-/** Storage tokens the next sync is expected to use: ~4 bytes per token over rows not yet learned. */
+/**
+ * Storage tokens the next sync is expected to use: ~4 bytes per token over rows not yet learned.
+ * With a complete change log it reads the segment and the log, in parallel, and no manifest (a
+ * large source's is megabytes: 61 ms of a sync start at 3,000 rows; docs/BENCHMARKS.md, issue 17).
+ */
 export async function estimateSyncTokens(ds: Pick<DataSource, '_id' | 'rowLog'>): Promise<{ tokens: number; modifiedRows: number }> {
-  const manifest = await readCommitted(ds._id);
+  const [learned, log] = await Promise.all([committedState(ds._id), readChangeLog(ds._id)]);
   // A complete change log holds each changed row's size: no row is read (changes.ts). A row written
   // back to what was learned is counted too; the charge itself comes from the sync's real count.
-  const changes = await pendingChanges(ds, manifest);
+  const changes = changesIn(ds, learned, log);
   if (changes.complete) {
     const written = [...changes.rows.values()].filter((bytes) => bytes > 0);
     return { tokens: written.reduce((n, bytes) => n + estimateTokens(bytes), 0), modifiedRows: written.length };
   }
+  const manifest = await readCommitted(ds._id);
   const rows = await DataSourceRowModel.find({ dataSourceId: ds._id }, { _id: 1, contentHash: 1, bytes: 1 }).lean<DataSourceRow[]>();
   let tokens = 0;
   let modifiedRows = 0;
@@ -52,10 +57,10 @@ export async function estimateSyncTokens(ds: Pick<DataSource, '_id' | 'rowLog'>)
 }
 
 async function checkStorageBudget(ctx: AppContext, ds: DataSource): Promise<void> {
-  const team = await getTeam(ds.teamId);
+  // Read together: a start waits for one round trip instead of three (team, segment, change log).
+  const [team, { tokens }] = await Promise.all([getTeam(ds.teamId), estimateSyncTokens(ds)]);
   const remaining = effectiveLimits(team, ctx.planLimits).storageTokens - (team.usage?.storageTokens ?? 0);
   if (remaining <= 0) throw new AppError('storage_tokens_exhausted', 'The team has no storage tokens left');
-  const { tokens } = await estimateSyncTokens(ds);
   if (tokens > remaining) {
     throw new AppError('storage_tokens_exhausted', 'This sync would use more storage tokens than the team has left', { estimatedTokens: tokens, remainingTokens: remaining });
   }

@@ -43,7 +43,7 @@ export function createGatewayModule(opts: GatewayOptions = {}): DomainModule & {
         ACTION_JOB,
         (job) => {
           const s = state();
-          return performAction(ctx, { mailer: s.mailer, outbound: s.outbound, sourceOf: (name) => s.sources.get(name) ?? null }, retryDelaysMs, job.attrs.data);
+          return performAction(ctx, { mailer: s.mailer, outbound: s.outbound, sourceOf: (name) => s.sources.get(name) ?? null }, retryDelaysMs, job.attrs.data, () => job.touch());
         },
         // The action's own schedule travels with its error; anything else (database trouble) is
         // retried on the same delays, and the sweep covers what is still waiting after that.

@@ -27,8 +27,10 @@ export interface ProcessJobData {
   deliveries: ProcessItem[];
 }
 
+/** The actions one process job planned (outcome ids); `outcomeId` on jobs queued before that. */
 export interface ActionJobData {
-  outcomeId: string;
+  outcomeIds?: string[];
+  outcomeId?: string;
 }
 
 /**

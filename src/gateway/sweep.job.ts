@@ -7,7 +7,7 @@ import { ActionOutcomeModel, GatewayDeliveryModel } from './model.ts';
 import { ACTION_JOB, PROCESS_JOB, type ActionJobData, type ProcessJobData } from './service.ts';
 import { trusted } from '../db/connection.ts';
 
-/** Deliveries per re-enqueued process job: small batches finish well inside a job lock. */
+/** Deliveries (or actions) per re-enqueued job: small batches finish well inside a job lock. */
 const SWEEP_BATCH = 50;
 const SWEEP_LIMIT = 500;
 
@@ -28,7 +28,7 @@ export async function performSweep(ctx: AppContext, olderThanMs: number): Promis
   }
   const pending = await due<{ id: string }>(ActionOutcomeModel as unknown as Model<unknown>, { status: 'pending' }, 'createdAt', cutoff, { id: 1 });
   if (pending.length) await ActionOutcomeModel.updateMany({ id: trusted({ $in: pending.map((a) => a.id) }) }, { $set: { sweptAt: now } });
-  for (const a of pending) await ctx.jobs.now<ActionJobData>(ACTION_JOB, { outcomeId: a.id });
+  for (let i = 0; i < pending.length; i += SWEEP_BATCH) await ctx.jobs.now<ActionJobData>(ACTION_JOB, { outcomeIds: pending.slice(i, i + SWEEP_BATCH).map((a) => a.id) });
   if (stale.length || pending.length) ctx.logger.info({ deliveries: stale.length, actions: pending.length }, 'gateway sweep re-enqueued waiting work');
   return { deliveries: stale.length, actions: pending.length };
 }

@@ -28,7 +28,8 @@ function normaliseInPlace(vector: Float32Array): Float32Array {
   for (let i = 0; i < vector.length; i++) norm += vector[i]! * vector[i]!;
   if (!Number.isFinite(norm)) throw new EmbeddingError('a vector holds a value that is not a finite number');
   norm = Math.sqrt(norm) || 1;
-  for (let i = 0; i < vector.length; i++) vector[i]! /= norm;
+  // Most models answer unit vectors already.
+  if (Math.abs(norm - 1) > 1e-6) for (let i = 0; i < vector.length; i++) vector[i]! /= norm;
   return vector;
 }
 

@@ -10,7 +10,7 @@ export function hybridSearch(segments: Bm25Segment[], embedded: Bm25Segment[], q
 }
 
 /** Candidates each ranking brings to the fusion. */
-const FUSION_CANDIDATES = 50;
+export const FUSION_CANDIDATES = 50;
 /** Reciprocal rank fusion's k (Cormack et al. 2009): damps the weight of the very first ranks. */
 const RRF_K = 60;
 

@@ -13,6 +13,11 @@ const SegmentSchema = new Schema(
     run: { type: Number, required: true },
     manifestId: { type: String, required: true },
     totalDocuments: { type: Number, required: true },
+    /**
+     * The live manifest's `tracked` (store.ts), so a sync start learns it without reading the
+     * manifest (megabytes for a large source). Absent on segments committed before 2026-11-27.
+     */
+    tracked: { type: Boolean, required: false },
   },
   { versionKey: false },
 );
@@ -24,9 +29,9 @@ const BlobSchema = new Schema(
     run: { type: Number, required: true },
     /** Deflated JSON (see store.ts for the shapes). */
     data: { type: Buffer, required: true },
-    /** Packs only: the chunks' vectors in group order, one signed byte per dimension (knowledge/vectorCodec.ts). */
-    vectorCodes: { type: Buffer, required: false },
-    /** Packs only: one little-endian Float32 scale per vector of vectorCodes. */
+    /** Packs only: the chunks' vectors in group order, a little-endian Int16 per dimension (knowledge/vectorCodec.ts). */
+    vectors16: { type: Buffer, required: false },
+    /** Packs only: one little-endian Float32 scale per vector of vectors16. */
     vectorScales: { type: Buffer, required: false },
     /** Packs written before 2026-11-27: the vectors as raw little-endian Float32 (still read). */
     vectors: { type: Buffer, required: false },

@@ -76,6 +76,18 @@ export async function readCommittedStates(dataSourceId: string): Promise<Readonl
   return manifest;
 }
 
+/**
+ * The committed run and whether its manifest follows the change log, from the segment alone. A
+ * segment committed before it held `tracked` has its manifest read (once per manifest: cached).
+ */
+export async function committedState(dataSourceId: string): Promise<Pick<Manifest, 'run' | 'tracked'>> {
+  const segment = await KnowledgeSegmentModel.findById(dataSourceId, { run: 1, tracked: 1 }).lean();
+  if (!segment) return { run: 0 };
+  if (typeof segment.tracked === 'boolean') return { run: segment.run, tracked: segment.tracked };
+  const manifest = await readCommittedStates(dataSourceId);
+  return { run: manifest.run, tracked: manifest.tracked };
+}
+
 export async function readCommitted(dataSourceId: string): Promise<Manifest> {
   const segment = await KnowledgeSegmentModel.findById(dataSourceId).lean();
   if (!segment) return emptyManifest();
@@ -87,20 +99,24 @@ export async function readCommitted(dataSourceId: string): Promise<Manifest> {
 type StoredGroup = Omit<RowChunks, 'embedding'> & { embedding?: { model: string; floats: number } };
 
 const bytesOf = (data: Buffer | { buffer: Uint8Array }) => (Buffer.isBuffer(data) ? data : Buffer.from(data.buffer));
-/** Copied out into an aligned array: a Float32Array view needs a byte offset that is a multiple of 4. */
+/** Copied out into aligned arrays: a typed array view needs a byte offset that is a multiple of its element size. */
 function floatsOf(raw: Buffer): Float32Array {
   const floats = new Float32Array(raw.byteLength >>> 2);
   new Uint8Array(floats.buffer).set(raw.subarray(0, floats.byteLength));
   return floats;
+}
+function int16Of(raw: Buffer): Int16Array {
+  const codes = new Int16Array(raw.byteLength >>> 1);
+  new Uint8Array(codes.buffer).set(raw.subarray(0, codes.byteLength));
+  return codes;
 }
 
 export async function readPack(packId: string): Promise<RowChunks[]> {
   const doc = await KnowledgePackModel.findById(packId).lean();
   if (!doc) return [];
   const groups = decode<StoredGroup[]>(doc.data);
-  if (doc.vectorCodes && doc.vectorScales) {
-    const raw = bytesOf(doc.vectorCodes as unknown as Buffer);
-    const codes = new Int8Array(raw.buffer, raw.byteOffset, raw.byteLength);
+  if (doc.vectors16 && doc.vectorScales) {
+    const codes = int16Of(bytesOf(doc.vectors16 as unknown as Buffer));
     const scales = floatsOf(bytesOf(doc.vectorScales as unknown as Buffer));
     let [at, vector] = [0, 0];
     return groups.map(({ embedding, ...group }) => {
@@ -125,7 +141,7 @@ const asBuffer = (v: ArrayBufferView) => Buffer.from(v.buffer, v.byteOffset, v.b
 
 /** A pack document: the groups deflated, their vectors apart as bytes and scales (vectorCodec.ts; neither deflates). */
 function packDocument(id: string, dataSourceId: string, run: number, batch: RowChunks[]) {
-  const codes: Int8Array[] = [];
+  const codes: Int16Array[] = [];
   const scales: Float32Array[] = [];
   const stored: StoredGroup[] = batch.map(({ rowId, hash, chunks, embedding }) => {
     // A block that is not whole vectors is left out: the row is embedded again by the next sync.
@@ -135,9 +151,9 @@ function packDocument(id: string, dataSourceId: string, run: number, batch: RowC
     scales.push(encoded.scales);
     return { rowId, hash, chunks, embedding: { model: embedding.model, floats: embedding.vectors.length } };
   });
-  const doc: { _id: string; dataSourceId: string; run: number; data: Buffer; vectorCodes?: Buffer; vectorScales?: Buffer } = { _id: id, dataSourceId, run, data: encode(stored) };
+  const doc: { _id: string; dataSourceId: string; run: number; data: Buffer; vectors16?: Buffer; vectorScales?: Buffer } = { _id: id, dataSourceId, run, data: encode(stored) };
   if (codes.length) {
-    doc.vectorCodes = Buffer.concat(codes.map(asBuffer));
+    doc.vectors16 = Buffer.concat(codes.map(asBuffer));
     doc.vectorScales = Buffer.concat(scales.map(asBuffer));
   }
   return { doc, embedded: new Set(stored.filter((g) => g.embedding).map((g) => g.rowId)) };
@@ -205,7 +221,7 @@ export async function commitKnowledge(input: CommitInput): Promise<{ manifest: M
   const manifestId = `${dataSourceId}:${run}`;
   await KnowledgeManifestModel.collection.insertOne({ _id: manifestId, dataSourceId, run, data: encode(manifest) } as never);
   const totalDocuments = Object.values(rows).reduce((n, r) => n + r.n, 0);
-  await KnowledgeSegmentModel.replaceOne({ _id: dataSourceId }, { botId: input.botId, run, manifestId, totalDocuments }, { upsert: true });
+  await KnowledgeSegmentModel.replaceOne({ _id: dataSourceId }, { botId: input.botId, run, manifestId, totalDocuments, tracked: manifest.tracked }, { upsert: true });
   await stampKnowledge(input.botId);
 
   // Garbage: the previous manifest and packs the new manifest no longer references.

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestRuntime } from '../helpers/harness.ts';
 import { createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
-import { DataSourceModel, RowChangeModel, RowContentModel } from '../../src/datasources/model.ts';
+import { DataSourceModel, DataSourceRowModel, RowChangeModel, RowContentModel } from '../../src/datasources/model.ts';
 import { packContent, contentHash } from '../../src/datasources/content.ts';
 import { performSync } from '../../src/datasources/sync.job.ts';
 import { KnowledgeManifestModel, KnowledgeSegmentModel } from '../../src/knowledge/model.ts';
@@ -115,5 +115,43 @@ describe('sync follows the change log', () => {
     // …and one from before the log reads its rows.
     await DataSourceModel.updateOne({ _id: id }, { $set: { rowLog: false } });
     expect(await estimateSyncTokens({ ...ds, rowLog: false })).toEqual({ tokens: 200, modifiedRows: 2 });
+  });
+
+  it('estimates a synced source from its segment and log alone, and follows the manifest of a segment committed before it kept `tracked`', async () => {
+    const { estimateSyncTokens } = await import('../../src/datasources/sync.ts');
+    const { readCommitted } = await import('../../src/knowledge/store.ts');
+    const { deflateRawSync } = await import('node:zlib');
+    const content = 'y'.repeat(400); // 100 tokens
+    /** A synced two-row source with one row changed through the API and the other behind the log. */
+    const syncedWithChanges = async () => {
+      const id = await createDataSource(api);
+      await api('post', '/data-sources/row', { dataSourceId: id, dataSourceRows: [{ name: 'a', content }, { name: 'b', content }] }).expect(200);
+      await sync(id);
+      const [first, second] = await rowIds(api, id);
+      await api('put', '/data-sources/row', { dataSourceId: id, dataSourceRows: [{ id: first!.id, name: 'a', content: content + 'z' }] }).expect(200);
+      // What a row scan compares (its hash and size), changed the way no API path does: unlogged.
+      await DataSourceRowModel.updateOne({ _id: second!.id }, { $set: { contentHash: contentHash('w'.repeat(800)), bytes: 800 } });
+      return id;
+    };
+    const estimate = async (id: string) => estimateSyncTokens((await DataSourceModel.findById(id).lean())!);
+
+    const current = await syncedWithChanges();
+    expect((await KnowledgeSegmentModel.findById(current).lean())!.tracked).toBe(true);
+    // The log alone: the row changed behind it is not counted.
+    expect(await estimate(current)).toEqual({ tokens: 101, modifiedRows: 1 });
+
+    // Committed before segments kept `tracked`, by a sync that followed the log: the manifest says so.
+    const upgraded = await syncedWithChanges();
+    await KnowledgeSegmentModel.collection.updateOne({ _id: upgraded } as never, { $unset: { tracked: '' } });
+    expect(await estimate(upgraded)).toEqual({ tokens: 101, modifiedRows: 1 });
+
+    // Committed before the log: every row is read, and the change behind the log is counted too.
+    const older = await syncedWithChanges();
+    const segment = (await KnowledgeSegmentModel.findById(older).lean())!;
+    const manifest = await readCommitted(older);
+    delete manifest.tracked;
+    await KnowledgeManifestModel.updateOne({ _id: segment.manifestId }, { $set: { data: deflateRawSync(Buffer.from(JSON.stringify(manifest))) } });
+    await KnowledgeSegmentModel.collection.updateOne({ _id: older } as never, { $unset: { tracked: '' } });
+    expect(await estimate(older)).toEqual({ tokens: 301, modifiedRows: 2 });
   });
 });

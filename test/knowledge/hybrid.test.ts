@@ -176,10 +176,10 @@ describe('vectors stored by the former layout (raw Float32), after an upgrade', 
     const floats = groups.flatMap((g) => g.chunks.flatMap((c) => Array.from(normalise(stubVector(embeddingText(c))))));
     await KnowledgePackModel.collection.updateOne(
       { _id: packId as never },
-      { $set: { vectors: Buffer.from(Float32Array.from(floats).buffer) }, $unset: { vectorCodes: '', vectorScales: '' } },
+      { $set: { vectors: Buffer.from(Float32Array.from(floats).buffer) }, $unset: { vectors16: '', vectorScales: '' } },
     );
     const old = await KnowledgePackModel.findById(packId).lean();
-    expect(old!.vectorCodes).toBeUndefined();
+    expect(old!.vectors16).toBeUndefined();
     expect((await readPack(packId!)).flatMap((g) => Array.from(g.embedding!.vectors))).toEqual(Array.from(Float32Array.from(floats)));
     expect((await api('post', '/message', { message: SEMANTIC }).expect(200)).body.response).toContain('Change the engine oil');
 
@@ -197,7 +197,7 @@ describe('vectors stored by the former layout (raw Float32), after an upgrade', 
     expect(packs.length).toBeGreaterThan(0);
     for (const pack of packs) {
       expect(pack.vectors).toBeUndefined();
-      expect(pack.vectorCodes).toBeDefined();
+      expect(pack.vectors16).toBeDefined();
     }
     expect(Object.values(manifest.rows).every((r) => r.e === 'embed-a')).toBe(true);
     expect((await api('post', '/message', { message: SEMANTIC }).expect(200)).body.response).toContain('Change the engine oil');
