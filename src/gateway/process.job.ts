@@ -1,6 +1,6 @@
-// gateway.process: plans one run of a stored delivery against the current rules, records each
-// rule's result and each action (with its evaluated spec) under unique keys, and enqueues one
-// job per action. Safe to run twice: records are inserted once and actions are claimed before
+// gateway.process: plans a run of each stored delivery of a batch against the current rules,
+// records each rule's result and each action (with its evaluated spec) under unique keys, and
+// enqueues the actions together. Safe to run twice: records are inserted once and actions are claimed before
 // they run, so a worker that picks this up after a crash repeats nothing.
 import type { AppContext } from '../context.ts';
 import { ruleOutcomes } from '../observability/metrics.ts';
@@ -9,7 +9,7 @@ import type { RuleSet } from './rules/loader.ts';
 import { planDelivery, type RulePlan } from './rules/plan.ts';
 import { ACTION_JOB, ruleInputOf, type ActionJobData, type ProcessItem, type ProcessJobData } from './service.ts';
 import { trusted } from '../db/connection.ts';
-import { insertedOnce } from '../db/insertNew.ts';
+import { insertNew } from '../db/insertNew.ts';
 
 /** A planned action: `known` when this planning inserted it as pending, else its status must be read. */
 interface PlannedAction {
@@ -17,56 +17,63 @@ interface PlannedAction {
   known: boolean;
 }
 
+interface DeliveryPlan {
+  delivery: string;
+  run: number;
+  plans: RulePlan[];
+}
+
 /**
  * Records each rule's result and each action once, by insert under a key derived from the run:
- * a second planning of the run (after a crash) keeps the first records. Returns the run's
- * actions that may be waiting to start.
+ * a second planning of the run (after a crash) keeps the first records. A batch's records go in
+ * one insert per collection (an existing key is kept, the rest inserted): two commands per job,
+ * not two per delivery. Returns the actions that may be waiting to start.
  */
-async function recordPlan(ctx: AppContext, delivery: string, run: number, plan: RulePlan): Promise<PlannedAction[]> {
+async function recordPlans(ctx: AppContext, batch: DeliveryPlan[]): Promise<PlannedAction[]> {
   const now = ctx.clock.now();
-  await insertedOnce(
-    RuleOutcomeModel.collection.insertOne({
-      _id: ruleOutcomeId(delivery, run, plan.rule),
-      delivery,
-      run,
-      rule: plan.rule,
-      file: plan.file,
-      result: plan.result,
-      error: plan.error,
-      evaluatedAt: now,
-    } as never),
-  );
-  if (plan.result === 'error') ruleOutcomes.inc({ rule: plan.rule, action: 'when', outcome: 'error' });
-  const actions: PlannedAction[] = [];
-  for (const action of plan.actions) {
-    const planned = action.spec !== null;
-    const id = actionOutcomeId(delivery, run, plan.rule, action.index);
-    const inserted = await insertedOnce(
-      ActionOutcomeModel.collection.insertOne({
-        _id: id,
-        id,
-        delivery,
-        run,
-        rule: plan.rule,
-        index: action.index,
-        type: action.type,
-        spec: action.spec ?? {},
-        status: planned ? 'pending' : 'failed',
-        attempts: 0,
-        leaseUntil: null,
-        result: null,
-        error: action.error,
-        createdAt: now,
-        finishedAt: planned ? null : now,
-        // Enqueued by this run: the sweep's grace period runs from here (sweep.job.ts).
-        sweptAt: now,
-      } as never),
-    );
-    // Inserted now: pending exactly when planned. Already there: its status is whatever it reached.
-    if (!inserted || planned) actions.push({ id, known: inserted });
-    if (!planned) ruleOutcomes.inc({ rule: plan.rule, action: action.type, outcome: 'failed' });
+  const rules: object[] = [];
+  const actions: object[] = [];
+  const planned: Array<{ id: string; planned: boolean; rule: string; type: string }> = [];
+  for (const { delivery, run, plans } of batch) {
+    for (const plan of plans) {
+      rules.push({ _id: ruleOutcomeId(delivery, run, plan.rule), delivery, run, rule: plan.rule, file: plan.file, result: plan.result, error: plan.error, evaluatedAt: now });
+      if (plan.result === 'error') ruleOutcomes.inc({ rule: plan.rule, action: 'when', outcome: 'error' });
+      for (const action of plan.actions) {
+        const id = actionOutcomeId(delivery, run, plan.rule, action.index);
+        const ok = action.spec !== null;
+        planned.push({ id, planned: ok, rule: plan.rule, type: action.type });
+        actions.push({
+          _id: id,
+          id,
+          delivery,
+          run,
+          rule: plan.rule,
+          index: action.index,
+          type: action.type,
+          spec: action.spec ?? {},
+          status: ok ? 'pending' : 'failed',
+          attempts: 0,
+          leaseUntil: null,
+          result: null,
+          error: action.error,
+          createdAt: now,
+          finishedAt: ok ? null : now,
+          // Enqueued by this run: the sweep's grace period runs from here (sweep.job.ts).
+          sweptAt: now,
+        });
+      }
+    }
   }
-  return actions;
+  await insertNew(RuleOutcomeModel.collection, rules);
+  const existed = await insertNew(ActionOutcomeModel.collection, actions);
+  const out: PlannedAction[] = [];
+  planned.forEach((action, i) => {
+    const inserted = !existed.has(i);
+    // Inserted now: pending exactly when planned. Already there: its status is whatever it reached.
+    if (!inserted || action.planned) out.push({ id: action.id, known: inserted });
+    if (!action.planned) ruleOutcomes.inc({ rule: action.rule, action: action.type, outcome: 'failed' });
+  });
+  return out;
 }
 
 /** Actions per gateway.action job: one job for what a batch planned, split so each job stays short. */
@@ -121,19 +128,19 @@ async function markProcessed(ctx: AppContext, done: Array<{ delivery: GatewayDel
 }
 
 /**
- * Processes every delivery of the job; one that fails does not stop the others, and re-throws after
- * the others are marked processed. A batch can outlast the job lock on a slow database; `touch`
- * (Agenda's job.touch) keeps the lock, or Agenda would give the same batch to another run while
- * this one carries on. A crash before the marks leaves the batch to a retry or the sweep, which
- * plan it again: every record is inserted once, so nothing is repeated.
+ * Processes every delivery of the job: plans each (a body that no longer parses plans nothing),
+ * records and enqueues the batch's plans, then marks the batch processed. A database error fails
+ * the job, whose retry (or the sweep) plans the batch again: every record is inserted once, so
+ * nothing is repeated. A batch can outlast the job lock on a slow database; `touch` (Agenda's
+ * job.touch) keeps the lock, or Agenda would give the same batch to another run while this one
+ * carries on.
  */
 export async function performProcess(ctx: AppContext, gateway: GatewayView, data: ProcessJobData, touch?: () => Promise<void>): Promise<void> {
-  let failure: unknown = null;
   let touchedAt = ctx.clock.now().getTime();
   const items = data.deliveries ?? [];
   const stored = await storedDeliveries([...new Set(items.map((i) => i.id))]);
   const done: Array<{ delivery: GatewayDelivery; run: number }> = [];
-  const actions: PlannedAction[] = [];
+  const planned: DeliveryPlan[] = [];
   for (const item of items) {
     if (touch && ctx.clock.now().getTime() - touchedAt >= TOUCH_EVERY_MS) {
       await touch();
@@ -141,33 +148,22 @@ export async function performProcess(ctx: AppContext, gateway: GatewayView, data
     }
     const delivery = stored.get(item.id);
     if (!delivery || delivery.processedRun >= item.run) continue;
-    try {
-      actions.push(...(await processDelivery(ctx, gateway, delivery, item.run)));
-      done.push({ delivery, run: item.run });
-    } catch (err) {
-      ctx.logger.error({ err, delivery: item.id }, 'gateway delivery processing failed; the job will retry');
-      failure = err;
-    }
+    planned.push({ delivery: delivery.id, run: item.run, plans: await planRun(ctx, gateway, delivery) });
+    done.push({ delivery, run: item.run });
   }
-  // Enqueued before the marks: a crash between leaves the deliveries to be planned again, which
-  // finds the recorded actions and enqueues those still pending.
-  await enqueuePendingActions(ctx, actions);
+  // Recorded and enqueued before the marks: a crash between leaves the deliveries to be planned
+  // again, which finds the recorded actions and enqueues those still pending.
+  await enqueuePendingActions(ctx, await recordPlans(ctx, planned));
   await markProcessed(ctx, done);
-  if (failure) throw failure;
 }
 
-/** Plans a run of a delivery and records the plan; returns its actions that may be waiting to start. */
-async function processDelivery(ctx: AppContext, gateway: GatewayView, delivery: GatewayDelivery, run: number): Promise<PlannedAction[]> {
-  let plans: RulePlan[];
+/** What the current rules make of a delivery (nothing for a stored body that no longer parses). */
+async function planRun(ctx: AppContext, gateway: GatewayView, delivery: GatewayDelivery): Promise<RulePlan[]> {
   try {
     const { rules, vars } = gateway();
-    plans = await planDelivery(rules, ruleInputOf(delivery, vars));
+    return await planDelivery(rules, ruleInputOf(delivery, vars));
   } catch (err) {
-    // Only a stored body that no longer parses gets here; nothing can be planned for it.
     ctx.logger.error({ err, delivery: delivery.id }, 'gateway delivery cannot be planned');
-    plans = [];
+    return [];
   }
-  const actions: PlannedAction[] = [];
-  for (const plan of plans) actions.push(...(await recordPlan(ctx, delivery.id, run, plan)));
-  return actions;
 }

@@ -15,11 +15,15 @@ export function quantise(floats: Float32Array, dims: number): { codes: Int16Arra
   const scales = new Float32Array(count);
   for (let v = 0, base = 0; v < count; v++, base += dims) {
     let max = 0;
-    for (let j = base; j < base + dims; j++) max = Math.max(max, Math.abs(floats[j]!));
+    for (let j = base; j < base + dims; j++) {
+      const x = floats[j]!;
+      if (x > max) max = x;
+      else if (-x > max) max = -x;
+    }
     scales[v] = max / LEVELS || 1;
-    // The scale as stored (Float32), so decoding and encoding again gives the same integers.
-    const scale = scales[v]!;
-    for (let j = base; j < base + dims; j++) codes[j] = Math.round(floats[j]! / scale);
+    // From the scale as stored (Float32), so decoding and encoding again gives the same integers.
+    const inverse = 1 / scales[v]!;
+    for (let j = base; j < base + dims; j++) codes[j] = Math.round(floats[j]! * inverse);
   }
   return { codes, scales };
 }
