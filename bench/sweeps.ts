@@ -186,7 +186,7 @@ async function measureSize(n: number): Promise<SizeFigures> {
       (await ActionOutcomeModel.countDocuments({ status: 'pending' })) === 0,
     );
     // Finished work leaves no record: what the sweeps read after the burst is what is unfinished.
-    const leftAfterSeeding = { 'undispatched events': await UndispatchedEventModel.countDocuments({}), 'first-attempt records': await UnfinishedFirstAttemptsModel.countDocuments({}) };
+    const leftAfterSeeding = { 'events in the outbox': await UndispatchedEventModel.countDocuments({}), 'first-attempt records': await UnfinishedFirstAttemptsModel.countDocuments({}) };
     await replicate(n, seeded);
     const seedS = (performance.now() - seedStarted) / 1000;
     progress(`n=${n}: seeded and finished in ${seedS.toFixed(0)} s`);
@@ -198,8 +198,9 @@ async function measureSize(n: number): Promise<SizeFigures> {
     const template = (await DeliveryModel.findOne({}).lean<Record<string, unknown>>())!;
     for (let i = 0; i < UNFINISHED; i++) {
       const event = new EventModel({ id: timeOrderedId(), type: 'conversation.started', teamId: t.teamId, botId: t.botId, payload: { conversation: { id: randomUUID() } }, createdAt: at });
-      await UndispatchedEventModel.collection.insertOne({ _id: event.id, at } as never);
-      await EventModel.collection.insertOne(event.toObject() as never); // stored, never dispatched
+      // Stored in the outbox and as an event, never dispatched.
+      await UndispatchedEventModel.collection.insertOne({ _id: event.id, at, event: event.toObject() } as never);
+      await EventModel.collection.insertOne(event.toObject() as never);
       const id = timeOrderedId();
       const body = Buffer.from('{}');
       await GatewayDeliveryModel.create({ id, source: 'relay', deliveryId: randomUUID(), event: 'conversation.started', test: false, headers: {}, rawBody: body, receivedAt: at, sweptAt: at }); // never queued
@@ -207,7 +208,7 @@ async function measureSize(n: number): Promise<SizeFigures> {
       await ActionOutcomeModel.create({ id: outcome, delivery: randomUUID(), run: 0, rule: 'log-all', index: 0, type: 'log', spec: { type: 'log' }, status: 'pending', createdAt: at, sweptAt: at }); // never run
       // A fresh delivery whose first attempt never ran (the process died with it queued), with its batch's record.
       const deliveryId = timeOrderedId();
-      await UnfinishedFirstAttemptsModel.collection.insertOne({ _id: timeOrderedId(), at, deliveryIds: [deliveryId] } as never);
+      await UnfinishedFirstAttemptsModel.collection.insertOne({ _id: timeOrderedId(), at, eventIds: [event.id] } as never);
       await DeliveryModel.collection.insertOne({ ...template, _id: deliveryId, id: deliveryId, eventId: event.id, createdAt: at, fresh: true, status: 'pending' } as never);
     }
     // Settled rows whose retry was never scheduled.
@@ -235,9 +236,8 @@ async function measureSize(n: number): Promise<SizeFigures> {
       `gateway actions: ${await plan(ActionOutcomeModel.find({ status: 'pending', sweptAt: trusted({ $lt: cutoff }) }).limit(500))}`,
       `webhook settled rows: ${await plan(DeliveryModel.find({ status: 'pending', fresh: false, nextAttemptAt: trusted({ $lt: cutoff }) }).limit(500))}`,
       `webhook first-attempt records: ${await plan(UnfinishedFirstAttemptsModel.find({ at: trusted({ $lt: cutoff }) }).sort({ at: 1 }).limit(100))}`,
-      `webhook fresh rows of a record: ${await plan(DeliveryModel.find({ _id: trusted({ $in: stranded.map((d) => d._id) }), fresh: true }))}`,
-      `undispatched events: ${await plan(UndispatchedEventModel.find({ at: trusted({ $lt: cutoff }) }).sort({ at: 1 }).limit(1000))}`,
-      `events of the records: ${await plan(EventModel.find({ id: trusted({ $in: [randomUUID(), randomUUID()] }) }))}`,
+      `webhook fresh rows of a record: ${await plan(DeliveryModel.find({ eventId: trusted({ $in: [randomUUID(), randomUUID()] }), fresh: true }))}`,
+      `event outbox: ${await plan(UndispatchedEventModel.find({ at: trusted({ $lt: cutoff }) }).sort({ at: 1 }).limit(1000))}`,
       `retention, webhook deliveries: ${await plan(DeliveryModel.find({ createdAt: trusted({ $lt: retentionCutoff }) }).sort({ createdAt: 1 }).limit(500))}`,
       `retention, gateway deliveries: ${await plan(GatewayDeliveryModel.find({ processedAt: trusted({ $lt: retentionCutoff }) }).sort({ processedAt: 1 }).limit(500))}`,
       `retention, events: ${await plan(EventModel.find({ createdAt: trusted({ $lt: retentionCutoff }) }))}`,
@@ -252,6 +252,12 @@ async function measureSize(n: number): Promise<SizeFigures> {
       ['retention: webhook deliveries, nothing old', () => pruneDeliveries(retentionCutoff)],
       ['retention: gateway deliveries, nothing old', () => pruneGateway(retentionCutoff)],
     ];
+    // The gateway's read of what is due, alone and repeated: its database CPU per read is what the
+    // backlog costs the sweep (10 ms ticks, so summed over many reads).
+    const dueReads = 200;
+    const dueCpu = bench.dbCpuMs();
+    for (let i = 0; i < dueReads; i++) await GatewayDeliveryModel.find({ processedAt: null, sweptAt: trusted({ $lt: cutoff }) }, { id: 1, run: 1 }).limit(500).lean();
+    plans.push(`gateway due read with ${backlog} queued: ${((bench.dbCpuMs() - dueCpu) / dueReads).toFixed(2)} ms of database CPU per read (${dueReads} reads)`);
     const figures = new Map<string, Figure>();
     for (const [name, run] of sweeps) {
       const first = await timed(bench, run);

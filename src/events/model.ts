@@ -1,6 +1,6 @@
 // An Event is a fact the service publishes (spec "Events"): sync results and conversation moves.
-// A record of its unfinished dispatch is written before it and removed once subscribers (the
-// webhooks fan-out) took it, so a sweeper reads only what a crash left undone.
+// It is written to an outbox first and moved to the events once subscribers (the webhooks fan-out)
+// took it, so a sweeper reads only what a crash left undone.
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 
 export const EVENT_TYPES = [
@@ -34,11 +34,16 @@ const EventSchema = new Schema(
 EventSchema.index({ createdAt: 1, _id: 1 });
 
 /**
- * An event not yet handed to every subscriber (`_id` = event id): inserted before the event,
- * deleted in batches once dispatched. The sweep reads this small collection, not the events (on
- * FerretDB a read of the events by time cost what every event since the last run cost).
+ * The outbox: an event not yet handed to every subscriber (`_id` = event id), written by emit in
+ * place of the event and moved to the events collection in batches once dispatched. The sweep
+ * reads this small collection, not the events (on FerretDB a read of the events by time cost what
+ * every event since the last run cost). One insert per emit, as before the outbox: a record of its
+ * own before the event was a second commit on every emit's path, and cut the webhook burst by a third.
  */
-const UndispatchedEventSchema = new Schema({ _id: { type: String, required: true }, at: { type: Date, required: true, index: true } }, { versionKey: false });
+const UndispatchedEventSchema = new Schema(
+  { _id: { type: String, required: true }, at: { type: Date, required: true, index: true }, event: { type: Schema.Types.Mixed, required: true } },
+  { versionKey: false, minimize: false },
+);
 
 /**
  * An event whose dispatch by the sweep failed for a reason other than the database being away:

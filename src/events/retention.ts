@@ -1,6 +1,5 @@
-// Events older than the retention period, with their failure counts and any record of unfinished
-// dispatch left (the sweep gave it up, or is still retrying it: older than the retention period,
-// it would be given up anyway).
+// Events older than the retention period, with their failure counts, and any left in the outbox
+// that long (still retried by the sweep: older than the retention period, given up anyway).
 import { trusted } from '../db/connection.ts';
 import { EventDispatchFailureModel, EventModel, UndispatchedEventModel } from './model.ts';
 

@@ -7,6 +7,7 @@ import { isTransientDatabaseError } from '../db/errors.ts';
 import { trusted } from '../db/connection.ts';
 import { SerialBatcher } from '../db/serialBatcher.ts';
 import { GroupInsert } from '../db/groupInsert.ts';
+import { insertNew } from '../db/insertNew.ts';
 
 /** Sweeps that may fail to dispatch one event (the database being away aside) before it is given up. */
 export const MAX_SWEEP_TRIES = 5;
@@ -25,42 +26,46 @@ export interface EventInput {
 export class EventBus {
   private readonly subscribers: EventSubscriber[] = [];
   /**
-   * Records of dispatched events are deleted in batches after the fact: one deleted late or never
-   * only makes the sweeper dispatch the event again, which creates nothing twice (fan-out is idempotent).
+   * Outbox rows of dispatched events are deleted in batches after the fact: one deleted late or
+   * never only makes the sweeper dispatch the event again, which creates nothing twice (fan-out is
+   * idempotent).
    */
-  private readonly dispatched: SerialBatcher<string>;
-  /** Events emitted together are stored in one insert (a group commit); each emit waits for its own. */
+  private readonly done: SerialBatcher<string>;
+  /** Events emitted together go into the outbox in one insert (a group commit); each emit waits for its own. */
+  private readonly outbox = new GroupInsert(UndispatchedEventModel.collection);
+  /** And into the events likewise. */
   private readonly inserts = new GroupInsert(EventModel.collection);
-  /** Their records of unfinished dispatch, likewise. */
-  private readonly undispatched = new GroupInsert(UndispatchedEventModel.collection);
   constructor(
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {
-    this.dispatched = new SerialBatcher(256, (ids) => this.deleteRecords(ids));
+    this.done = new SerialBatcher(256, (ids) => this.leaveOutbox(ids));
   }
 
   subscribe(subscriber: EventSubscriber): void {
     this.subscribers.push(subscriber);
   }
 
-  /** Stores the event and dispatches it. A failed dispatch is logged; the sweeper retries it. */
+  /** Stores the event (in the outbox) and dispatches it. A failed dispatch is logged; the sweeper retries it. */
   async emit(input: EventInput): Promise<StoredEvent> {
-    // Time-ordered: each dispatch row (`_id` = event id) then adds to the end of its index, which
-    // made the webhook burst about 18 % faster on FerretDB (docs/BENCHMARKS.md, session 17).
+    // Time-ordered: rows keyed by the event id then add to the end of their index, which made the
+    // webhook burst about 18 % faster on FerretDB (docs/BENCHMARKS.md, session 17).
     const doc = new EventModel({ ...input, id: timeOrderedId(), createdAt: this.clock.now() });
     // Validated and cast here, once: the group commit writes the plain document.
     await doc.validate();
     const event = doc.toObject() as StoredEvent;
-    // The record first: a crash after it and before the event leaves a record the sweep drops; the
-    // other order could leave an event that nothing would ever dispatch.
+    // The outbox row first: from then on a crash leaves it for the sweep. The event's own row and
+    // the dispatch then go at once, so an emit waits for as many commits in a row as it did before
+    // the outbox (a row before the event cut the webhook burst by a third).
     // A fresh id never exists already; false here would mean a broken id generator.
-    if (!(await this.undispatched.insert({ _id: event.id, at: event.createdAt }))) throw new Error(`event id ${doc.id} exists already`);
-    if (!(await this.inserts.insert(event))) throw new Error(`event id ${doc.id} exists already`);
-    await this.dispatch(event);
+    if (!(await this.outbox.insert({ _id: event.id, at: event.createdAt, event }))) throw new Error(`event id ${doc.id} exists already`);
+    const [stored, dispatched] = await Promise.all([this.inserts.insert(event), this.dispatchOrError(event)]);
+    if (!stored) throw new Error(`event id ${doc.id} exists already`);
+    if (dispatched === null) this.done.add(event.id);
     return event;
   }
 
+  /** Hands a stored event to the subscribers again (its fan-out creates nothing twice). */
   async dispatch(event: StoredEvent): Promise<boolean> {
     return (await this.dispatchOrError(event)) === null;
   }
@@ -69,7 +74,6 @@ export class EventBus {
   private async dispatchOrError(event: StoredEvent): Promise<unknown> {
     try {
       for (const subscriber of this.subscribers) await subscriber(event);
-      this.dispatched.add(event.id);
       return null;
     } catch (err) {
       this.logger.error({ err, eventId: event.id, type: event.type }, 'event dispatch failed; the sweeper will retry');
@@ -77,49 +81,40 @@ export class EventBus {
     }
   }
 
-  /** Resolves once every dispatched event's record so far is deleted (shutdown, tests). */
+  /** Resolves once every dispatched event's outbox row so far is deleted (shutdown, tests). */
   flush(): Promise<void> {
-    return this.dispatched.drained();
+    return this.done.drained();
   }
 
-  private async deleteRecords(ids: string[]): Promise<void> {
+  private async leaveOutbox(ids: string[]): Promise<void> {
     try {
       await UndispatchedEventModel.deleteMany({ _id: trusted({ $in: ids }) });
     } catch (err) {
-      this.logger.warn({ err, events: ids.length }, 'dispatched events kept their records; the sweeper will dispatch them again');
+      this.logger.warn({ err, events: ids.length }, 'dispatched events stay in the outbox; the sweeper will dispatch them again');
     }
   }
 
   /**
    * Re-dispatches events whose dispatch never finished (a crash between store and fan-out, or a
-   * failed fan-out): those with a record older than the grace period. A record whose event was
-   * never stored (a crash between the two inserts) is dropped. An event that fails in
-   * MAX_SWEEP_TRIES runs for a reason other than the database is given up (its record dropped).
+   * failed fan-out): those in the outbox since before the grace period. An event that fails in
+   * MAX_SWEEP_TRIES runs for a reason other than the database is given up (it leaves the outbox).
    */
   async redispatchStale(olderThanMs: number, batch = 1_000): Promise<number> {
     const cutoff = new Date(this.clock.now().getTime() - olderThanMs);
-    const records = await UndispatchedEventModel.find({ at: trusted({ $lt: cutoff }) }, { _id: 1 })
+    const waiting = await UndispatchedEventModel.find({ at: trusted({ $lt: cutoff }) })
       .sort({ at: 1 })
       .limit(batch)
-      .lean<Array<{ _id: string }>>();
-    if (!records.length) return 0;
-    const ids = records.map((r) => r._id);
-    const events = new Map((await EventModel.find({ id: trusted({ $in: ids }) }).lean<StoredEvent[]>()).map((e) => [e.id, e]));
-    let done = 0;
-    const dropped: string[] = [];
-    for (const id of ids) {
-      const event = events.get(id);
-      // Never stored, or stored by a release that marked dispatches on the event itself.
-      if (!event || event.dispatchedAt) {
-        dropped.push(id);
-        continue;
-      }
+      .lean<Array<{ event: StoredEvent }>>();
+    if (!waiting.length) return 0;
+    // Stored already unless the process died between the outbox and the event's row.
+    await insertNew(EventModel.collection, waiting.map((w) => w.event));
+    let dispatched = 0;
+    for (const { event } of waiting) {
       const err = await this.dispatchOrError(event);
-      if (err === null) done++;
-      else if (await this.givenUp(event, err)) dropped.push(id);
+      if (err === null) dispatched++;
+      if (err === null || (await this.givenUp(event, err))) this.done.add(event.id);
     }
-    if (dropped.length) await UndispatchedEventModel.deleteMany({ _id: trusted({ $in: dropped }) });
-    return done;
+    return dispatched;
   }
 
   /** Counts a failed sweep of the event; true once it has failed too often to hold the sweep back. */

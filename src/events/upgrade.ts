@@ -1,17 +1,17 @@
 // The upgrade from releases that marked dispatched events with rows (`eventdispatches`) and swept
 // the events created since a mark (`sweepmarks`, 'events.dispatch'): the events of that last
-// window without a dispatch row get their record of unfinished dispatch, then the rows and the
-// mark go. Events before the mark were dispatched or given up by the old sweep. Idempotent, so
+// window without a dispatch row are copied into the outbox (the sweep dispatches them and finds
+// them stored already), then the rows and the mark go. Events before the mark were dispatched or given up by the old sweep. Idempotent, so
 // workers starting together may all run it.
 import mongoose from 'mongoose';
 import { trusted } from '../db/connection.ts';
 import { insertNew } from '../db/insertNew.ts';
-import { EventModel, UndispatchedEventModel } from './model.ts';
+import { EventModel, UndispatchedEventModel, type StoredEvent } from './model.ts';
 
 const OLD_MARK = 'events.dispatch';
 const BATCH = 1_000;
 
-/** Records the undispatched events an older release left; returns how many. */
+/** Puts the undispatched events an older release left into the outbox; returns how many. */
 export async function recordUndispatchedEvents(): Promise<number> {
   const db = mongoose.connection.db!;
   const marks = db.collection<{ _id: string; at: Date }>('sweepmarks');
@@ -26,14 +26,14 @@ export async function recordUndispatchedEvents(): Promise<number> {
     const position: Record<string, unknown> = after
       ? { $or: [{ createdAt: trusted({ $gt: after.at }) }, { createdAt: after.at, _id: trusted({ $gt: after.id }) }] }
       : { createdAt: trusted({ $gte: from }) };
-    const events = await EventModel.find(position, { _id: 1, id: 1, createdAt: 1, dispatchedAt: 1 })
+    const events = await EventModel.find(position)
       .sort({ createdAt: 1, _id: 1 })
       .limit(BATCH)
-      .lean<Array<{ _id: unknown; id: string; createdAt: Date; dispatchedAt: Date | null }>>();
+      .lean<Array<StoredEvent & { _id: unknown }>>();
     if (!events.length) break;
     const ids = events.map((e) => e.id).sort();
     const marked = new Set((await dispatches.find({ _id: { $gte: ids[0]!, $lte: ids.at(-1)! } }, { projection: { _id: 1 } }).toArray()).map((m) => m._id));
-    const open = events.filter((e) => !e.dispatchedAt && !marked.has(e.id)).map((e) => ({ _id: e.id, at: e.createdAt }));
+    const open = events.filter((e) => !e.dispatchedAt && !marked.has(e.id)).map((e) => ({ _id: e.id, at: e.createdAt, event: e }));
     recorded += open.length - (await insertNew(UndispatchedEventModel.collection, open)).size;
     if (events.length < BATCH) break;
     const last = events.at(-1)!;

@@ -61,7 +61,9 @@ export class FanOut {
 
   private async run(items: Waiting[]): Promise<void> {
     try {
-      const hooks = await hooksForEvents(items.map((i) => i.event));
+      // The record of the batch's first attempts goes with the hooks' read: it must be written
+      // before the deliveries, and in parallel it adds no wait to the fan-out.
+      const [hooks, record] = await Promise.all([hooksForEvents(items.map((i) => i.event)), this.records.open(items.map((i) => i.event.id), this.ctx.clock.now())]);
       this.health?.observe(hooks.flat());
       const planned = items.map((item, n) => hooks[n]!.map((hook) => ({ hook, doc: deliveryDocument(this.ctx, item.event, hook, timeOrderedId(), this.schedule, this.firstLeaseMs) })));
       // One insertMany, not an upsert per hook: FerretDB v1 writes are slow one by one and under
@@ -69,13 +71,9 @@ export class FanOut {
       // The raw collection: deliveryDocument builds every field, so mongoose's per-document
       // casting would only cost time on the busiest path.
       const docs = planned.flat().map((p) => p.doc);
-      const due = docs.filter((doc) => doc.status === 'pending');
-      // The record before the rows: a crash between the two leaves a record of rows that do not
-      // exist (the sweep drops it), never a row that no record names.
-      const record = due.length ? await this.records.open(due.map((doc) => doc._id), this.ctx.clock.now()) : undefined;
       const existed = await insertNew(DeliveryModel.collection, docs);
       // Rows that existed were fanned out before: their first attempts are another run's.
-      record?.done(docs.filter((doc, i) => existed.has(i) && doc.status === 'pending').length);
+      record.expect(docs.filter((doc, i) => !existed.has(i) && doc.status === 'pending').length);
       let index = 0;
       items.forEach((item, n) =>
         item.done(

@@ -1,6 +1,7 @@
-// Records of first attempts a process has taken on (one per fan-out batch): written before the
-// deliveries, so a crash at any point leaves a record for the sweep, and deleted in batches once
-// every attempt of the batch is recorded. A record deleted late or never costs the sweep one look.
+// Records of first attempts a process has taken on (one per fan-out batch, naming its events):
+// written before the deliveries, so a crash at any point leaves a record for the sweep, and deleted
+// in batches once every attempt of the batch is recorded. A record deleted late or never costs the
+// sweep one look.
 import type { Logger } from '../observability/logger.ts';
 import { trusted } from '../db/connection.ts';
 import { SerialBatcher } from '../db/serialBatcher.ts';
@@ -9,15 +10,20 @@ import { UnfinishedFirstAttemptsModel } from './model.ts';
 
 /** One batch's record while its first attempts run: each recorded attempt counts down. */
 export class OpenFirstAttempts {
+  private open = 0;
+
   constructor(
     readonly id: string,
-    private open: number,
     private readonly closed: (id: string) => void,
-  ) {
-    if (open <= 0) closed(id);
+  ) {}
+
+  /** How many first attempts the batch turned out to have; none closes the record at once. */
+  expect(attempts: number): void {
+    this.open = attempts;
+    if (attempts <= 0) this.closed(this.id);
   }
 
-  /** `n` attempts of the batch are recorded (or never were this process's: fanned out before). */
+  /** `n` attempts of the batch are recorded. */
   done(n = 1): void {
     if (this.open <= 0 || n <= 0) return;
     this.open -= n;
@@ -32,11 +38,11 @@ export class FirstAttemptRecords {
     this.deletes = new SerialBatcher(256, (ids) => this.delete(ids));
   }
 
-  /** Writes the record of a batch's first attempts; call before inserting the deliveries. */
-  async open(deliveryIds: string[], at: Date): Promise<OpenFirstAttempts> {
+  /** Writes the record of a batch's first attempts; it must be written before the deliveries are. */
+  async open(eventIds: string[], at: Date): Promise<OpenFirstAttempts> {
     const id = timeOrderedId();
-    await UnfinishedFirstAttemptsModel.collection.insertOne({ _id: id, at, deliveryIds } as never);
-    return new OpenFirstAttempts(id, deliveryIds.length, (closed) => this.deletes.add(closed));
+    await UnfinishedFirstAttemptsModel.collection.insertOne({ _id: id, at, eventIds } as never);
+    return new OpenFirstAttempts(id, (closed) => this.deletes.add(closed));
   }
 
   /** Resolves once every record closed so far is deleted (shutdown, tests). */

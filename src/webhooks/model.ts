@@ -182,13 +182,14 @@ DeliverySchema.index({ status: 1, fresh: 1, nextAttemptAt: 1 });
 DeliverySchema.index({ createdAt: 1, _id: 1 });
 
 /**
- * The first attempts one fan-out batch left to its process (`deliveryIds`), written before the
- * deliveries and deleted once every one of them is recorded (dispatcher.ts). The sweep reads this
- * small collection for what a crash left undone, instead of every delivery created since its last
- * run (sweep.job.ts).
+ * The first attempts one fan-out batch left to its process, named by the batch's events
+ * (`eventIds`): written before the deliveries (alongside the hooks' read, so it costs the fan-out
+ * no extra wait) and deleted once every first attempt of the batch is recorded (dispatcher.ts).
+ * The sweep reads this small collection for what a crash left undone, instead of every delivery
+ * created since its last run (sweep.job.ts).
  */
 const UnfinishedFirstAttemptsSchema = new Schema(
-  { _id: { type: String, required: true }, at: { type: Date, required: true, index: true }, deliveryIds: { type: [String], required: true } },
+  { _id: { type: String, required: true }, at: { type: Date, required: true, index: true }, eventIds: { type: [String], required: true } },
   { versionKey: false },
 );
 

@@ -56,18 +56,18 @@ async function sweepFresh(ctx: Pick<AppContext, 'jobs'>, now: Date, cutoff: Date
   const records = await UnfinishedFirstAttemptsModel.find({ at: trusted({ $lt: cutoff }) })
     .sort({ at: 1 })
     .limit(freshBatch)
-    .lean<Array<{ _id: string; deliveryIds: string[] }>>();
+    .lean<Array<{ _id: string; eventIds: string[] }>>();
   let swept = 0;
   for (const record of records) {
-    for (let i = 0; i < record.deliveryIds.length; i += LOOKUP) {
-      const ids = record.deliveryIds.slice(i, i + LOOKUP);
-      // By key (the `_id` indexes): rows a crash kept from being inserted are simply not found.
-      const fresh = await DeliveryModel.find({ _id: trusted({ $in: ids }), fresh: true }, { _id: 1 }).lean<Array<{ _id: string }>>();
-      if (!fresh.length) continue;
-      const keys = fresh.map((row) => attemptKey(row._id, 1));
-      const succeeded = await AttemptResultModel.find({ _id: trusted({ $in: keys }), status: 'succeeded' }, { deliveryId: 1 }).lean<Array<{ deliveryId: string }>>();
-      const done = new Set(succeeded.map((r) => r.deliveryId));
-      for (const row of fresh) if (!done.has(row._id) && (await handOver(ctx, { fresh: true }, row._id, now))) swept++;
+    for (let i = 0; i < record.eventIds.length; i += LOOKUP) {
+      // The (eventId, webhookId) index: a batch whose deliveries a crash kept from being inserted has none.
+      const fresh = await DeliveryModel.find({ eventId: trusted({ $in: record.eventIds.slice(i, i + LOOKUP) }), fresh: true }, { _id: 1 }).lean<Array<{ _id: string }>>();
+      for (let j = 0; j < fresh.length; j += LOOKUP) {
+        const rows = fresh.slice(j, j + LOOKUP);
+        const succeeded = await AttemptResultModel.find({ _id: trusted({ $in: rows.map((row) => attemptKey(row._id, 1)) }), status: 'succeeded' }, { deliveryId: 1 }).lean<Array<{ deliveryId: string }>>();
+        const done = new Set(succeeded.map((r) => r.deliveryId));
+        for (const row of rows) if (!done.has(row._id) && (await handOver(ctx, { fresh: true }, row._id, now))) swept++;
+      }
     }
     await UnfinishedFirstAttemptsModel.deleteOne({ _id: record._id });
   }

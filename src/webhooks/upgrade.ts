@@ -24,14 +24,14 @@ export async function recordUncheckedFreshDeliveries(): Promise<number> {
     const position: Record<string, unknown> = after
       ? { $or: [{ createdAt: trusted({ $gt: after.at }) }, { createdAt: after.at, _id: trusted({ $gt: after.id }) }] }
       : { createdAt: trusted({ $gte: from }) };
-    const rows = await DeliveryModel.find(position, { _id: 1, createdAt: 1, fresh: 1 })
+    const rows = await DeliveryModel.find(position, { _id: 1, eventId: 1, createdAt: 1, fresh: 1 })
       .sort({ createdAt: 1, _id: 1 })
       .limit(BATCH)
-      .lean<Array<{ _id: string; createdAt: Date; fresh: boolean }>>();
+      .lean<Array<{ _id: string; eventId: string; createdAt: Date; fresh: boolean }>>();
     if (!rows.length) break;
     const fresh = rows.filter((row) => row.fresh);
     if (fresh.length) {
-      await UnfinishedFirstAttemptsModel.collection.insertOne({ _id: timeOrderedId(), at: fresh.at(-1)!.createdAt, deliveryIds: fresh.map((row) => row._id) } as never);
+      await UnfinishedFirstAttemptsModel.collection.insertOne({ _id: timeOrderedId(), at: fresh.at(-1)!.createdAt, eventIds: [...new Set(fresh.map((row) => row.eventId))] } as never);
       recorded += fresh.length;
     }
     if (rows.length < BATCH) break;

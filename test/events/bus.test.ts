@@ -1,6 +1,6 @@
-// The event bus (src/events/service.ts): events emitted together are stored in one insert, each
-// after its record of unfinished dispatch, and those records are deleted in batches once dispatched;
-// each emit still answers for its own event. The sweep reads only the records.
+// The event bus (src/events/service.ts): events emitted together are stored in one insert into the
+// outbox and moved to the events in batches once dispatched; each emit still answers for its own
+// event. The sweep reads only the outbox.
 import { describe, expect, it } from 'vitest';
 import { useTestRuntime } from '../helpers/harness.ts';
 import mongoose from 'mongoose';
@@ -14,14 +14,14 @@ import { recordUndispatchedEvents } from '../../src/events/upgrade.ts';
 describe('event bus', () => {
   const rt = useTestRuntime();
 
-  it('stores every event of concurrent emits once, hands each to subscribers once and drops their records once dispatched', async () => {
+  it('stores every event of concurrent emits once, hands each to subscribers once and moves them out of the outbox once dispatched', async () => {
     const bus = rt.runtime.ctx.events;
     const seen: string[] = [];
     let recordedWhenSeen = 0;
     bus.subscribe(async (event) => {
       if (event.botId !== 'bus-bot') return;
       seen.push(event.id);
-      // The record was written before the event, so a subscriber never sees an unrecorded event.
+      // Stored in the outbox before any subscriber sees it.
       if (await UndispatchedEventModel.findById(event.id).lean()) recordedWhenSeen++;
     });
     const emitted = await Promise.all(
@@ -49,22 +49,22 @@ describe('event bus', () => {
       bus.emit({ type: 'conversation.escalated', teamId: 'bus-team', botId: 'bus-bot-2', payload: {} }),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    await bus.flush();
     expect((await EventModel.find({ botId: 'bus-bot-2' }).lean<StoredEvent[]>()).map((e) => e.type).sort()).toEqual(['conversation.escalated', 'conversation.started']);
   });
 });
 
-/** Events as a process leaves them when it dies after storing them and before dispatching them: with their records. */
+/** Events as a process leaves them when it dies after storing them and before dispatching them: in the outbox. */
 async function orphansOf(botId: string, at: Date, count: number, spacingMs = 0) {
   const orphans = Array.from({ length: count }, (_, n) => ({ _id: new mongoose.Types.ObjectId(), id: newId(), type: 'conversation.started', teamId: 'sweep-team', botId, dataSourceId: null, conversationId: null, payload: { n }, createdAt: new Date(at.getTime() + n * spacingMs), dispatchedAt: null }));
-  await UndispatchedEventModel.collection.insertMany(orphans.map((o) => ({ _id: o.id, at: o.createdAt })) as never[]);
-  await EventModel.collection.insertMany(orphans);
+  await UndispatchedEventModel.collection.insertMany(orphans.map((o) => ({ _id: o.id, at: o.createdAt, event: o })) as never[]);
   return orphans;
 }
 
 describe('event bus sweep', () => {
   const rt = useTestRuntime();
 
-  it('re-dispatches recorded events that were never dispatched, each once, retries one whose dispatch failed, and reads no dispatched event', async () => {
+  it('re-dispatches events left in the outbox, each once, retries one whose dispatch failed, and reads no dispatched event', async () => {
     let now = new Date('2026-01-01T00:00:00Z');
     const bus = new EventBus({ now: () => now }, rt.runtime.ctx.logger);
     const seen: string[] = [];
@@ -76,8 +76,6 @@ describe('event bus sweep', () => {
     // Dispatched as usual, and three stored by a process that died before dispatching them.
     const emitted = await Promise.all([0, 1].map((n) => bus.emit({ type: 'conversation.started', teamId: 'sweep-team', botId: 'sweep-bot', payload: { n } })));
     const orphans = await orphansOf('sweep-bot', now, 3);
-    // A record whose event never got stored (the process died between the two inserts).
-    await UndispatchedEventModel.collection.insertOne({ _id: newId(), at: now } as never);
     await bus.flush();
     seen.length = 0;
     failOnce = new Set([orphans[1]!.id]);
@@ -88,8 +86,9 @@ describe('event bus sweep', () => {
     expect(await bus.redispatchStale(30_000)).toBe(2);
     expect(seen.sort()).toEqual([orphans[0]!.id, orphans[2]!.id].sort());
     await bus.flush();
-    // Only the failed one keeps its record (the record without an event is gone): the next run tries it again.
+    // Only the failed one stays in the outbox: the next run tries it again. The others are stored events now.
     expect((await UndispatchedEventModel.find({}).lean()).map((r) => r._id)).toEqual([orphans[1]!.id]);
+    expect((await EventModel.find({ id: trusted({ $in: [orphans[0]!.id, orphans[2]!.id] }) }).sort({ createdAt: 1, id: 1 }).lean<StoredEvent[]>()).map((e) => e.id)).toEqual([orphans[0]!.id, orphans[2]!.id].sort());
     seen.length = 0;
     expect(await bus.redispatchStale(30_000)).toBe(1);
     expect(seen).toEqual([orphans[1]!.id]);
@@ -138,10 +137,12 @@ describe('event bus sweep', () => {
     const counted = await EventDispatchFailureModel.findById(broken).lean();
     expect(counted).toMatchObject({ tries: MAX_SWEEP_TRIES - 1, lastError: 'this event always fails' });
     expect(counted!.abandonedAt ?? null).toBeNull();
-    // The last try gives it up (its record goes); the other fails as the database does, any number of times.
+    // The last try gives it up (it leaves the outbox, stored undispatched); the other fails as the database does, any number of times.
     expect(await bus.redispatchStale(30_000)).toBe(0);
     expect(await EventDispatchFailureModel.findById(broken).lean()).toMatchObject({ tries: MAX_SWEEP_TRIES, abandonedAt: now });
+    await bus.flush();
     expect(await UndispatchedEventModel.findById(broken).lean()).toBeNull();
+    expect(await EventModel.findOne({ id: broken }).lean()).not.toBeNull();
     for (let run = 0; run < MAX_SWEEP_TRIES + 2; run++) expect(await bus.redispatchStale(30_000)).toBe(0);
     expect(await EventDispatchFailureModel.findById(outage).lean()).toBeNull();
     databaseAway = false;
@@ -157,7 +158,7 @@ describe('event bus sweep', () => {
 describe('event bus upgrade from dispatch marks', () => {
   const rt = useTestRuntime({ worker: false });
 
-  it('records the events of the old sweep window that have no dispatch mark, then drops the marks, once', async () => {
+  it('puts the events of the old sweep window that have no dispatch mark into the outbox, then drops the marks, once', async () => {
     const marks = mongoose.connection.db!.collection<{ _id: string; at: Date; afterId: unknown }>('sweepmarks');
     const at = (m: number) => new Date(Date.UTC(2026, 3, 1, 0, m));
     const event = (id: string, createdAt: Date, dispatchedAt: Date | null = null) => ({ _id: new mongoose.Types.ObjectId(), id, type: 'conversation.started', teamId: 't', botId: 'upgrade-bot', dataSourceId: null, conversationId: null, payload: {}, createdAt, dispatchedAt });
@@ -183,5 +184,8 @@ describe('event bus upgrade from dispatch marks', () => {
     bus.subscribe(async (e) => void seen.push(e.id));
     expect(await bus.redispatchStale(30_000)).toBe(2);
     expect(seen).toEqual(['02-open', '04-open']);
+    await bus.flush();
+    expect(await UndispatchedEventModel.countDocuments({})).toBe(0);
+    expect(await EventModel.countDocuments({ botId: 'upgrade-bot' })).toBe(5);
   });
 });

@@ -15,6 +15,7 @@ import { laneOf } from '../../src/webhooks/lanes.ts';
 import { attemptKey, AttemptModel, AttemptResultModel, DeliveryModel, UnfinishedFirstAttemptsModel, type Delivery } from '../../src/webhooks/model.ts';
 import { recordUncheckedFreshDeliveries } from '../../src/webhooks/upgrade.ts';
 import mongoose from 'mongoose';
+import { trusted } from '../../src/db/connection.ts';
 import { startSink, type Sink } from './sink.ts';
 import { useWebhooksRuntime } from './runtime.ts';
 import { createLogger } from '../../src/observability/logger.ts';
@@ -126,10 +127,10 @@ describe('recording first attempts', () => {
     // The delivered one as if it had been created and sent back then too.
     await DeliveryModel.updateOne({ _id: delivered.id }, { $set: { createdAt: old, nextAttemptAt: old } });
     await AttemptResultModel.updateOne({ _id: attemptKey(delivered.id, 1) }, { $set: { finishedAt: new Date(old.getTime() + 50) } });
-    // The batch's record, as the dead process left it (with an id whose row it never inserted), and a newer one.
+    // The batch's record, as the dead process left it (with an event whose deliveries it never inserted), and a newer one.
     await UnfinishedFirstAttemptsModel.collection.insertMany([
-      { _id: 'record-old', at: old, deliveryIds: [interrupted, unclaimed, interruptedBefore, delivered.id, crypto.randomUUID()] },
-      { _id: 'record-new', at: new Date(), deliveryIds: [unrecorded] },
+      { _id: 'record-old', at: old, eventIds: [`copy-${interrupted}`, `copy-${unclaimed}`, `copy-${interruptedBefore}`, delivered.eventId, crypto.randomUUID()] },
+      { _id: 'record-new', at: new Date(), eventIds: [`copy-${unrecorded}`] },
     ] as never[]);
 
     expect(await performSweep(rt.runtime.ctx, 30_000)).toBe(3);
@@ -257,12 +258,12 @@ describe('recording first attempts', () => {
 
     // Every fresh row from the mark on (the delivered one just now too): their results decide.
     const recorded = await recordUncheckedFreshDeliveries();
-    const records = await UnfinishedFirstAttemptsModel.find({}).lean<Array<{ deliveryIds: string[] }>>();
-    const named = records.flatMap((r) => r.deliveryIds);
-    expect(recorded).toBe(named.length);
-    expect(named).toEqual(expect.arrayContaining([after[0], after[2], delivered.id]));
-    expect(named).not.toContain(before);
-    expect(named).not.toContain(after[1]);
+    const records = await UnfinishedFirstAttemptsModel.find({}).lean<Array<{ eventIds: string[] }>>();
+    const named = records.flatMap((r) => r.eventIds);
+    expect(recorded).toBe(await DeliveryModel.countDocuments({ fresh: true, createdAt: trusted({ $gte: at(5) }) }));
+    expect(named).toEqual(expect.arrayContaining([`upgrade-${after[0]}`, `upgrade-${after[2]}`, delivered.eventId]));
+    expect(named).not.toContain(`upgrade-${before}`);
+    expect(named).not.toContain(`upgrade-${after[1]}`);
     expect(await db.collection('sweepmarks').findOne({ _id: 'webhooks.fresh-deliveries' } as never)).toBeNull();
     expect((await DeliveryModel.collection.indexes()).map((i) => i.name)).not.toContain('fresh_1_createdAt_1__id_1');
     expect(await recordUncheckedFreshDeliveries()).toBe(0);
