@@ -314,7 +314,7 @@ await db.stop();
 db = await startFerretDb({ dataDir, database: 'relay_reads' });
 // CPU time is the load-independent part of the timing: FerretDB's (its process under the launcher's
 // shell, from /proc) and this process's (the server's handlers, and the client's small share).
-const ferretPid = Number(execFileSync('pgrep', ['-P', String(db.process.pid)], { encoding: 'utf8' }).trim().split('\n')[0]);
+const ferretPid = Number(execFileSync('pgrep', ['-P', String(db.process.pid), '-f', 'ferretdb-v'], { encoding: 'utf8' }).trim());
 const ferretCpuMs = () => {
   const fields = fs.readFileSync(`/proc/${ferretPid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, clock ticks of 10 ms

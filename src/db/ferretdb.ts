@@ -117,6 +117,14 @@ export function portAcceptsConnections(port: number, host = '127.0.0.1'): Promis
   });
 }
 
+/**
+ * Go's garbage collector target for the embedded FerretDB. Its live heap is small and it allocates
+ * a lot per document (decoding each stored row), so at Go's default (100) it collects very often:
+ * 400 cut its CPU for a page of 100 webhook deliveries from 18-20 ms to 10.5 ms, for peak RSS 49 ->
+ * 84 MiB on that data (docs/BENCHMARKS.md, issue 17).
+ */
+const FERRETDB_GOGC = '400';
+
 export interface EmbeddedDb {
   uri: string;
   port: number;
@@ -158,7 +166,7 @@ export async function startFerretDb(opts: {
     'kill $child 2>/dev/null; wait';
   const child = spawn('sh', ['-c', watchdog, 'ferretdb-watchdog', binary, ...args], {
     stdio: ['ignore', logFile, logFile],
-    env: opts.pushdown === false ? { ...process.env, RELAY_FERRETDB_PUSHDOWN: 'off' } : process.env,
+    env: { ...process.env, GOGC: FERRETDB_GOGC, ...(opts.pushdown === false ? { RELAY_FERRETDB_PUSHDOWN: 'off' } : {}) },
   });
   fs.closeSync(logFile);
   let exited = false;

@@ -29,7 +29,7 @@ export function createEmbeddingModel(endpoint: EmbeddingEndpoint): EmbeddingMode
   const url = `${endpoint.baseURL.replace(/\/+$/, '')}/embeddings`;
   let format: Format = 'base64';
   // undici's request rather than fetch: fetch's web streams and Request objects cost about 1 ms of
-  // CPU per call, as much as decoding the answer (.scratch measurements in docs/BENCHMARKS.md).
+  // CPU per call here, more than decoding the answer (docs/BENCHMARKS.md, issue 18).
   const post = async (values: string[], as: Format, headers: Record<string, string | undefined> | undefined, signal?: AbortSignal) => {
     try {
       const response = await request(url, {
