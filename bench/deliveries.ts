@@ -102,10 +102,16 @@ const total = EVENTS * HOOKS;
 progress(`measuring ${total} deliveries`);
 const from = await sinkCount();
 const started = performance.now();
+// Load-independent beside the rate: CPU time of the database process and of this one (the sink is
+// its own process) from the first emit until every result is recorded.
+const dbCpuFrom = bench.dbCpuMs();
+const cpuFrom = process.cpuUsage();
 await emitAll(EVENTS);
 await untilDelivered(from, total);
 const elapsedMs = performance.now() - started;
 await untilRecorded(total);
+const burstDbCpuMs = bench.dbCpuMs() - dbCpuFrom;
+const burstCpu = process.cpuUsage(cpuFrom);
 const relayRate = total / (elapsedMs / 1000);
 
 /** When each delivery's first request started, by delivery id (its claim was written with the delivery, before). */
@@ -157,6 +163,7 @@ const lines = [
   `machine: ${machineLine()}`,
   `events: ${EVENTS} x ${HOOKS} enabled hooks = ${total} deliveries (${attempts} attempts), emitted ${EMIT_CONCURRENCY} at a time`,
   `relay deliveries: ${relayRate.toFixed(0)}/s (first event emitted -> last request received by the sink), ${(elapsedMs / 1000).toFixed(2)} s`,
+  `CPU over the burst until every result is recorded: database ${burstDbCpuMs.toFixed(0)} ms, relay ${((burstCpu.user + burstCpu.system) / 1000).toFixed(0)} ms`,
   `enqueue-to-first-attempt: p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`,
   `steady load at half that rate (${(openRate * HOOKS).toFixed(0)} deliveries/s for ${OPEN_SECONDS} s, ${openLatencies.length} deliveries): enqueue-to-first-attempt p50 ${pct(openLatencies, 50).toFixed(1)} ms, p99 ${pct(openLatencies, 99).toFixed(1)} ms`,
   `baseline signed fetch: ${baseRate.toFixed(0)}/s (${BASELINE_CONCURRENCY} concurrent, no database)`,

@@ -9,7 +9,7 @@ import { runAction } from './actions/index.ts';
 import type { ActionContext } from './actions/report.ts';
 import type { ActionSpec } from './actions/specs.ts';
 import { byPublicId } from '../db/byId.ts';
-import { insertedOnce } from '../db/insertNew.ts';
+import { insertedOnce, insertNew } from '../db/insertNew.ts';
 import { ActionClaimModel, ActionOutcomeModel, GatewayDeliveryModel, type ActionOutcome, type GatewayDelivery } from './model.ts';
 import type { ActionType } from './rules/format.ts';
 import { ACTION_JOB, type ActionJobData } from './service.ts';
@@ -59,6 +59,45 @@ async function claim(ctx: AppContext, outcomeId: string, current: ActionOutcome 
   return { ...current, status: 'running', attempts: attempt, leaseUntil };
 }
 
+/**
+ * Claims the next attempt of each claimable outcome of a round together: one insert of their claim
+ * documents and one update per attempt number marking them running, where one by one cost two
+ * commands per action. An outcome whose claim document exists goes through claim(), which decides
+ * whether its claimer may still be running it. Outcomes a live lease holds come back in `later`.
+ */
+async function claimRound(ctx: AppContext, round: ActionOutcome[]): Promise<{ claimed: ActionOutcome[]; later: Array<{ id: string; delayMs: number }> }> {
+  const now = ctx.clock.now();
+  const leaseUntil = new Date(now.getTime() + ctx.config.JOB_LOCK_LIFETIME_MS);
+  const fresh: ActionOutcome[] = [];
+  const taken: ActionOutcome[] = [];
+  const later: Array<{ id: string; delayMs: number }> = [];
+  for (const current of round) {
+    if (current.status === 'pending' || current.status === 'retrying') fresh.push(current);
+    // Running: claim() tells a live lease (later) from an expired one (the next attempt).
+    else if (current.status === 'running') taken.push(current);
+  }
+  const existed = await insertNew(
+    ActionClaimModel.collection,
+    fresh.map((o) => ({ _id: `${o.id}#${o.attempts + 1}`, outcome: o.id, attempt: o.attempts + 1, claimedAt: now })),
+  );
+  const claimed: ActionOutcome[] = [];
+  fresh.forEach((o, i) => (existed.has(i) ? taken.push(o) : claimed.push({ ...o, status: 'running', attempts: o.attempts + 1, leaseUntil })));
+  for (const attempts of new Set(claimed.map((o) => o.attempts))) {
+    const ids = claimed.filter((o) => o.attempts === attempts).map((o) => o.id);
+    await ActionOutcomeModel.updateMany({ id: trusted({ $in: ids }) }, { $set: { status: 'running', attempts, leaseUntil } });
+  }
+  for (const o of taken) {
+    try {
+      const mine = await claim(ctx, o.id, o);
+      if (mine) claimed.push(mine);
+    } catch (err) {
+      if (!(err instanceof RetryableActionError)) throw err;
+      later.push({ id: o.id, delayMs: err.delayMs });
+    }
+  }
+  return { claimed, later };
+}
+
 type DeliveryFacts = Pick<GatewayDelivery, 'id' | 'source' | 'deliveryId' | 'event'>;
 
 /**
@@ -81,53 +120,48 @@ async function readJob(ids: string[]): Promise<{ outcomes: Map<string, ActionOut
   return { outcomes, deliveries };
 }
 
-/** Actions of one job run at once, and how often a long job extends its lock (as process.job.ts). */
-const ACTIONS_AT_ONCE = 4;
-const TOUCH_EVERY_MS = 5_000;
+/**
+ * Actions of one job claimed and run together, a round at a time. A round lasts about its slowest
+ * action (at most the outbound timeout, a third of the lease), so every lease outlives its round.
+ */
+const ROUND = 8;
 
 export async function performAction(ctx: AppContext, services: ActionServices, retryDelaysMs: number[], data: ActionJobData, touch?: () => Promise<void>): Promise<void> {
   // `outcomeId`: a job queued before actions were batched.
   const ids = data.outcomeIds ?? (data.outcomeId ? [data.outcomeId] : []);
   if (ids.length === 0) return;
   const { outcomes, deliveries } = await readJob(ids);
-  if (ids.length === 1) return runOne(ctx, services, retryDelaysMs, ids[0]!, outcomes, deliveries);
+  if (ids.length === 1) {
+    const outcome = await claim(ctx, ids[0]!, outcomes.get(ids[0]!) ?? null);
+    if (outcome) await runClaimed(ctx, services, retryDelaysMs, outcome, deliveries);
+    return;
+  }
+  // A retry of one action of the batch is a job of its own at its delay: the others do not wait for it.
+  const retryLater = (id: string, delayMs: number) => ctx.jobs.schedule<ActionJobData>(new Date(ctx.clock.now().getTime() + delayMs), ACTION_JOB, { outcomeIds: [id] });
+  const present = ids.flatMap((id) => outcomes.get(id) ?? []);
   let failure: unknown = null;
-  let touchedAt = ctx.clock.now().getTime();
-  let next = 0;
-  const runner = async () => {
-    while (next < ids.length) {
-      const id = ids[next++]!;
-      // Slow endpoints (up to the outbound timeout each) must not let the job lock run out mid-batch.
-      if (touch && ctx.clock.now().getTime() - touchedAt >= TOUCH_EVERY_MS) {
-        touchedAt = ctx.clock.now().getTime();
-        await touch();
-      }
-      try {
-        await runOne(ctx, services, retryDelaysMs, id, outcomes, deliveries);
-      } catch (err) {
-        if (!(err instanceof RetryableActionError)) {
+  for (let i = 0; i < present.length; i += ROUND) {
+    // Rounds can add up past the job lock on slow endpoints: keep it.
+    if (i > 0) await touch?.();
+    const { claimed, later } = await claimRound(ctx, present.slice(i, i + ROUND));
+    for (const { id, delayMs } of later) await retryLater(id, delayMs);
+    await Promise.all(
+      claimed.map(async (outcome) => {
+        try {
+          await runClaimed(ctx, services, retryDelaysMs, outcome, deliveries);
+        } catch (err) {
           // Database trouble: the whole job is retried; the actions that finished are not run again.
-          failure = err;
-          continue;
+          if (!(err instanceof RetryableActionError)) failure = err;
+          else await retryLater(outcome.id, err.delayMs);
         }
-        await ctx.jobs.schedule<ActionJobData>(new Date(ctx.clock.now().getTime() + err.delayMs), ACTION_JOB, { outcomeIds: [id] });
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(ACTIONS_AT_ONCE, ids.length) }, runner));
+      }),
+    );
+  }
   if (failure) throw failure;
 }
 
-async function runOne(
-  ctx: AppContext,
-  services: ActionServices,
-  retryDelaysMs: number[],
-  outcomeId: string,
-  outcomes: Map<string, ActionOutcome>,
-  deliveries: Map<string, DeliveryFacts>,
-): Promise<void> {
-  const outcome = await claim(ctx, outcomeId, outcomes.get(outcomeId) ?? null);
-  if (!outcome) return;
+/** Runs a claimed attempt and records how it ended; throws RetryableActionError when it is to be tried again. */
+async function runClaimed(ctx: AppContext, services: ActionServices, retryDelaysMs: number[], outcome: ActionOutcome, deliveries: Map<string, DeliveryFacts>): Promise<void> {
   const delivery = deliveries.get(outcome.delivery);
   const report = await runAction(outcome.type as ActionType, outcome.spec as ActionSpec, {
     outcomeId: outcome.id,
