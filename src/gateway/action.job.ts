@@ -125,6 +125,8 @@ async function readJob(ids: string[]): Promise<{ outcomes: Map<string, ActionOut
  * action (at most the outbound timeout, a third of the lease), so every lease outlives its round.
  */
 const ROUND = 8;
+/** How often a long job extends its lock: well inside the smallest allowed lock lifetime (as process.job.ts). */
+const TOUCH_EVERY_MS = 5_000;
 
 export async function performAction(ctx: AppContext, services: ActionServices, retryDelaysMs: number[], data: ActionJobData, touch?: () => Promise<void>): Promise<void> {
   // `outcomeId`: a job queued before actions were batched.
@@ -140,9 +142,13 @@ export async function performAction(ctx: AppContext, services: ActionServices, r
   const retryLater = (id: string, delayMs: number) => ctx.jobs.schedule<ActionJobData>(new Date(ctx.clock.now().getTime() + delayMs), ACTION_JOB, { outcomeIds: [id] });
   const present = ids.flatMap((id) => outcomes.get(id) ?? []);
   let failure: unknown = null;
+  let touchedAt = ctx.clock.now().getTime();
   for (let i = 0; i < present.length; i += ROUND) {
-    // Rounds can add up past the job lock on slow endpoints: keep it.
-    if (i > 0) await touch?.();
+    // Rounds can add up past the job lock on slow endpoints: keep it (a touch is a database write).
+    if (touch && ctx.clock.now().getTime() - touchedAt >= TOUCH_EVERY_MS) {
+      touchedAt = ctx.clock.now().getTime();
+      await touch();
+    }
     const { claimed, later } = await claimRound(ctx, present.slice(i, i + ROUND));
     for (const { id, delayMs } of later) await retryLater(id, delayMs);
     await Promise.all(
