@@ -28,12 +28,12 @@ import { mapLimit } from '../src/datasources/rows.ts';
 import { timeOrderedId, type Clock } from '../src/clock.ts';
 import { trusted } from '../src/db/connection.ts';
 import mongoose from 'mongoose';
-import { EventModel, UndispatchedEventModel } from '../src/events/model.ts';
+import { EventDispatchFailureModel, EventModel, UndispatchedEventModel } from '../src/events/model.ts';
 import { attemptKey, AttemptResultModel, DeliveryModel, UnfinishedFirstAttemptsModel } from '../src/webhooks/model.ts';
 import { pruneDeliveries } from '../src/webhooks/retention.ts';
 import { pruneGateway } from '../src/gateway/retention.ts';
 import { pruneEvents } from '../src/events/retention.ts';
-import { ActionOutcomeModel, GatewayDeliveryModel } from '../src/gateway/model.ts';
+import { ActionOutcomeModel, GatewayDeliveryModel, ResyncAttemptModel } from '../src/gateway/model.ts';
 import { performSweep as webhookSweep } from '../src/webhooks/sweep.job.ts';
 import { performSweep as gatewaySweep } from '../src/gateway/sweep.job.ts';
 import { performSyncSweep } from '../src/datasources/sweep.job.ts';
@@ -241,6 +241,8 @@ async function measureSize(n: number): Promise<SizeFigures> {
       `retention, webhook deliveries: ${await plan(DeliveryModel.find({ createdAt: trusted({ $lt: retentionCutoff }) }).sort({ createdAt: 1 }).limit(500))}`,
       `retention, gateway deliveries: ${await plan(GatewayDeliveryModel.find({ processedAt: trusted({ $lt: retentionCutoff }) }).sort({ processedAt: 1 }).limit(500))}`,
       `retention, events: ${await plan(EventModel.find({ createdAt: trusted({ $lt: retentionCutoff }) }))}`,
+      `retention, event failure counts: ${await plan(EventDispatchFailureModel.find({ lastAt: trusted({ $lt: retentionCutoff }) }))}`,
+      `retention, re-sync slots: ${await plan(ResyncAttemptModel.find({ hour: trusted({ $lt: retentionCutoff }) }))}`,
     ];
     const sweeps: Sweep[] = [
       ['events', () => ctx.events.redispatchStale(30_000)],

@@ -54,6 +54,8 @@ const EventDispatchFailureSchema = new Schema(
   { _id: { type: String, required: true }, tries: { type: Number, required: true }, lastError: { type: String, required: true }, lastAt: { type: Date, required: true }, abandonedAt: { type: Date, default: null } },
   { versionKey: false },
 );
+// Retention's range of old failure counts (retention.ts).
+EventDispatchFailureSchema.index({ lastAt: 1 });
 
 export type StoredEvent = InferSchemaType<typeof EventSchema> & { _id: mongoose.Types.ObjectId };
 export const EventModel = mongoose.model('Event', EventSchema);

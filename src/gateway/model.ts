@@ -150,5 +150,7 @@ const ResyncAttemptSchema = new Schema(
   },
   { versionKey: false },
 );
+// Retention's range of old slots (retention.ts).
+ResyncAttemptSchema.index({ hour: 1 });
 
 export const ResyncAttemptModel = mongoose.model('GatewayResyncAttempt', ResyncAttemptSchema, 'gatewayResyncAttempts');
