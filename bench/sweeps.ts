@@ -268,6 +268,29 @@ async function measureSize(n: number): Promise<SizeFigures> {
       const med = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
       figures.set(name, { found: first.result, ms: first.ms, dbMs: first.dbMs, ops: first.ops, idleMs: med(idle.map((x) => x.ms)), idleDbMs: med(idle.map((x) => x.dbMs)), idleOps: med(idle.map((x) => x.ops)) });
     }
+    // A retention run with old work to delete: N/100 events, webhook deliveries and processed
+    // gateway deliveries a year old; its cost should follow those, not N.
+    const yearAgo = new Date(seedWallClock.getTime() - 365 * 86_400_000);
+    const oldCount = Math.max(1, Math.round(n / 100));
+    const eventTemplate = (await EventModel.collection.findOne({}))!;
+    const oldEvents = [];
+    const oldDeliveries = [];
+    const oldGateway = [];
+    for (let i = 0; i < oldCount; i++) {
+      const eventId = timeOrderedId(yearAgo.getTime());
+      oldEvents.push({ ...eventTemplate, _id: new mongoose.Types.ObjectId(), id: eventId, createdAt: yearAgo });
+      const deliveryId = timeOrderedId(yearAgo.getTime());
+      oldDeliveries.push({ ...template, _id: deliveryId, id: deliveryId, eventId, createdAt: yearAgo, nextAttemptAt: null, finishedAt: null });
+      const gatewayId = timeOrderedId(yearAgo.getTime());
+      oldGateway.push({ ...g, _id: gatewayId, id: gatewayId, deliveryId: randomUUID(), receivedAt: yearAgo, sweptAt: yearAgo, processedAt: yearAgo, run: 0, processedRun: 0 });
+    }
+    await EventModel.collection.insertMany(oldEvents as never[]);
+    await DeliveryModel.collection.insertMany(oldDeliveries as never[]);
+    await GatewayDeliveryModel.collection.insertMany(oldGateway as never[]);
+    const dayAgo = new Date(seedWallClock.getTime() - 86_400_000);
+    const pruned = await timed(bench, async () => ({ ...(await pruneEvents(dayAgo)), ...(await pruneDeliveries(dayAgo)), ...(await pruneGateway(dayAgo)) }));
+    const found = Object.fromEntries(Object.entries(pruned.result as Record<string, number>).filter(([, v]) => v > 0));
+    figures.set(`retention: ${oldCount} old of each kind, all three prunes`, { found, ms: pruned.ms, dbMs: pruned.dbMs, ops: pruned.ops, idleMs: NaN, idleDbMs: NaN, idleOps: NaN });
     return { seedS, leftAfterSeeding, figures, plans };
   } finally {
     await bench.close();
