@@ -1,0 +1,50 @@
+// The embedded database's WAL file is cut back after a burst of writes (journal_size_limit in
+// src/db/ferretdb.ts). SQLite reuses the WAL from its start but never shrinks it on its own, so
+// without the limit the file stays at its peak: 46 GB beside a 4.3 GB database after seeding
+// bench/scale.ts --scale 1 (docs/FERRETDB.md).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { MongoClient } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFerretDb, type EmbeddedDb } from '../../src/db/ferretdb.ts';
+
+const LIMIT = 512 * 1024;
+let dir: string;
+let db: EmbeddedDb;
+let client: MongoClient;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-wal-'));
+  db = await startFerretDb({ dataDir: dir, database: 'walsize', walSizeLimit: LIMIT });
+  client = await MongoClient.connect(db.uri);
+});
+
+afterAll(async () => {
+  await client?.close();
+  await db?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('embedded database WAL', () => {
+  it('grows during a burst of writes and is cut back to the limit once SQLite restarts it', async () => {
+    const wal = path.join(dir, 'walsize.sqlite-wal');
+    const size = () => (fs.existsSync(wal) ? fs.statSync(wal).size : 0);
+    const rows = client.db().collection('burst');
+    const body = 'x'.repeat(4_000);
+    let peak = 0;
+    for (let batch = 0; batch < 30; batch++) {
+      await rows.insertMany(Array.from({ length: 100 }, (_, i) => ({ n: batch * 100 + i, body })));
+      peak = Math.max(peak, size());
+    }
+    // SQLite checkpoints at 1,000 pages (4 MB): the burst took the file past that.
+    expect(peak).toBeGreaterThan(4 * 1024 * 1024);
+
+    // Small writes until the WAL is checkpointed and restarted; without the limit the file would
+    // keep its peak size however many there are.
+    const small = client.db().collection('small');
+    for (let i = 0; i < 3_000 && size() > LIMIT; i++) await small.insertOne({ i });
+    expect(size()).toBeLessThanOrEqual(LIMIT);
+    expect(await rows.countDocuments()).toBe(3_000);
+  });
+});
