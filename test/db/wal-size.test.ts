@@ -1,7 +1,8 @@
 // The embedded database's WAL file is cut back after a burst of writes (journal_size_limit in
 // src/db/ferretdb.ts). SQLite reuses the WAL from its start but never shrinks it on its own, so
 // without the limit the file stays at its peak: 46 GB beside a 4.3 GB database after seeding
-// bench/scale.ts --scale 1 (docs/FERRETDB.md).
+// bench/scale.ts --scale 1 (docs/FERRETDB.md). The second case shows what keeps the WAL from
+// restarting at all: an open cursor.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,5 +47,22 @@ describe('embedded database WAL', () => {
     for (let i = 0; i < 3_000 && size() > LIMIT; i++) await small.insertOne({ i });
     expect(size()).toBeLessThanOrEqual(LIMIT);
     expect(await rows.countDocuments()).toBe(3_000);
+  });
+
+  it('cannot be restarted while a cursor is open: FerretDB holds its SQLite read snapshot until the cursor ends', async () => {
+    const wal = path.join(dir, 'walsize.sqlite-wal');
+    const size = () => (fs.existsSync(wal) ? fs.statSync(wal).size : 0);
+    const source = client.db().collection('source');
+    await source.insertMany(Array.from({ length: 50 }, (_, i) => ({ i })));
+    const cursor = source.find({}).batchSize(2);
+    await cursor.next();
+    const body = 'x'.repeat(4_000);
+    const writes = client.db().collection('writes');
+    for (let batch = 0; batch < 30; batch++) await writes.insertMany(Array.from({ length: 100 }, () => ({ body })));
+    // 12 MB written: with no reader the WAL restarts at each 4 MB checkpoint (the case above).
+    expect(size()).toBeGreaterThan(10 * 1024 * 1024);
+    await cursor.close();
+    for (let i = 0; i < 3_000 && size() > LIMIT; i++) await writes.insertOne({ i });
+    expect(size()).toBeLessThanOrEqual(LIMIT);
   });
 });
