@@ -3,8 +3,8 @@
 // window without a dispatch row are copied into the outbox (the sweep dispatches them and finds
 // them stored already), then the rows and the mark go. Events before the mark were dispatched or given up by the old sweep. Idempotent, so
 // workers starting together may all run it.
-import mongoose from 'mongoose';
-import { trusted } from '../db/connection.ts';
+import mongoose, { type Model } from 'mongoose';
+import { createdSince } from '../db/createdSince.ts';
 import { insertNew } from '../db/insertNew.ts';
 import { EventModel, UndispatchedEventModel, type StoredEvent } from './model.ts';
 
@@ -20,24 +20,11 @@ export async function recordUndispatchedEvents(): Promise<number> {
   const mark = await marks.findOne({ _id: OLD_MARK });
   if (!mark && !(await dispatches.findOne({}, { projection: { _id: 1 } }))) return 0;
   let recorded = 0;
-  let after: { at: Date; id: unknown } | null = null;
-  const from = mark?.at ?? new Date(0);
-  for (;;) {
-    const position: Record<string, unknown> = after
-      ? { $or: [{ createdAt: trusted({ $gt: after.at }) }, { createdAt: after.at, _id: trusted({ $gt: after.id }) }] }
-      : { createdAt: trusted({ $gte: from }) };
-    const events = await EventModel.find(position)
-      .sort({ createdAt: 1, _id: 1 })
-      .limit(BATCH)
-      .lean<Array<StoredEvent & { _id: unknown }>>();
-    if (!events.length) break;
+  for await (const events of createdSince<StoredEvent & { _id: unknown }>(EventModel as unknown as Model<unknown>, mark?.at ?? new Date(0), BATCH)) {
     const ids = events.map((e) => e.id).sort();
     const marked = new Set((await dispatches.find({ _id: { $gte: ids[0]!, $lte: ids.at(-1)! } }, { projection: { _id: 1 } }).toArray()).map((m) => m._id));
     const open = events.filter((e) => !e.dispatchedAt && !marked.has(e.id)).map((e) => ({ _id: e.id, at: e.createdAt, event: e }));
     recorded += open.length - (await insertNew(UndispatchedEventModel.collection, open)).size;
-    if (events.length < BATCH) break;
-    const last = events.at(-1)!;
-    after = { at: last.createdAt, id: last._id };
   }
   await marks.deleteOne({ _id: OLD_MARK });
   await dispatches.drop().catch(() => undefined);

@@ -12,6 +12,7 @@ import { ActionOutcomeModel, GatewayDeliveryModel, RuleOutcomeModel, type Action
 import type { RuleInput } from './rules/plan.ts';
 import type { GatewayState } from './state.ts';
 import { trusted } from '../db/connection.ts';
+import { byParent } from '../db/byParent.ts';
 
 export const PROCESS_JOB = 'gateway.process';
 export const ACTION_JOB = 'gateway.action';
@@ -123,23 +124,13 @@ async function withOutcomes(deliveries: GatewayDelivery[]): Promise<DeliveryReco
   const byRunAndRule = (a: Pick<RuleOutcome, 'run' | 'rule'>, b: Pick<RuleOutcome, 'run' | 'rule'>) => a.run - b.run || compareText(a.rule, b.rule);
   rules.sort(byRunAndRule);
   actions.sort((a, b) => byRunAndRule(a, b) || a.index - b.index);
-  const rulesOf = groupBy(rules, (r) => r.delivery);
-  const actionsOf = groupBy(actions, (a) => a.delivery);
+  const rulesOf = byParent(rules, (r) => r.delivery);
+  const actionsOf = byParent(actions, (a) => a.delivery);
   return deliveries.map((delivery) => ({ delivery, rules: rulesOf.get(delivery.id) ?? [], actions: actionsOf.get(delivery.id) ?? [] }));
 }
 
 /** MongoDB's order of strings (by bytes), not the locale's. */
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const group = groups.get(key(item));
-    if (group) group.push(item);
-    else groups.set(key(item), [item]);
-  }
-  return groups;
-}
 
 export async function listDeliveries(filter: { source?: string; event?: string }, page: PageQuery) {
   const query: Record<string, string> = {};

@@ -9,18 +9,14 @@ import { getWebhook, setWebhookEnabled } from './service.ts';
 import type { Webhook } from './model.ts';
 import { trusted } from '../db/connection.ts';
 import { findOwned } from '../db/byId.ts';
+import { byParent } from '../db/byParent.ts';
 import type { RetrySchedule } from './retry.ts';
 
 /** `status` is the delivery's state as its attempts tell it; `settled` is what its row says yet. */
 export type DeliveryWithAttempts = Delivery & { attempts: DeliveryAttempt[]; settled: Delivery['status'] };
 
 async function withAttempts(deliveries: Delivery[]): Promise<DeliveryWithAttempts[]> {
-  const byDelivery = new Map<string, DeliveryAttempt[]>();
-  for (const a of await readAttempts(deliveries)) {
-    const own = byDelivery.get(a.deliveryId);
-    if (own) own.push(a);
-    else byDelivery.set(a.deliveryId, [a]);
-  }
+  const byDelivery = byParent(await readAttempts(deliveries), (a) => a.deliveryId);
   return deliveries.map((d) => {
     const own = byDelivery.get(d.id) ?? [];
     return { ...currentDelivery(d, own.at(-1)), attempts: own, settled: d.status };

@@ -3,8 +3,8 @@
 // that last window get records of unfinished first attempts (firstAttempts.ts), then the marks and
 // the old (fresh, createdAt, _id) index go. Rows before the mark were checked by the old sweep.
 // Idempotent, so workers starting together may all run it; the sweep skips rows already handled.
-import mongoose from 'mongoose';
-import { trusted } from '../db/connection.ts';
+import mongoose, { type Model } from 'mongoose';
+import { createdSince } from '../db/createdSince.ts';
 import { timeOrderedId } from '../clock.ts';
 import { DeliveryModel, UnfinishedFirstAttemptsModel } from './model.ts';
 
@@ -18,25 +18,12 @@ export async function recordUncheckedFreshDeliveries(): Promise<number> {
   const older = mark ? null : await db.collection<{ _id: string; checkedUpTo: Date }>('webhooksweepmarks').findOne({ _id: OLD_MARK });
   if (!mark && !older) return 0;
   let recorded = 0;
-  let after: { at: Date; id: string } | null = null;
-  const from = mark?.at ?? older!.checkedUpTo;
-  for (;;) {
-    const position: Record<string, unknown> = after
-      ? { $or: [{ createdAt: trusted({ $gt: after.at }) }, { createdAt: after.at, _id: trusted({ $gt: after.id }) }] }
-      : { createdAt: trusted({ $gte: from }) };
-    const rows = await DeliveryModel.find(position, { _id: 1, eventId: 1, createdAt: 1, fresh: 1 })
-      .sort({ createdAt: 1, _id: 1 })
-      .limit(BATCH)
-      .lean<Array<{ _id: string; eventId: string; createdAt: Date; fresh: boolean }>>();
-    if (!rows.length) break;
+  type Row = { _id: string; eventId: string; createdAt: Date; fresh: boolean };
+  for await (const rows of createdSince<Row>(DeliveryModel as unknown as Model<unknown>, mark?.at ?? older!.checkedUpTo, BATCH, { _id: 1, eventId: 1, createdAt: 1, fresh: 1 })) {
     const fresh = rows.filter((row) => row.fresh);
-    if (fresh.length) {
-      await UnfinishedFirstAttemptsModel.collection.insertOne({ _id: timeOrderedId(), at: fresh.at(-1)!.createdAt, eventIds: [...new Set(fresh.map((row) => row.eventId))] } as never);
-      recorded += fresh.length;
-    }
-    if (rows.length < BATCH) break;
-    const last = rows.at(-1)!;
-    after = { at: last.createdAt, id: last._id };
+    if (!fresh.length) continue;
+    await UnfinishedFirstAttemptsModel.collection.insertOne({ _id: timeOrderedId(), at: fresh.at(-1)!.createdAt, eventIds: [...new Set(fresh.map((row) => row.eventId))] } as never);
+    recorded += fresh.length;
   }
   await db.collection<{ _id: string }>('sweepmarks').deleteOne({ _id: OLD_MARK });
   await db.collection('webhooksweepmarks').drop().catch(() => undefined);
