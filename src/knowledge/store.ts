@@ -99,16 +99,11 @@ export async function readCommitted(dataSourceId: string): Promise<Manifest> {
 type StoredGroup = Omit<RowChunks, 'embedding'> & { embedding?: { model: string; floats: number } };
 
 const bytesOf = (data: Buffer | { buffer: Uint8Array }) => (Buffer.isBuffer(data) ? data : Buffer.from(data.buffer));
-/** Copied out into aligned arrays: a typed array view needs a byte offset that is a multiple of its element size. */
-function floatsOf(raw: Buffer): Float32Array {
-  const floats = new Float32Array(raw.byteLength >>> 2);
-  new Uint8Array(floats.buffer).set(raw.subarray(0, floats.byteLength));
-  return floats;
-}
-function int16Of(raw: Buffer): Int16Array {
-  const codes = new Int16Array(raw.byteLength >>> 1);
-  new Uint8Array(codes.buffer).set(raw.subarray(0, codes.byteLength));
-  return codes;
+/** Copied out into an aligned array: a typed array view needs a byte offset that is a multiple of its element size. */
+function aligned<T extends Float32Array | Int16Array>(raw: Buffer, Type: { new (length: number): T; BYTES_PER_ELEMENT: number }): T {
+  const out = new Type(Math.floor(raw.byteLength / Type.BYTES_PER_ELEMENT));
+  new Uint8Array(out.buffer).set(raw.subarray(0, out.byteLength));
+  return out;
 }
 
 export async function readPack(packId: string): Promise<RowChunks[]> {
@@ -116,8 +111,8 @@ export async function readPack(packId: string): Promise<RowChunks[]> {
   if (!doc) return [];
   const groups = decode<StoredGroup[]>(doc.data);
   if (doc.vectors16 && doc.vectorScales) {
-    const codes = int16Of(bytesOf(doc.vectors16 as unknown as Buffer));
-    const scales = floatsOf(bytesOf(doc.vectorScales as unknown as Buffer));
+    const codes = aligned(bytesOf(doc.vectors16 as unknown as Buffer), Int16Array);
+    const scales = aligned(bytesOf(doc.vectorScales as unknown as Buffer), Float32Array);
     let [at, vector] = [0, 0];
     return groups.map(({ embedding, ...group }) => {
       const count = group.chunks.length;
@@ -128,7 +123,7 @@ export async function readPack(packId: string): Promise<RowChunks[]> {
   }
   // Packs written before 2026-11-27 hold raw Float32 in `vectors`; read as they are, re-encoded when
   // a sync rewrites their pack (compaction) or re-embeds their rows.
-  const floats = doc.vectors ? floatsOf(bytesOf(doc.vectors as unknown as Buffer)) : new Float32Array(0);
+  const floats = doc.vectors ? aligned(bytesOf(doc.vectors as unknown as Buffer), Float32Array) : new Float32Array(0);
   let at = 0;
   return groups.map(({ embedding, ...group }) => {
     if (!embedding || at + embedding.floats > floats.length) return group;
