@@ -33,6 +33,8 @@ export interface BenchDatabase {
   cpuMs(): number;
   /** Resident memory of the embedded server now, in bytes (0 for a server given by MONGODB_URI). */
   rssBytes(): number;
+  /** Size of the embedded server's SQLite WAL files now, in bytes (0 for a server given by MONGODB_URI). */
+  walBytes(): number;
   close(): Promise<void>;
 }
 
@@ -63,12 +65,26 @@ function descendantsRssBytes(pid: number | undefined): number {
   }
 }
 
+/** Bytes of the `*.sqlite-wal` files in a data directory (one per database). */
+function walFileBytes(dir: string): number {
+  let total = 0;
+  for (const name of fs.readdirSync(dir)) {
+    if (!name.endsWith('.sqlite-wal')) continue;
+    try {
+      total += fs.statSync(path.join(dir, name)).size;
+    } catch {
+      // removed between the listing and the stat
+    }
+  }
+  return total;
+}
+
 /**
  * `dataDir`: the embedded server keeps its data there and close() leaves it, so a later run can
  * start on the same data (bench/scale.ts --data-dir); without it, a temporary directory.
  */
 export async function startBenchDatabase(opts: { dataDir?: string } = {}): Promise<BenchDatabase> {
-  if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, cpuMs: () => 0, rssBytes: () => 0, close: async () => undefined };
+  if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, cpuMs: () => 0, rssBytes: () => 0, walBytes: () => 0, close: async () => undefined };
   const dir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-db-'));
   const embedded: EmbeddedDb = await startFerretDb({ dataDir: dir, database: 'relay_bench' });
   return {
@@ -76,6 +92,7 @@ export async function startBenchDatabase(opts: { dataDir?: string } = {}): Promi
     // The embedded server runs under a shell watchdog: FerretDB is its child.
     cpuMs: () => processTreeCpuMs(embedded.process.pid),
     rssBytes: () => descendantsRssBytes(embedded.process.pid),
+    walBytes: () => walFileBytes(dir),
     async close() {
       await embedded.stop();
       if (!opts.dataDir) fs.rmSync(dir, { recursive: true, force: true });

@@ -9,6 +9,7 @@
 //   { retarget: { botId, webhookId, url } } -> { retargeted }: points a reused install's webhook at
 //     this run's sink;
 //   { sweeps } -> { sweeps: { ms, found } by sweep, the gateway's with its backlog and read-alone ms }; { stats } -> { stats: { apiRss, dbRss } } (bytes);
+//   { walPeak } -> { walPeak: bytes }: the WAL file's peak size since the last ask (or seeding part);
 //   { close } -> stops the runtime and the database, and exits.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -32,11 +33,30 @@ import { performSyncSweep } from '../../src/datasources/sweep.job.ts';
 
 const progress = (line: string) => process.stderr.write(`[scale ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 
-async function timedPart<T>(seedingMs: Record<string, number>, part: string, fn: () => Promise<T>): Promise<T> {
+/**
+ * The largest size the embedded database's WAL file reached since the last take(), sampled every
+ * 100 ms: SQLite can restart the WAL only when no reader holds an older snapshot, so this shows a
+ * long read that pins it (docs/FERRETDB.md). A sample can miss a peak shorter than its interval.
+ */
+const walPeak = {
+  bytes: 0,
+  sample(bytes: number) {
+    this.bytes = Math.max(this.bytes, bytes);
+  },
+  take() {
+    const peak = this.bytes;
+    this.bytes = 0;
+    return peak;
+  },
+};
+
+async function timedPart<T>(seeding: Pick<Seeded, 'seedingMs' | 'walPeakBytes'>, part: string, fn: () => Promise<T>): Promise<T> {
   const started = performance.now();
+  walPeak.take();
   const result = await fn();
-  seedingMs[part] = performance.now() - started;
-  progress(`${part}: ${(seedingMs[part]! / 1000).toFixed(0)} s`);
+  seeding.seedingMs[part] = performance.now() - started;
+  seeding.walPeakBytes[part] = walPeak.take();
+  progress(`${part}: ${(seeding.seedingMs[part]! / 1000).toFixed(0)} s, WAL peak ${(seeding.walPeakBytes[part]! / 2 ** 20).toFixed(1)} MiB`);
   return result;
 }
 
@@ -55,7 +75,7 @@ async function postGateway(baseUrl: string): Promise<void> {
 
 interface Seeding {
   bench: BenchRuntime;
-  seedingMs: Record<string, number>;
+  seeding: Pick<Seeded, 'seedingMs' | 'walPeakBytes'>;
   label: string;
 }
 
@@ -71,7 +91,7 @@ async function seedTenant(s: Seeding, rows: number, conversations: number, sinkU
   const batches = Array.from({ length: Math.ceil(rows / 100) }, (_, b) =>
     Array.from({ length: Math.min(100, rows - b * 100) }, (_, i) => ({ name: `item-${b * 100 + i}.md`, content: markdown(b * 100 + i) })),
   );
-  const part = (name: string, fn: () => Promise<unknown>) => (s.label ? timedPart(s.seedingMs, `${s.label} ${name}`, fn) : fn());
+  const part = (name: string, fn: () => Promise<unknown>) => (s.label ? timedPart(s.seeding, `${s.label} ${name}`, fn) : fn());
   await part('rows', () => mapLimit(batches, 4, (batch) => api.rows.add(dataSourceId, batch)));
   const scope = { bot: { id: t.botId, name: 'Bench bot', teamId: t.teamId, welcomeMessage: null }, channelId: t.channelId };
   const ids: string[] = [];
@@ -92,38 +112,38 @@ async function seedTenant(s: Seeding, rows: number, conversations: number, sinkU
 /** The issue's install, every count times `scale`. */
 async function seedInstall(bench: BenchRuntime, scale: number, sinkUrl: string): Promise<Seeded> {
   const n = (full: number) => Math.max(1, Math.round(full * scale));
-  const seedingMs: Record<string, number> = {};
-  const big = await seedTenant({ bench, seedingMs, label: 'big tenant' }, n(100_000), n(50_000), sinkUrl);
-  const smalls = await timedPart(seedingMs, '19 small tenants', async () => {
+  const seeding: Pick<Seeded, 'seedingMs' | 'walPeakBytes'> = { seedingMs: {}, walPeakBytes: {} };
+  const big = await seedTenant({ bench, seeding, label: 'big tenant' }, n(100_000), n(50_000), sinkUrl);
+  const smalls = await timedPart(seeding, '19 small tenants', async () => {
     const out: TenantKeys[] = [];
-    for (let i = 0; i < 19; i++) out.push(await seedTenant({ bench, seedingMs, label: '' }, n(500), 5));
+    for (let i = 0; i < 19; i++) out.push(await seedTenant({ bench, seeding, label: '' }, n(500), 5));
     return out;
   });
   // Events beyond the big tenant's conversation starts, each fanned out to its webhook.
-  await timedPart(seedingMs, 'events', () =>
+  await timedPart(seeding, 'events', () =>
     mapLimit(Array.from({ length: Math.max(0, n(300_000) - n(50_000)) }), 32, () =>
       bench.runtime.ctx.events.emit({ type: 'conversation.started', teamId: big.teamId, botId: big.botId, payload: { conversation: { id: randomUUID() } } }),
     ),
   );
-  await timedPart(seedingMs, 'gateway deliveries', () => mapLimit(Array.from({ length: n(300_000) }), 32, () => postGateway(bench.baseUrl)));
+  await timedPart(seeding, 'gateway deliveries', () => mapLimit(Array.from({ length: n(300_000) }), 32, () => postGateway(bench.baseUrl)));
   const bigApi = clientFor(bench.baseUrl, big);
-  await timedPart(seedingMs, 'first full sync of the big source', () => syncAndWait(bigApi, big.dataSourceId, 200));
-  await timedPart(seedingMs, 'worker drained (gateway processing, first webhook attempts)', () => drained(progress));
+  await timedPart(seeding, 'first full sync of the big source', () => syncAndWait(bigApi, big.dataSourceId, 200));
+  await timedPart(seeding, 'worker drained (gateway processing, first webhook attempts)', () => drained(progress));
   big.rowIds = await rowIdsOf(bigApi, big.dataSourceId);
   const small = smalls[0]!;
   small.rowIds = await rowIdsOf(clientFor(bench.baseUrl, small), small.dataSourceId);
   const counts =
     `big tenant ${n(100_000)} rows + ${n(50_000)} conversations × 10 messages, 19 × ${n(500)} rows, ` +
     `${n(300_000)} events with deliveries, ${n(300_000)} gateway deliveries`;
-  return { big, small, seedingMs, counts };
+  return { big, small, ...seeding, counts };
 }
 
 /** A lone tenant of the small one's shape. */
 async function seedAlone(bench: BenchRuntime, scale: number): Promise<Seeded> {
-  const seedingMs: Record<string, number> = {};
-  const small = await seedTenant({ bench, seedingMs, label: '' }, Math.max(1, Math.round(500 * scale)), 5);
+  const seeding: Pick<Seeded, 'seedingMs' | 'walPeakBytes'> = { seedingMs: {}, walPeakBytes: {} };
+  const small = await seedTenant({ bench, seeding, label: '' }, Math.max(1, Math.round(500 * scale)), 5);
   small.rowIds = await rowIdsOf(clientFor(bench.baseUrl, small), small.dataSourceId);
-  return { small, seedingMs, counts: `${small.rowIds.length} rows + 5 conversations` };
+  return { small, ...seeding, counts: `${small.rowIds.length} rows + 5 conversations` };
 }
 
 const dir = process.argv[2]!;
@@ -135,6 +155,7 @@ const bench = await startBenchRuntime({
   dataDir: keep ? path.join(dir, 'db') : undefined,
 });
 const { ctx } = bench.runtime;
+setInterval(() => walPeak.sample(bench.database.walBytes()), 100).unref();
 const timed = async (fn: () => Promise<unknown>) => {
   const started = performance.now();
   await fn();
@@ -146,6 +167,7 @@ type Message = {
   retarget?: { botId: string; webhookId: string; url: string };
   sweeps?: boolean;
   stats?: boolean;
+  walPeak?: boolean;
   close?: boolean;
 };
 process.on('message', async (msg: Message) => {
@@ -178,6 +200,7 @@ process.on('message', async (msg: Message) => {
     });
   }
   if (msg.stats) process.send!({ stats: { apiRss: process.memoryUsage().rss, dbRss: bench.database.rssBytes() } });
+  if (msg.walPeak) process.send!({ walPeak: walPeak.take() });
   if (msg.close) {
     await bench.close();
     if (!keep) fs.rmSync(dir, { recursive: true, force: true });

@@ -24,6 +24,8 @@ export interface Seeded {
   small: TenantKeys;
   /** Seeding time per part, ms. */
   seedingMs: Record<string, number>;
+  /** The WAL file's peak size per part, bytes (0 on MONGODB_URI). */
+  walPeakBytes: Record<string, number>;
   counts: string;
 }
 
