@@ -62,7 +62,7 @@ interface Manifest {
   counts: string;
   seedingMs: Record<string, number>;
   /** Absent in a manifest seeded before the WAL was sampled. */
-  walPeakBytes?: Record<string, number>;
+  walPeak?: Seeded['walPeak'];
   big: Omit<TenantKeys, 'rowIds'>;
   small: Omit<TenantKeys, 'rowIds'>;
 }
@@ -128,7 +128,7 @@ if (REUSE) {
   const { rowIds: bigRows, ...bigKeys } = seeded.big!;
   const { rowIds: smallRows, ...smallKeys } = seeded.small;
   rowIds = { big: bigRows, small: smallRows };
-  manifest = { scale, database: DATABASE, seededAt: new Date().toISOString(), commit, machine: machineLine(), counts: seeded.counts, seedingMs: seeded.seedingMs, walPeakBytes: seeded.walPeakBytes, big: bigKeys, small: smallKeys };
+  manifest = { scale, database: DATABASE, seededAt: new Date().toISOString(), commit, machine: machineLine(), counts: seeded.counts, seedingMs: seeded.seedingMs, walPeak: seeded.walPeak, big: bigKeys, small: smallKeys };
   if (KEEP) {
     fs.writeFileSync(rowIdsPath, JSON.stringify(rowIds));
     fs.writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
@@ -212,10 +212,11 @@ print(
       .map(([k, v]) => `${k} ${(v / 1000).toFixed(0)}`)
       .join(', '),
 );
-if (manifest.walPeakBytes && DATABASE !== 'MONGODB_URI') {
+const walMiB = (w: { file: number; used: number }) => `${(w.used / 2 ** 20).toFixed(1)} (file ${(w.file / 2 ** 20).toFixed(1)})`;
+if (manifest.walPeak && DATABASE !== 'MONGODB_URI') {
   print(
-    `WAL file peak while seeding, MiB (sampled every 100 ms): ${Object.entries(manifest.walPeakBytes)
-      .map(([k, v]) => `${k} ${(v / 2 ** 20).toFixed(1)}`)
+    `WAL peak while seeding, MiB in use (file size), sampled every 100 ms: ${Object.entries(manifest.walPeak)
+      .map(([k, v]) => `${k} ${walMiB(v)}`)
       .join(', ')}`,
   );
 }
@@ -241,7 +242,7 @@ for (let run = 1; run <= RUNS; run++) {
     const f = (x?: number) => (x === undefined ? '-' : x.toFixed(1));
     print(`| ${name} | ${f(b.p50)} | ${f(b.p99)} | ${f(s?.p50)} | ${f(s?.p99)} | ${f(a?.p99)} | ${s && a ? (s.p99 / a.p99).toFixed(2) : '-'} |`);
   }
-  const walRequests = await big.ask<number>({ walPeak: true }, 'walPeak');
+  const walRequests = await big.ask<{ file: number; used: number }>({ walPeak: true }, 'walPeak');
   const sweeps = await big.ask<Record<string, { ms: number; found: unknown; backlog?: number; readMs?: number }>>({ sweeps: true }, 'sweeps');
   print(`Sweeps (ms, what each found): ${Object.entries(sweeps).map(([k, v]) => `${k} ${v.ms.toFixed(0)} (${JSON.stringify(v.found)})`).join(', ')}`);
   const g = sweeps.gateway!;
@@ -254,12 +255,12 @@ for (let run = 1; run <= RUNS; run++) {
     .map((id, i) => ({ id, name: `edited-${run}-${i}.md`, content: `${markdown(run * 1_000_000 + i)}\n\nEdited ${new Date().toISOString()}` }));
   for (let i = 0; i < edited.length; i += 100) await bigApi.rows.update(bigTenant.dataSourceId, edited.slice(i, i + 100));
   const resync = (await syncAndWait(bigApi, bigTenant.dataSourceId, 50)).totalMs;
-  const walSyncs = await big.ask<number>({ walPeak: true }, 'walPeak');
+  const walSyncs = await big.ask<{ file: number; used: number }>({ walPeak: true }, 'walPeak');
   print(
     `Sync start ${syncStart.toFixed(1)} ms; re-sync of ${edited.length} edited rows (1 %) ${(resync / 1000).toFixed(2)} s; ` +
       `RSS peak during the requests: API process ${mib(peak.apiRss)} MiB, FerretDB ${process.env.MONGODB_URI ? '-' : `${mib(peak.dbRss)} MiB`}`,
   );
-  if (!process.env.MONGODB_URI) print(`WAL file peak: during the requests and intake ${(walRequests / 2 ** 20).toFixed(1)} MiB, during the sweeps, a sync and the 1 % re-sync ${(walSyncs / 2 ** 20).toFixed(1)} MiB`);
+  if (!process.env.MONGODB_URI) print(`WAL peak, MiB in use (file size): during the requests and intake ${walMiB(walRequests)}, during the sweeps, a sync and the 1 % re-sync ${walMiB(walSyncs)}`);
 }
 
 await Promise.all([big.close(), alone.close(), sink.close()]);

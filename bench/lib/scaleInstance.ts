@@ -9,13 +9,13 @@
 //   { retarget: { botId, webhookId, url } } -> { retargeted }: points a reused install's webhook at
 //     this run's sink;
 //   { sweeps } -> { sweeps: { ms, found } by sweep, the gateway's with its backlog and read-alone ms }; { stats } -> { stats: { apiRss, dbRss } } (bytes);
-//   { walPeak } -> { walPeak: bytes }: the WAL file's peak size since the last ask (or seeding part);
+//   { walPeak } -> { walPeak: { file, used } }: the WAL's peaks in bytes since the last ask (or seeding part);
 //   { close } -> stops the runtime and the database, and exits.
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { fetch } from 'undici';
-import { startBenchRuntime, type BenchRuntime } from './runtime.ts';
+import { startBenchRuntime, type BenchRuntime, type WalSize } from './runtime.ts';
 import { ADMIN_TOKEN, GATEWAY_SECRET, clientFor, markdown, patientDispatcher, words, type Seeded, type TenantKeys } from './scaleTenant.ts';
 import { syncAndWait } from './sync.ts';
 import { signedGatewayDelivery } from './gatewayDelivery.ts';
@@ -34,29 +34,32 @@ import { performSyncSweep } from '../../src/datasources/sweep.job.ts';
 const progress = (line: string) => process.stderr.write(`[scale ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 
 /**
- * The largest size the embedded database's WAL file reached since the last take(), sampled every
- * 100 ms: SQLite can restart the WAL only when no reader holds an older snapshot, so this shows a
- * long read that pins it (docs/FERRETDB.md). A sample can miss a peak shorter than its interval.
+ * The WAL's peaks since the last take(), sampled every 100 ms (bench/lib/runtime.ts, walSize): the
+ * file's size and the bytes in use. SQLite restarts the WAL only when no reader holds an older
+ * snapshot, so a long read shows as a peak in use (docs/FERRETDB.md). A sample can miss a peak
+ * shorter than its interval.
  */
 const walPeak = {
-  bytes: 0,
-  sample(bytes: number) {
-    this.bytes = Math.max(this.bytes, bytes);
+  file: 0,
+  used: 0,
+  sample(now: WalSize) {
+    this.file = Math.max(this.file, now.file);
+    this.used = Math.max(this.used, now.used);
   },
-  take() {
-    const peak = this.bytes;
-    this.bytes = 0;
+  take(): WalSize {
+    const peak = { file: this.file, used: this.used };
+    this.file = this.used = 0;
     return peak;
   },
 };
 
-async function timedPart<T>(seeding: Pick<Seeded, 'seedingMs' | 'walPeakBytes'>, part: string, fn: () => Promise<T>): Promise<T> {
+async function timedPart<T>(seeding: Pick<Seeded, 'seedingMs' | 'walPeak'>, part: string, fn: () => Promise<T>): Promise<T> {
   const started = performance.now();
   walPeak.take();
   const result = await fn();
   seeding.seedingMs[part] = performance.now() - started;
-  seeding.walPeakBytes[part] = walPeak.take();
-  progress(`${part}: ${(seeding.seedingMs[part]! / 1000).toFixed(0)} s, WAL peak ${(seeding.walPeakBytes[part]! / 2 ** 20).toFixed(1)} MiB`);
+  const wal = (seeding.walPeak[part] = walPeak.take());
+  progress(`${part}: ${(seeding.seedingMs[part]! / 1000).toFixed(0)} s, WAL peak ${(wal.used / 2 ** 20).toFixed(1)} MiB in use, file ${(wal.file / 2 ** 20).toFixed(1)} MiB`);
   return result;
 }
 
@@ -75,7 +78,7 @@ async function postGateway(baseUrl: string): Promise<void> {
 
 interface Seeding {
   bench: BenchRuntime;
-  seeding: Pick<Seeded, 'seedingMs' | 'walPeakBytes'>;
+  seeding: Pick<Seeded, 'seedingMs' | 'walPeak'>;
   label: string;
 }
 
@@ -112,7 +115,7 @@ async function seedTenant(s: Seeding, rows: number, conversations: number, sinkU
 /** The issue's install, every count times `scale`. */
 async function seedInstall(bench: BenchRuntime, scale: number, sinkUrl: string): Promise<Seeded> {
   const n = (full: number) => Math.max(1, Math.round(full * scale));
-  const seeding: Pick<Seeded, 'seedingMs' | 'walPeakBytes'> = { seedingMs: {}, walPeakBytes: {} };
+  const seeding: Pick<Seeded, 'seedingMs' | 'walPeak'> = { seedingMs: {}, walPeak: {} };
   const big = await seedTenant({ bench, seeding, label: 'big tenant' }, n(100_000), n(50_000), sinkUrl);
   const smalls = await timedPart(seeding, '19 small tenants', async () => {
     const out: TenantKeys[] = [];
@@ -140,7 +143,7 @@ async function seedInstall(bench: BenchRuntime, scale: number, sinkUrl: string):
 
 /** A lone tenant of the small one's shape. */
 async function seedAlone(bench: BenchRuntime, scale: number): Promise<Seeded> {
-  const seeding: Pick<Seeded, 'seedingMs' | 'walPeakBytes'> = { seedingMs: {}, walPeakBytes: {} };
+  const seeding: Pick<Seeded, 'seedingMs' | 'walPeak'> = { seedingMs: {}, walPeak: {} };
   const small = await seedTenant({ bench, seeding, label: '' }, Math.max(1, Math.round(500 * scale)), 5);
   small.rowIds = await rowIdsOf(clientFor(bench.baseUrl, small), small.dataSourceId);
   return { small, ...seeding, counts: `${small.rowIds.length} rows + 5 conversations` };
@@ -155,7 +158,7 @@ const bench = await startBenchRuntime({
   dataDir: keep ? path.join(dir, 'db') : undefined,
 });
 const { ctx } = bench.runtime;
-setInterval(() => walPeak.sample(bench.database.walBytes()), 100).unref();
+setInterval(() => walPeak.sample(bench.database.walSize()), 100).unref();
 const timed = async (fn: () => Promise<unknown>) => {
   const started = performance.now();
   await fn();
