@@ -14,6 +14,8 @@
 //   --reuse DIR      skip seeding: start on DIR's database and manifest and go straight to the runs
 //                    (--scale is then the manifest's); each run edits 1 % of the big source's rows
 //   --intake 0       no background intake (the database alone)
+//   --worker-process each instance runs its jobs in a second process (ROLE=worker, as docker-compose.yml
+//                    deploys), the API process serving HTTP only; --worker-nice N runs it at OS priority N
 //   MONGODB_URI=mongodb://host/relay_scale node --import tsx bench/scale.ts   (an empty MongoDB you run;
 //                    the lone instance uses <database>_alone, dropped at start; --reuse keeps only the manifest)
 //
@@ -48,6 +50,10 @@ const REQUESTS = Number(arg('requests') ?? 100);
 /** Background gateway intake per second during the runs (the issue's 200; 0 to see the database alone). */
 const INTAKE = Number(arg('intake') ?? 200);
 const REUSE = arg('reuse');
+// Read by bench/lib/scaleInstance.ts in the instances this process forks.
+if (process.argv.includes('--worker-process')) process.env.BENCH_WORKER_PROCESS = '1';
+if (arg('worker-nice')) process.env.BENCH_WORKER_NICE = arg('worker-nice');
+const PROCESSES = process.env.BENCH_WORKER_PROCESS === '1' ? `API and worker processes apart${process.env.BENCH_WORKER_NICE ? `, worker at nice ${process.env.BENCH_WORKER_NICE}` : ''}` : 'API and worker in one process';
 if (REUSE && arg('data-dir')) throw new Error('--data-dir seeds a new directory, --reuse runs on a seeded one: give one of them');
 const KEEP = arg('data-dir') ?? REUSE;
 const progress = (line: string) => process.stderr.write(`[scale ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
@@ -204,15 +210,14 @@ async function measureIsolation(intake: Awaited<ReturnType<typeof backgroundInta
   return out;
 }
 
-/** Samples the big instance's API and FerretDB resident memory every 2 s until stop(); peaks in bytes. */
+/** Samples the big instance's API, worker (when apart) and FerretDB resident memory every 2 s until stop(); peaks in bytes. */
 function sampleRss() {
-  const peak = { apiRss: 0, dbRss: 0 };
+  const peak = { apiRss: 0, dbRss: 0, workerRss: 0 };
   let running = true;
   const loop = (async () => {
     while (running) {
-      const s = await big.ask<{ apiRss: number; dbRss: number }>({ stats: true }, 'stats');
-      peak.apiRss = Math.max(peak.apiRss, s.apiRss);
-      peak.dbRss = Math.max(peak.dbRss, s.dbRss);
+      const s = await big.ask<typeof peak>({ stats: true }, 'stats');
+      for (const key of Object.keys(peak) as Array<keyof typeof peak>) peak[key] = Math.max(peak[key], s[key]);
       await new Promise((r) => setTimeout(r, 2000));
     }
   })();
@@ -232,7 +237,7 @@ const print = (line: string) => {
   process.stdout.write(`${line}\n`);
 };
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
-print(`## bench/scale.ts --scale ${manifest.scale} (${DATABASE}), main ${commit}`);
+print(`## bench/scale.ts --scale ${manifest.scale} (${DATABASE}; ${PROCESSES}), main ${commit}`);
 print(`Machine: ${machineLine()}`);
 print(
   `Seeded${REUSE ? ` (reused: seeded ${manifest.seededAt.slice(0, 16)} at ${manifest.commit})` : ''}: ${manifest.counts}; seeding s: ` +
@@ -271,7 +276,7 @@ for (let run = 1; run <= RUNS; run++) {
   const resync = (await syncAndWait(bigApi, bigTenant.dataSourceId, 50)).totalMs;
   print(
     `Sync start ${syncStart.toFixed(1)} ms; re-sync of ${edited.length} edited rows (1 %) ${(resync / 1000).toFixed(2)} s; ` +
-      `RSS peak during the requests: API process ${mib(peak.apiRss)} MiB, FerretDB ${process.env.MONGODB_URI ? '-' : `${mib(peak.dbRss)} MiB`}`,
+      `RSS peak during the requests: API process ${mib(peak.apiRss)} MiB, ${peak.workerRss ? `worker process ${mib(peak.workerRss)} MiB, ` : ''}FerretDB ${process.env.MONGODB_URI ? '-' : `${mib(peak.dbRss)} MiB`}`,
   );
 }
 
