@@ -101,7 +101,8 @@ const EDITS: Edit[] = [
 
 	// RelaySort is the find's sort, applied by the backend when it can prove the order exact.
 	RelaySort *types.Document
-	// RelayCount asks for the number of documents matching Filter, when the backend can count exactly.
+	// RelayCount asks for the number of documents matching Filter, when the backend can count
+	// exactly; with Limit, at most Limit of them.
 	RelayCount bool
 }`,
   },
@@ -150,6 +151,11 @@ const EDITS: Edit[] = [
 		res := &backends.QueryResult{Iter: newQueryIterator(ctx, nil, params.OnlyRecordIDs)}
 		if plan.exact && !meta.Capped() {
 			cq := fmt.Sprintf(\`SELECT COUNT(*) FROM %q\`, meta.TableName) + plan.whereClause()
+			if params.Limit > 0 {
+				// Stops after Limit index entries: a capped count costs the cap, not the list.
+				cq = fmt.Sprintf(\`SELECT COUNT(*) FROM (SELECT 1 FROM %q%s LIMIT ?)\`, meta.TableName, plan.whereClause())
+				args = append(append([]any{}, args...), params.Limit)
+			}
 			if err := db.QueryRowContext(ctx, cq, args...).Scan(&res.RelayN); err != nil {
 				return nil, lazyerrors.Error(err)
 			}
@@ -215,13 +221,13 @@ const EDITS: Edit[] = [
 		return nil, lazyerrors.Error(err)
 	}
 `,
-    replace: `	if !h.DisablePushdown && params.Skip == 0 && params.Limit == 0 {
-		qp.RelayCount = true
+    replace: `	if !h.DisablePushdown && params.Skip == 0 && params.Limit >= 0 {
+		qp.RelayCount, qp.Limit = true, params.Limit
 		counted, err := c.Query(connCtx, &qp)
 		if err != nil {
 			return nil, lazyerrors.Error(err)
 		}
-		qp.RelayCount = false
+		qp.RelayCount, qp.Limit = false, 0
 		counted.Iter.Close()
 		if counted.RelayCounted && counted.RelayN <= math.MaxInt32 {
 			return documentOpMsg(must.NotFail(types.NewDocument("n", int32(counted.RelayN), "ok", float64(1))))
@@ -248,8 +254,8 @@ const EDITS: Edit[] = [
     anchor: `		iter, err = processStagesDocuments(ctx, closer, &stagesDocumentsParams{c, qp, stagesDocuments})
 	} else {`,
     replace: `		counted := false
-		if id, name, ok := relayCountStages(aggregationStages, filter); ok && !h.DisablePushdown {
-			qp.RelayCount = true
+		if id, name, limit, ok := relayCountStages(aggregationStages, filter); ok && !h.DisablePushdown {
+			qp.RelayCount, qp.Limit = true, limit
 			var res *backends.QueryResult
 			if res, err = c.Query(ctx, qp); err == nil {
 				res.Iter.Close()
@@ -257,7 +263,7 @@ const EDITS: Edit[] = [
 					iter, counted = relayCountIter(id, name, res.RelayN), true
 				}
 			}
-			qp.RelayCount = false
+			qp.RelayCount, qp.Limit = false, 0
 		}
 
 		if !counted && err == nil {
