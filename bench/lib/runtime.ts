@@ -121,14 +121,14 @@ export async function startBenchDatabase(opts: { dataDir?: string } = {}): Promi
 }
 
 export async function startBenchRuntime(
-  opts: { env?: Record<string, string>; worker?: boolean; extraModules?: DomainModule[]; clock?: Clock; dataDir?: string } = {},
+  opts: { env?: Record<string, string>; worker?: boolean; extraModules?: DomainModule[]; clock?: Clock; dataDir?: string; role?: { api: boolean; worker: boolean } } = {},
 ): Promise<BenchRuntime> {
   const database = await startBenchDatabase({ dataDir: opts.dataDir });
   const uri = database.uri;
   const config = loadConfig({ LOG_LEVEL: 'silent', MONGODB_URI: uri, OUTBOUND_ALLOW_PRIVATE: 'true', DATA_DIR: path.join(os.tmpdir(), `relay-bench-${process.pid}`), ...opts.env });
   // BENCH_LOG=path keeps the service's warnings and errors (JSON lines) for reading after a run.
   const logger = process.env.BENCH_LOG ? createLogger('warn', destination({ dest: process.env.BENCH_LOG, sync: false })) : createLogger('silent');
-  const runtime = await createRuntime({ config, logger, uri, clock: opts.clock, modules: [...allModules, ...(opts.extraModules ?? [])] });
+  const runtime = await createRuntime({ config, logger, uri, clock: opts.clock, role: opts.role, modules: [...allModules, ...(opts.extraModules ?? [])] });
   if (opts.worker !== false) await runtime.startWorker();
   const server = http.createServer(createApp(runtime.ctx, runtime.modules).callback());
   server.keepAliveTimeout = 60_000;

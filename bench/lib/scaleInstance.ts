@@ -8,11 +8,17 @@
 //     tenants, conversations and events), timing each part;
 //   { retarget: { botId, webhookId, url } } -> { retargeted }: points a reused install's webhook at
 //     this run's sink;
-//   { sweeps } -> { sweeps: { ms, found } by sweep, the gateway's with its backlog and read-alone ms }; { stats } -> { stats: { apiRss, dbRss } } (bytes);
+//   { sweeps } -> { sweeps: { ms, found } by sweep, the gateway's with its backlog and read-alone ms }; { stats } -> { stats: { apiRss, dbRss, workerRss } } (bytes; workerRss 0 without a worker process);
 //   { walPeak } -> { walPeak: { file, used } }: the WAL's peaks in bytes since the last ask (or seeding part);
 //   { close } -> stops the runtime and the database, and exits.
+// BENCH_WORKER_PROCESS=1 runs the jobs in a second process, `src/main.ts` with ROLE=worker on the
+// same database (docker-compose.yml's shape), at the OS priority BENCH_WORKER_NICE (default 0);
+// otherwise one process serves HTTP and runs the jobs (ROLE=all, the embedded default).
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { fetch } from 'undici';
 import { startBenchRuntime, type BenchRuntime, type WalSize } from './runtime.ts';
@@ -153,10 +159,48 @@ const dir = process.argv[2]!;
 const keep = process.argv.includes('--keep');
 writeBenchRule(path.join(dir, 'rules'));
 fs.writeFileSync(path.join(dir, 'gateway.json'), JSON.stringify({ sources: { relay: { secrets: [GATEWAY_SECRET] } } }));
+const env = { ADMIN_TOKEN, RETENTION_DAYS: '0', GATEWAY_CONFIG: path.join(dir, 'gateway.json'), RULES_DIR: path.join(dir, 'rules'), JOB_PROCESS_EVERY_MS: '200' };
+const splitWorker = process.env.BENCH_WORKER_PROCESS === '1';
 const bench = await startBenchRuntime({
-  env: { ADMIN_TOKEN, RETENTION_DAYS: '0', GATEWAY_CONFIG: path.join(dir, 'gateway.json'), RULES_DIR: path.join(dir, 'rules'), JOB_PROCESS_EVERY_MS: '200' },
+  env,
   dataDir: keep ? path.join(dir, 'db') : undefined,
+  worker: !splitWorker,
+  role: splitWorker ? { api: true, worker: false } : undefined,
 });
+const worker = splitWorker ? await startWorkerProcess(bench.uri) : undefined;
+
+/** `src/main.ts` with ROLE=worker on this instance's database; resolves once it processes jobs. */
+async function startWorkerProcess(uri: string) {
+  const main = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+  const child = fork(main, [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ...env, ROLE: 'worker', MONGODB_URI: uri, LOG_LEVEL: 'info', OUTBOUND_ALLOW_PRIVATE: 'true', DATA_DIR: path.join(dir, 'worker') },
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  os.setPriority(child.pid!, Number(process.env.BENCH_WORKER_NICE ?? 0));
+  process.on('exit', () => child.kill());
+  await new Promise<void>((resolve, reject) => {
+    let seen = '';
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (!seen.includes('worker processing jobs')) return;
+      child.stdout!.off('data', onData);
+      child.stdout!.resume(); // the rest of its log is not read
+      resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`worker process exited (${code}) before processing jobs`)));
+  });
+  return {
+    rssBytes: () => Number(fs.readFileSync(`/proc/${child.pid}/statm`, 'utf8').split(' ')[1]) * 4096,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
 const { ctx } = bench.runtime;
 setInterval(() => walPeak.sample(bench.database.walSize()), 100).unref();
 const timed = async (fn: () => Promise<unknown>) => {
@@ -202,9 +246,10 @@ process.on('message', async (msg: Message) => {
       },
     });
   }
-  if (msg.stats) process.send!({ stats: { apiRss: process.memoryUsage().rss, dbRss: bench.database.rssBytes() } });
+  if (msg.stats) process.send!({ stats: { apiRss: process.memoryUsage().rss, dbRss: bench.database.rssBytes(), workerRss: worker?.rssBytes() ?? 0 } });
   if (msg.walPeak) process.send!({ walPeak: walPeak.take() });
   if (msg.close) {
+    await worker?.stop();
     await bench.close();
     if (!keep) fs.rmSync(dir, { recursive: true, force: true });
     process.exit(0);
