@@ -14,6 +14,8 @@ const ADDED: Record<string, string> = {
   'relay_pushdown.go': 'internal/backends/sqlite/relay_pushdown.go',
   'relay_index.go': 'internal/backends/sqlite/metadata/relay_index.go',
   'relay_count.go': 'internal/handler/relay_count.go',
+  'relay_update_batch.go': 'internal/handler/common/relay_update_batch.go',
+  'relay_prepare.go': 'internal/util/fsql/relay_prepare.go',
 };
 
 interface Edit {
@@ -23,6 +25,31 @@ interface Edit {
 }
 
 const EDITS: Edit[] = [
+  // An update command's modified documents are written in batches (relay_update_batch.go wraps
+  // FerretDB's own loop, renamed here), each batch in one transaction with one prepared UPDATE.
+  {
+    file: 'internal/handler/common/update.go',
+    anchor: `func UpdateDocument(ctx context.Context, c backends.Collection, cmd string, iter types.DocumentsIterator, param *Update) (*UpdateResult, error) {`,
+    replace: `func relayUpdateDocument(ctx context.Context, c backends.Collection, cmd string, iter types.DocumentsIterator, param *Update) (*UpdateResult, error) {`,
+  },
+  {
+    file: 'internal/backends/sqlite/collection.go',
+    anchor: `	err := db.InTransaction(ctx, func(tx *fsql.Tx) error {
+		for _, doc := range params.Docs {`,
+    replace: `	err := db.InTransaction(ctx, func(tx *fsql.Tx) error {
+		stmt, err := tx.RelayPrepareContext(ctx, q)
+		if err != nil {
+			return lazyerrors.Error(err)
+		}
+		defer stmt.Close()
+
+		for _, doc := range params.Docs {`,
+  },
+  {
+    file: 'internal/backends/sqlite/collection.go',
+    anchor: `			r, err := tx.ExecContext(ctx, q, string(b), arg)`,
+    replace: `			r, err := stmt.ExecContext(ctx, string(b), arg)`,
+  },
   // FerretDB's _id index is on `->"_id"` but its queries used `->'$._id'`, which SQLite does not
   // match to it: every _id lookup scanned. Same expression as the index now.
   {
