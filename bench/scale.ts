@@ -2,7 +2,9 @@
 // real install? Seeds the default database (or MONGODB_URI) once through the services' write
 // paths, then measures every list and get endpoint for the big tenant and a small one while gateway
 // intake runs in the background; the small tenant's figures are compared with the same requests on
-// a second instance that holds only a tenant of its shape, in the same run.
+// a second instance that holds only a tenant of its shape, in the same run: interleaved in blocks of
+// 10 requests, the intake moving to whichever instance is measured, so both sides see the same
+// machine through the run (a burst of noise lands on both, not on one side's whole block).
 //
 //   node --import tsx bench/scale.ts [--scale 0.1] [--runs 3] [--requests 100] [--intake 200]
 //                                    [--data-dir DIR | --reuse DIR]
@@ -12,6 +14,8 @@
 //   --reuse DIR      skip seeding: start on DIR's database and manifest and go straight to the runs
 //                    (--scale is then the manifest's); each run edits 1 % of the big source's rows
 //   --intake 0       no background intake (the database alone)
+//   --worker-process each instance runs its jobs in a second process (ROLE=worker, as docker-compose.yml
+//                    deploys), the API process serving HTTP only; --worker-nice N runs it at OS priority N
 //   MONGODB_URI=mongodb://host/relay_scale node --import tsx bench/scale.ts   (an empty MongoDB you run;
 //                    the lone instance uses <database>_alone, dropped at start; --reuse keeps only the manifest)
 //
@@ -24,7 +28,8 @@
 // the big and the lone instance (bench/lib/scaleInstance.ts, which seeds too), the webhook sink
 // (bench/lib/sink.ts) and the paced intake (bench/lib/intake.ts); this process only sends the
 // measured requests, one at a time. RSS is the big instance's API process (peak of samples taken
-// every 2 s during a run) and its FerretDB's, apart.
+// every 2 s during a run) and its FerretDB's, apart. The embedded database's WAL file is sampled
+// every 100 ms: its peak per seeding part and per run (a long read pins the WAL; docs/FERRETDB.md).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,7 +38,7 @@ import { fileURLToPath } from 'node:url';
 import { fetch } from 'undici';
 import { MongoClient } from 'mongodb';
 import { machineLine } from './lib/runtime.ts';
-import { endpointProbes, timeRequest, type Probe } from './lib/probes.ts';
+import { endpointProbes, summarize, timeRequest, timeSamples, type Probe } from './lib/probes.ts';
 import { syncAndWait } from './lib/sync.ts';
 import { ADMIN_TOKEN, GATEWAY_SECRET, clientFor, markdown, patientDispatcher, type Seeded, type TenantKeys } from './lib/scaleTenant.ts';
 
@@ -46,6 +51,10 @@ const REQUESTS = Number(arg('requests') ?? 100);
 /** Background gateway intake per second during the runs (the issue's 200; 0 to see the database alone). */
 const INTAKE = Number(arg('intake') ?? 200);
 const REUSE = arg('reuse');
+// Read by bench/lib/scaleInstance.ts in the instances this process forks.
+if (process.argv.includes('--worker-process')) process.env.BENCH_WORKER_PROCESS = '1';
+if (arg('worker-nice')) process.env.BENCH_WORKER_NICE = arg('worker-nice');
+const PROCESSES = process.env.BENCH_WORKER_PROCESS === '1' ? `API and worker processes apart${process.env.BENCH_WORKER_NICE ? `, worker at nice ${process.env.BENCH_WORKER_NICE}` : ''}` : 'API and worker in one process';
 if (REUSE && arg('data-dir')) throw new Error('--data-dir seeds a new directory, --reuse runs on a seeded one: give one of them');
 const KEEP = arg('data-dir') ?? REUSE;
 const progress = (line: string) => process.stderr.write(`[scale ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
@@ -60,6 +69,8 @@ interface Manifest {
   machine: string;
   counts: string;
   seedingMs: Record<string, number>;
+  /** Absent in a manifest seeded before the WAL was sampled. */
+  walPeak?: Seeded['walPeak'];
   big: Omit<TenantKeys, 'rowIds'>;
   small: Omit<TenantKeys, 'rowIds'>;
 }
@@ -125,7 +136,7 @@ if (REUSE) {
   const { rowIds: bigRows, ...bigKeys } = seeded.big!;
   const { rowIds: smallRows, ...smallKeys } = seeded.small;
   rowIds = { big: bigRows, small: smallRows };
-  manifest = { scale, database: DATABASE, seededAt: new Date().toISOString(), commit, machine: machineLine(), counts: seeded.counts, seedingMs: seeded.seedingMs, big: bigKeys, small: smallKeys };
+  manifest = { scale, database: DATABASE, seededAt: new Date().toISOString(), commit, machine: machineLine(), counts: seeded.counts, seedingMs: seeded.seedingMs, walPeak: seeded.walPeak, big: bigKeys, small: smallKeys };
   if (KEEP) {
     fs.writeFileSync(rowIdsPath, JSON.stringify(rowIds));
     fs.writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
@@ -165,23 +176,51 @@ async function measure(list: Probe[]): Promise<Figures> {
   return out;
 }
 
-/** Paced gateway intake at `url` in a process of its own, until stop(). */
+/** Paced gateway intake at `baseUrl` in a process of its own, until stop(); moveTo() retargets it. */
 async function backgroundIntake(baseUrl: string) {
-  if (INTAKE === 0) return { stop: async () => ({ sent: 0, failed: 0 }) };
-  const intake = child(lib('intake.ts'), [`${baseUrl}/gateway/relay`, String(INTAKE)], { GATEWAY_BENCH_SECRET: GATEWAY_SECRET });
+  if (INTAKE === 0) return { moveTo: async (_baseUrl: string) => {}, stop: async () => ({ sent: 0, failed: 0 }) };
+  const receiver = (url: string) => `${url}/gateway/relay`;
+  const intake = child(lib('intake.ts'), [receiver(baseUrl), String(INTAKE)], { GATEWAY_BENCH_SECRET: GATEWAY_SECRET });
   await intake.next('started');
-  return { stop: () => intake.ask<{ sent: number; failed: number }>({ stop: true }, 'stopped') };
+  return {
+    moveTo: async (url: string) => void (await intake.ask<string>({ target: receiver(url) }, 'targeted')),
+    stop: () => intake.ask<{ sent: number; failed: number }>({ stop: true }, 'stopped'),
+  };
 }
 
-/** Samples the big instance's API and FerretDB resident memory every 2 s until stop(); peaks in bytes. */
+const BLOCK = 10;
+/**
+ * The small tenant's requests on the big instance and the same requests on the lone one, alternating
+ * in blocks of BLOCK (which side goes first alternates too), the intake following the measured side.
+ */
+async function measureIsolation(intake: Awaited<ReturnType<typeof backgroundIntake>>): Promise<{ small: Figures; alone: Figures }> {
+  const aloneProbes = new Map(probes(aloneUrl, aloneTenant));
+  const out = { small: new Map(), alone: new Map() } as { small: Figures; alone: Figures };
+  for (const [name, request] of probes(bigUrl, small)) {
+    const sides = [
+      { url: bigUrl, request, ms: [] as number[] },
+      { url: aloneUrl, request: aloneProbes.get(name)!, ms: [] as number[] },
+    ];
+    for (let done = 0, block = 0; done < REQUESTS; done += BLOCK, block++) {
+      for (const side of block % 2 ? [...sides].reverse() : sides) {
+        await intake.moveTo(side.url);
+        side.ms.push(...(await timeSamples(side.request, Math.min(BLOCK, REQUESTS - done))));
+      }
+    }
+    out.small.set(name, summarize(sides[0]!.ms));
+    out.alone.set(name, summarize(sides[1]!.ms));
+  }
+  return out;
+}
+
+/** Samples the big instance's API, worker (when apart) and FerretDB resident memory every 2 s until stop(); peaks in bytes. */
 function sampleRss() {
-  const peak = { apiRss: 0, dbRss: 0 };
+  const peak = { apiRss: 0, dbRss: 0, workerRss: 0 };
   let running = true;
   const loop = (async () => {
     while (running) {
-      const s = await big.ask<{ apiRss: number; dbRss: number }>({ stats: true }, 'stats');
-      peak.apiRss = Math.max(peak.apiRss, s.apiRss);
-      peak.dbRss = Math.max(peak.dbRss, s.dbRss);
+      const s = await big.ask<typeof peak>({ stats: true }, 'stats');
+      for (const key of Object.keys(peak) as Array<keyof typeof peak>) peak[key] = Math.max(peak[key], s[key]);
       await new Promise((r) => setTimeout(r, 2000));
     }
   })();
@@ -201,7 +240,7 @@ const print = (line: string) => {
   process.stdout.write(`${line}\n`);
 };
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
-print(`## bench/scale.ts --scale ${manifest.scale} (${DATABASE}), main ${commit}`);
+print(`## bench/scale.ts --scale ${manifest.scale} (${DATABASE}; ${PROCESSES}), main ${commit}`);
 print(`Machine: ${machineLine()}`);
 print(
   `Seeded${REUSE ? ` (reused: seeded ${manifest.seededAt.slice(0, 16)} at ${manifest.commit})` : ''}: ${manifest.counts}; seeding s: ` +
@@ -209,18 +248,23 @@ print(
       .map(([k, v]) => `${k} ${(v / 1000).toFixed(0)}`)
       .join(', '),
 );
+const walMiB = (w: { file: number; used: number }) => `${(w.used / 2 ** 20).toFixed(1)} (file ${(w.file / 2 ** 20).toFixed(1)})`;
+if (manifest.walPeak && DATABASE !== 'MONGODB_URI') {
+  print(
+    `WAL peak while seeding, MiB in use (file size), sampled every 100 ms: ${Object.entries(manifest.walPeak)
+      .map(([k, v]) => `${k} ${walMiB(v)}`)
+      .join(', ')}`,
+  );
+}
 const bigApi = clientFor(bigUrl, bigTenant);
 for (let run = 1; run <= RUNS; run++) {
+  await big.ask({ walPeak: true }, 'walPeak');
   const rss = sampleRss();
   const intake = await backgroundIntake(bigUrl);
   const bigFigures = await measure([...probes(bigUrl, bigTenant), ['gateway delivery list (admin)', () => admin(bigUrl, '/gateway/deliveries?limit=100')]]);
-  const smallFigures = await measure(probes(bigUrl, small));
-  const { sent, failed } = await intake.stop();
   const peak = await rss.stop();
-  // The same background intake on the lone instance, so both sides carry the same load.
-  const aloneIntake = await backgroundIntake(aloneUrl);
-  const aloneFigures = await measure(probes(aloneUrl, aloneTenant));
-  await aloneIntake.stop();
+  const { small: smallFigures, alone: aloneFigures } = await measureIsolation(intake);
+  const { sent, failed } = await intake.stop();
   print(`\n### Run ${run} (background gateway intake: ${sent} sent, ${failed} failed; machine load average ${os.loadavg()[0]!.toFixed(1)}); ms, ${REQUESTS} requests each`);
   print('| Request | big p50 | big p99 | small p50 | small p99 | small alone p99 | small / alone |');
   print('| --- | --- | --- | --- | --- | --- | --- |');
@@ -230,6 +274,7 @@ for (let run = 1; run <= RUNS; run++) {
     const f = (x?: number) => (x === undefined ? '-' : x.toFixed(1));
     print(`| ${name} | ${f(b.p50)} | ${f(b.p99)} | ${f(s?.p50)} | ${f(s?.p99)} | ${f(a?.p99)} | ${s && a ? (s.p99 / a.p99).toFixed(2) : '-'} |`);
   }
+  const walRequests = await big.ask<{ file: number; used: number }>({ walPeak: true }, 'walPeak');
   const sweeps = await big.ask<Record<string, { ms: number; found: unknown; backlog?: number; readMs?: number }>>({ sweeps: true }, 'sweeps');
   print(`Sweeps (ms, what each found): ${Object.entries(sweeps).map(([k, v]) => `${k} ${v.ms.toFixed(0)} (${JSON.stringify(v.found)})`).join(', ')}`);
   const g = sweeps.gateway!;
@@ -242,10 +287,12 @@ for (let run = 1; run <= RUNS; run++) {
     .map((id, i) => ({ id, name: `edited-${run}-${i}.md`, content: `${markdown(run * 1_000_000 + i)}\n\nEdited ${new Date().toISOString()}` }));
   for (let i = 0; i < edited.length; i += 100) await bigApi.rows.update(bigTenant.dataSourceId, edited.slice(i, i + 100));
   const resync = (await syncAndWait(bigApi, bigTenant.dataSourceId, 50)).totalMs;
+  const walSyncs = await big.ask<{ file: number; used: number }>({ walPeak: true }, 'walPeak');
   print(
     `Sync start ${syncStart.toFixed(1)} ms; re-sync of ${edited.length} edited rows (1 %) ${(resync / 1000).toFixed(2)} s; ` +
-      `RSS peak during the requests: API process ${mib(peak.apiRss)} MiB, FerretDB ${process.env.MONGODB_URI ? '-' : `${mib(peak.dbRss)} MiB`}`,
+      `RSS peak during the requests: API process ${mib(peak.apiRss)} MiB, ${peak.workerRss ? `worker process ${mib(peak.workerRss)} MiB, ` : ''}FerretDB ${process.env.MONGODB_URI ? '-' : `${mib(peak.dbRss)} MiB`}`,
   );
+  if (!process.env.MONGODB_URI) print(`WAL peak, MiB in use (file size): during the requests and intake ${walMiB(walRequests)}, during the sweeps, a sync and the 1 % re-sync ${walMiB(walSyncs)}`);
 }
 
 await Promise.all([big.close(), alone.close(), sink.close()]);

@@ -46,6 +46,12 @@ const EnvSchema = z.object({
    * Gateway de-duplication by delivery id holds for this long.
    */
   RETENTION_DAYS: z.coerce.number().int().min(0).default(30),
+  /**
+   * The admin delivery lists (a hook's log, the gateway's) count their total up to this many and
+   * then say `totalCapped: true`: an exact count reads the whole list, 300,000 entries on a busy
+   * install, on every page (docs/WEBHOOKS.md, "Delivery log").
+   */
+  DELIVERY_LIST_TOTAL_LIMIT: z.coerce.number().int().min(1).default(10_000),
 
   /** Agenda: how often a worker polls, and how long a job lock lives. */
   JOB_PROCESS_EVERY_MS: z.coerce.number().int().min(10).default(1000),

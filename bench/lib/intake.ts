@@ -1,12 +1,14 @@
 // Background gateway intake in a process of its own, so its sending is neither the measured API's
 // work nor the measuring client's: posts signed deliveries to argv[2] at argv[3] per second (open
 // loop, bench/lib/load.ts paced) until { stop }, then answers { stopped: { sent, failed } } and exits.
+// { target: url } moves the load to another instance without a pause (answered { targeted: url }).
 // The delivery secret comes in GATEWAY_BENCH_SECRET.
 import { Agent, fetch } from 'undici';
 import { paced } from './load.ts';
 import { signedGatewayDelivery } from './gatewayDelivery.ts';
 
-const [url, rate] = [process.argv[2]!, Number(process.argv[3])];
+let url = process.argv[2]!;
+const rate = Number(process.argv[3]);
 const secret = process.env.GATEWAY_BENCH_SECRET!;
 const dispatcher = new Agent({ keepAliveTimeout: 60_000, connections: 256 });
 let sent = 0;
@@ -29,7 +31,12 @@ const done = paced(
   stop.signal,
 );
 process.send!({ started: true });
-process.on('message', async (msg: { stop?: boolean }) => {
+process.on('message', async (msg: { stop?: boolean; target?: string }) => {
+  if (msg.target) {
+    url = msg.target;
+    process.send!({ targeted: url });
+    return;
+  }
   if (!msg.stop) return;
   stop.abort();
   await done;

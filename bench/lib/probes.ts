@@ -33,14 +33,24 @@ export function endpointProbes(api: RelayClient, admin: (path: string) => Promis
   return list;
 }
 
-/** p50 and p99 of `times` sequential calls of one request, in ms. */
-export async function timeRequest(request: () => Promise<unknown>, times: number): Promise<{ p50: number; p99: number }> {
+/** The ms of `times` sequential calls of one request, in call order. */
+export async function timeSamples(request: () => Promise<unknown>, times: number): Promise<number[]> {
   const ms: number[] = [];
   for (let i = 0; i < times; i++) {
     const started = performance.now();
     await request();
     ms.push(performance.now() - started);
   }
-  ms.sort((a, b) => a - b);
-  return { p50: percentile(ms, 50), p99: percentile(ms, 99) };
+  return ms;
+}
+
+/** p50 and p99 of samples in ms. */
+export function summarize(ms: number[]): { p50: number; p99: number } {
+  const sorted = [...ms].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+}
+
+/** p50 and p99 of `times` sequential calls of one request, in ms. */
+export async function timeRequest(request: () => Promise<unknown>, times: number): Promise<{ p50: number; p99: number }> {
+  return summarize(await timeSamples(request, times));
 }

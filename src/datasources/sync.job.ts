@@ -11,11 +11,13 @@ import { unpackContent } from './content.ts';
 import { DataSourceModel, RowContentModel, type DataSource, type RowContent } from './model.ts';
 import { consumeChanges, pendingChanges, rowsToRead } from './changes.ts';
 import { findOwned } from '../db/byId.ts';
-import { batchesAhead } from '../db/batchesAhead.ts';
+import { pagesById } from '../db/pagesById.ts';
 import { mapLimit } from './rows.ts';
 import { completeSync, failSync, type SyncJobData, type SyncResults } from './sync.ts';
 
 const BEAT_EVERY_ROWS = 500;
+/** Contents per read of a full sync: each read is short, so none pins the embedded database's WAL. */
+const SCAN_PAGE_ROWS = 1000;
 /** Embedding requests between heartbeats (a heartbeat is a database write). */
 const BEAT_EVERY_BATCHES = 16;
 
@@ -69,14 +71,16 @@ export async function performSync(ctx: AppContext, data: SyncJobData, hooks: Syn
 
 /**
  * Yields the contents to learn and adds every row the source holds now to `live`. With a short
- * change log only the logged rows are read (by `_id`); otherwise one scan of the contents (they
- * carry their hash), read a batch ahead so chunking overlaps the database's reading.
+ * change log only the logged rows are read (by `_id`); otherwise every content (they carry their
+ * hash), in pages by `_id`, the next read while this one is chunked. The pages are not one snapshot
+ * (a long read would pin the embedded database's WAL): a row written during the scan may be read
+ * before or after its write, or missed if added behind the scan. Its write logged it first, after
+ * runSync read the log, so the entry stays and the next sync reads that row again.
  */
 async function* changedContents(ds: DataSource, previous: Manifest, rowIds: string[] | null, live: Set<string>): AsyncGenerator<RowContent> {
   const learned = (c: RowContent) => previous.rows[c._id]?.h === c.hash;
   if (!rowIds) {
-    const cursor = RowContentModel.collection.find<RowContent>({ dataSourceId: ds._id }, { batchSize: 2000 });
-    for await (const batch of batchesAhead(cursor)) {
+    for await (const batch of pagesById<RowContent>(RowContentModel.collection, { dataSourceId: ds._id }, SCAN_PAGE_ROWS)) {
       for (const c of batch) {
         live.add(c._id);
         if (!learned(c)) yield c;

@@ -10,6 +10,7 @@ import { planDelivery, type RulePlan } from './rules/plan.ts';
 import { ACTION_JOB, ruleInputOf, type ActionJobData, type ProcessItem, type ProcessJobData } from './service.ts';
 import { trusted } from '../db/connection.ts';
 import { insertNew } from '../db/insertNew.ts';
+import { runInPlace } from './actions/index.ts';
 
 /** A planned action: `known` when this planning inserted it as pending, else its status must be read. */
 interface PlannedAction {
@@ -18,7 +19,7 @@ interface PlannedAction {
 }
 
 interface DeliveryPlan {
-  delivery: string;
+  delivery: Pick<GatewayDelivery, 'id' | 'source' | 'deliveryId' | 'event'>;
   run: number;
   plans: RulePlan[];
 }
@@ -33,31 +34,33 @@ async function recordPlans(ctx: AppContext, batch: DeliveryPlan[]): Promise<Plan
   const now = ctx.clock.now();
   const rules: object[] = [];
   const actions: object[] = [];
-  const planned: Array<{ id: string; planned: boolean; rule: string; type: string }> = [];
+  // `waits`: pending for a gateway.action job; `ended`: recorded with how it ended (a planning error, or run in place).
+  const planned: Array<{ id: string; waits: boolean; rule: string; type: string; ended: 'succeeded' | 'failed' | null }> = [];
   for (const { delivery, run, plans } of batch) {
     for (const plan of plans) {
-      rules.push({ _id: ruleOutcomeId(delivery, run, plan.rule), delivery, run, rule: plan.rule, file: plan.file, result: plan.result, error: plan.error, evaluatedAt: now });
+      rules.push({ _id: ruleOutcomeId(delivery.id, run, plan.rule), delivery: delivery.id, run, rule: plan.rule, file: plan.file, result: plan.result, error: plan.error, evaluatedAt: now });
       if (plan.result === 'error') ruleOutcomes.inc({ rule: plan.rule, action: 'when', outcome: 'error' });
       for (const action of plan.actions) {
-        const id = actionOutcomeId(delivery, run, plan.rule, action.index);
-        const ok = action.spec !== null;
-        planned.push({ id, planned: ok, rule: plan.rule, type: action.type });
+        const id = actionOutcomeId(delivery.id, run, plan.rule, action.index);
+        const report = action.spec === null ? null : runInPlace(action.type, action.spec, { rule: plan.rule, delivery, logger: ctx.logger });
+        const status = action.spec === null ? 'failed' : report ? (report.ok ? 'succeeded' : 'failed') : 'pending';
+        planned.push({ id, waits: status === 'pending', rule: plan.rule, type: action.type, ended: status === 'pending' ? null : status });
         actions.push({
           _id: id,
           id,
-          delivery,
+          delivery: delivery.id,
           run,
           rule: plan.rule,
           index: action.index,
           type: action.type,
           spec: action.spec ?? {},
-          status: ok ? 'pending' : 'failed',
-          attempts: 0,
+          status,
+          attempts: report ? 1 : 0,
           leaseUntil: null,
-          result: null,
-          error: action.error,
+          result: report?.result ?? null,
+          error: report ? report.error : action.error,
           createdAt: now,
-          finishedAt: ok ? null : now,
+          finishedAt: status === 'pending' ? null : now,
           // Enqueued by this run: the sweep's grace period runs from here (sweep.job.ts).
           sweptAt: now,
         });
@@ -69,9 +72,9 @@ async function recordPlans(ctx: AppContext, batch: DeliveryPlan[]): Promise<Plan
   const out: PlannedAction[] = [];
   planned.forEach((action, i) => {
     const inserted = !existed.has(i);
-    // Inserted now: pending exactly when planned. Already there: its status is whatever it reached.
-    if (!inserted || action.planned) out.push({ id: action.id, known: inserted });
-    if (!action.planned) ruleOutcomes.inc({ rule: action.rule, action: action.type, outcome: 'failed' });
+    // Inserted now: pending exactly when it waits for a job. Already there: its status is whatever it reached.
+    if (!inserted || action.waits) out.push({ id: action.id, known: inserted });
+    if (inserted && action.ended) ruleOutcomes.inc({ rule: action.rule, action: action.type, outcome: action.ended });
   });
   return out;
 }
@@ -148,7 +151,7 @@ export async function performProcess(ctx: AppContext, gateway: GatewayView, data
     }
     const delivery = stored.get(item.id);
     if (!delivery || delivery.processedRun >= item.run) continue;
-    planned.push({ delivery: delivery.id, run: item.run, plans: await planRun(ctx, gateway, delivery) });
+    planned.push({ delivery, run: item.run, plans: await planRun(ctx, gateway, delivery) });
     done.push({ delivery, run: item.run });
   }
   // Recorded and enqueued before the marks: a crash between leaves the deliveries to be planned

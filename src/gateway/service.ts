@@ -132,11 +132,12 @@ async function withOutcomes(deliveries: GatewayDelivery[]): Promise<DeliveryReco
 /** MongoDB's order of strings (by bytes), not the locale's. */
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export async function listDeliveries(filter: { source?: string; event?: string }, page: PageQuery) {
+/** `totalLimit`: the total is counted up to it (DELIVERY_LIST_TOTAL_LIMIT); absent, exactly. */
+export async function listDeliveries(filter: { source?: string; event?: string }, page: PageQuery, totalLimit?: number) {
   const query: Record<string, string> = {};
   if (filter.source) query.source = filter.source;
   if (filter.event) query.event = filter.event;
-  const result = await paginate(GatewayDeliveryModel as unknown as Model<GatewayDelivery>, query, page, '-rawBody');
+  const result = await paginate(GatewayDeliveryModel as unknown as Model<GatewayDelivery>, query, page, { projection: '-rawBody', totalLimit });
   return { items: await withOutcomes(result.items as GatewayDelivery[]), pagination: result.pagination };
 }
 

@@ -9,7 +9,7 @@ import { ATTEMPT_STATUSES, CUSTOM_METHODS, DELIVERY_STATUSES } from '../webhooks
 import { EVENT_TYPES } from '../events/model.ts';
 import { ACTION_STATUSES, RULE_RESULTS } from '../gateway/model.ts';
 import { SCHEME_NAMES } from '../gateway/schemes/types.ts';
-import { DataSourceBody, Done, isoOrNull, ok, Pagination } from './openapiResponses.ts';
+import { CappedPagination, DataSourceBody, Done, isoOrNull, ok, Pagination } from './openapiResponses.ts';
 
 const iso = z.string().datetime();
 const int = z.number().int();
@@ -251,11 +251,11 @@ export const ADMIN_RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   [`delete ${WEBHOOK}`]: Done,
   [`post ${WEBHOOK}/secret`]: WebhookWithSecret,
   [`post ${WEBHOOK}/test`]: ok({ test: TestSendBody }),
-  [`get ${WEBHOOK}/deliveries`]: ok({ deliveries: z.array(WebhookDeliveryBody), pagination: Pagination }),
+  [`get ${WEBHOOK}/deliveries`]: ok({ deliveries: z.array(WebhookDeliveryBody), pagination: CappedPagination }),
   [`get ${WEBHOOK}/deliveries/{deliveryId}`]: ok({ delivery: WebhookDeliveryBody }),
   [`post ${WEBHOOK}/deliveries/{deliveryId}/resend`]: ok({ delivery: WebhookDeliveryBody }),
 
-  [`get ${A}/gateway/deliveries`]: ok({ deliveries: z.array(GatewayDeliveryBody), pagination: Pagination }),
+  [`get ${A}/gateway/deliveries`]: ok({ deliveries: z.array(GatewayDeliveryBody), pagination: CappedPagination }),
   [`get ${A}/gateway/deliveries/{id}`]: ok({ delivery: GatewayDeliveryFull }),
   [`post ${A}/gateway/deliveries/{id}/replay`]: ok({ id: z.string(), run: int }),
   [`get ${A}/gateway/sources`]: ok({ sources: z.array(GatewaySourceBody) }),

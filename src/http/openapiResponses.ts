@@ -9,6 +9,8 @@ export const isoOrNull = z.string().datetime().nullable();
 /** `{ success: true, ...shape }`, strict: a field the presenter adds and the schema lacks fails the test. */
 export const ok = <T extends z.ZodRawShape>(shape: T) => z.strictObject({ success: z.literal(true), ...shape });
 export const Pagination = z.strictObject({ total: z.number().int(), last: z.string().nullable() });
+/** The admin delivery lists count up to DELIVERY_LIST_TOTAL_LIMIT: `totalCapped` says more exist than `total`. */
+export const CappedPagination = Pagination.extend({ totalCapped: z.boolean() });
 
 export const DataSourceBody = z.strictObject({
   id: z.string(),

@@ -23,9 +23,10 @@ async function withAttempts(deliveries: Delivery[]): Promise<DeliveryWithAttempt
   });
 }
 
-export async function listDeliveries(botId: string, webhookId: string, page: PageQuery): Promise<Page<DeliveryWithAttempts>> {
+/** `totalLimit`: the total is counted up to it (DELIVERY_LIST_TOTAL_LIMIT); absent, exactly. */
+export async function listDeliveries(botId: string, webhookId: string, page: PageQuery, totalLimit?: number): Promise<Page<DeliveryWithAttempts>> {
   await getWebhook(botId, webhookId);
-  const found = await paginate(DeliveryModel, { webhookId }, page);
+  const found = await paginate(DeliveryModel, { webhookId }, page, { totalLimit });
   return { items: await withAttempts(found.items), pagination: found.pagination };
 }
 

@@ -63,7 +63,7 @@ export function webhookAdminRoutes(router: Router, ctx: AppContext, state: () =>
 
   router.get(`${HOOK}/deliveries`, validate(PageQuerySchema, 'query'), async (c) => {
     const { botId, webhookId } = parseInput(WebhookParams, c.params);
-    const page = await listDeliveries(botId, webhookId, c.state.input);
+    const page = await listDeliveries(botId, webhookId, c.state.input, ctx.config.DELIVERY_LIST_TOTAL_LIMIT);
     c.body = { success: true, deliveries: page.items.map(presentDelivery), pagination: page.pagination };
   });
   router.get(`${HOOK}/deliveries/:deliveryId`, async (c) => {

@@ -23,6 +23,19 @@ describe('database compatibility', () => {
     expect(await Thing.countDocuments({ key: 'u' })).toBe(1);
   });
 
+  it('updates every matched document of an updateMany over several write batches, and keeps those updated before a failing one', async () => {
+    // Relay's FerretDB patch writes an update's documents 100 to a transaction (docs/FERRETDB.md).
+    const things = mongoose.connection.db!.collection('compatUpdateBatches');
+    await things.insertMany(Array.from({ length: 250 }, (_, i) => ({ _id: `t${String(i).padStart(3, '0')}` as never, n: 1, group: 'a' })));
+    expect((await things.updateMany({ group: 'a' }, { $inc: { n: 1 } })).modifiedCount).toBe(250);
+    expect(await things.countDocuments({ n: 2 })).toBe(250);
+    // MongoDB stops at the first document it cannot update; the ones before it stay updated.
+    await things.updateOne({ _id: 't180' as never }, { $set: { n: 'text' } });
+    await expect(things.updateMany({ group: 'a' }, { $inc: { n: 1 } }, { hint: { _id: 1 } })).rejects.toThrow();
+    expect(await things.countDocuments({ n: 3 })).toBe(180);
+    expect(await things.countDocuments({ n: 2 })).toBe(69);
+  });
+
   it('runs a now() job exactly once', async () => {
     const runs: string[] = [];
     rt.runtime.ctx.jobs.define('compat.now', async (job) => {

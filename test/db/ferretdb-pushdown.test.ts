@@ -99,7 +99,9 @@ async function run(col: Collection<AnyDoc>, f: Document, s: Record<string, 1 | -
   let cursor = col.find(f);
   if (s) cursor = cursor.sort(s);
   if (limit) cursor = cursor.limit(limit);
-  return { docs: await cursor.toArray(), count: await col.countDocuments(f) };
+  // Counts with a limit too (the admin delivery lists cap their totals so), as countDocuments and as the count command.
+  const capped = [await col.countDocuments(f, { limit: 2 }), (await col.db.command({ count: col.collectionName, query: f, limit: 2 })).n];
+  return { docs: await cursor.toArray(), count: await col.countDocuments(f), capped };
 }
 
 async function compare(docs: Document[], indexes: Record<string, 1 | -1>[], queries: [Document, Record<string, 1 | -1> | undefined, number][]) {
@@ -115,6 +117,7 @@ async function compare(docs: Document[], indexes: Record<string, 1 | -1>[], quer
       const [got, want] = await Promise.all([run(on, f, s, limit), run(off, f, s, limit)]);
       const what = `filter ${EJSON.stringify(f)} sort ${JSON.stringify(s)} limit ${limit} indexes ${JSON.stringify(indexes)}`;
       expect(got.count, what).toBe(want.count);
+      expect(got.capped, what).toEqual(want.capped);
       const keys = s ? Object.keys(s) : [];
       // Same documents in an order with the same sort keys (ties may come in another order)...
       expect(got.docs.map((d) => keyOf(d, keys)), what).toEqual(want.docs.map((d) => keyOf(d, keys)));
@@ -175,6 +178,43 @@ describe('Relay pushdown on the embedded FerretDB', () => {
     expect(await col.countDocuments({ ds: 'big' })).toBe(1990);
     const byId = JSON.stringify((await col.find({ _id: 'r-01999' }).explain()).queryPlanner);
     expect(byId).toMatch(/USING INDEX plan_\w+__id_/);
+  });
+
+  it('stops a count with a limit at the limit-th index entry, in SQL that reads no document', async () => {
+    const logged = await startFerretDb({ dataDir: path.join(dir, 'logged'), database: 'pushdown', logSql: true });
+    const client = await new MongoClient(logged.uri).connect();
+    try {
+      const col = client.db('pushdown').collection<{ _id: string; ds: string; n: number }>('capped');
+      await col.createIndex({ ds: 1, _id: 1 });
+      await col.insertMany(Array.from({ length: 2000 }, (_, n) => ({ _id: `r-${String(n).padStart(5, '0')}`, ds: n < 1990 ? 'big' : 'small', n })));
+      const log = path.join(dir, 'logged', 'ferretdb.log');
+      /** The SELECTs FerretDB logged for `count` (it writes its log asynchronously: waits for `counts` COUNT statements). */
+      const statementsOf = async (count: () => Promise<number>, want: number, counts: number) => {
+        const from = fs.statSync(log).size;
+        expect(await count()).toBe(want);
+        let statements: Array<{ sql: string; args: unknown[] }> = [];
+        for (let i = 0; i < 200 && statements.filter((s) => s.sql.includes('COUNT')).length < counts; i++) {
+          await new Promise((r) => setTimeout(r, 25));
+          statements = fs.readFileSync(log, 'utf8').slice(from).split('\n').filter((l) => l.includes('>>> SELECT'))
+            .map((l) => JSON.parse(l) as { msg: string; args?: unknown[] }).map((e) => ({ sql: e.msg.slice(4).trim(), args: e.args ?? [] }));
+        }
+        // Besides the counts, only the array probes (index seeks): no statement reads documents.
+        expect(statements.filter((s) => !s.sql.includes('COUNT')).every((s) => s.sql.startsWith('SELECT EXISTS('))).toBe(true);
+        return statements.filter((s) => s.sql.includes('COUNT'));
+      };
+      const skipTo = /^SELECT COUNT\(\*\) FROM \(SELECT 1 FROM "capped_\w+" WHERE .* LIMIT 1 OFFSET \?\)$/;
+      // 1,990 matches: the 11th is found by skipping 10 index entries, and nothing counts the rest.
+      const big = await statementsOf(() => col.countDocuments({ ds: 'big' }, { limit: 11 }), 11, 1);
+      expect(big).toHaveLength(1);
+      expect(big[0]!.sql).toMatch(skipTo);
+      expect(big[0]!.args.at(-1)).toBe(10);
+      // 10 matches: no 11th, so they are counted (fewer than the limit).
+      const small = await statementsOf(() => col.countDocuments({ ds: 'small' }, { limit: 11 }), 10, 2);
+      expect(small.map((s) => s.sql)).toEqual([expect.stringMatching(skipTo), expect.stringMatching(/^SELECT COUNT\(\*\) FROM "capped_\w+" WHERE /)]);
+    } finally {
+      await client.close();
+      await logged.stop();
+    }
   });
 
   it('ranges over the next key of an index after a null equality (SQLite plan), missing fields included', async () => {

@@ -1,14 +1,17 @@
 // What a batch costs the database (issue 17): gateway.process reads, records, enqueues and marks a
-// batch with a fixed number of calls however many deliveries it holds, and gateway.action adds one
-// call per action (its end) to a fixed number per round. Counted, not timed: the calls mongoose
-// sends for the gateway's own collections (Agenda's job writes go through the raw driver).
+// batch with a fixed number of calls however many deliveries it holds, a `log` action is recorded
+// done when planned (no job, no claim), and gateway.action adds one call per action (its end) to a
+// fixed number per round. Counted, not timed: the calls mongoose sends for the gateway's own
+// collections (Agenda's job writes go through the raw driver; test/gateway/intake-cost.test.ts
+// counts those too).
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import mongoose from 'mongoose';
 import { trusted } from '../../src/db/connection.ts';
 import { performAction } from '../../src/gateway/action.job.ts';
-import { ActionOutcomeModel, GatewayDeliveryModel } from '../../src/gateway/model.ts';
+import { ActionClaimModel, ActionOutcomeModel, GatewayDeliveryModel } from '../../src/gateway/model.ts';
 import { performProcess } from '../../src/gateway/process.job.ts';
+import { ACTION_JOB } from '../../src/gateway/service.ts';
 import { useTestRuntime, waitFor } from '../helpers/harness.ts';
 import { gatewayFiles } from './support/gatewayFiles.ts';
 import { modulesWithGateway } from './support/runtime.ts';
@@ -16,7 +19,11 @@ import { eventBody } from './support/signing.ts';
 
 const files = gatewayFiles(
   { sources: { relay: { secrets: ['batching-secret-0123456789'] } } },
-  { 'log.json': { name: 'log-started', events: ['conversation.started'], actions: [{ type: 'log', message: "'started ' & deliveryId" }] } },
+  {
+    'log.json': { name: 'log-started', events: ['conversation.started'], actions: [{ type: 'log', message: "'started ' & deliveryId" }] },
+    // An action that needs a job of its own (email to DATA_DIR/outbox: no server).
+    'mail.json': { name: 'mail-escalated', events: ['conversation.escalated'], actions: [{ type: 'email', to: "'ops@example.com'", subject: "'Escalated'", text: 'deliveryId' }] },
+  },
 );
 
 let calls: string[] = [];
@@ -24,12 +31,12 @@ function countCalls(): void {
   mongoose.set('debug', (collection: string, method: string) => void calls.push(`${collection}.${method}`));
 }
 
-async function storeWaiting(count: number): Promise<string[]> {
+async function storeWaiting(count: number, event: string): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const { body, deliveryId } = eventBody({ event: 'conversation.started' });
+    const { body, deliveryId } = eventBody({ event });
     const id = randomUUID();
-    await GatewayDeliveryModel.create({ id, source: 'relay', deliveryId, event: 'conversation.started', test: false, headers: {}, rawBody: body, receivedAt: new Date() });
+    await GatewayDeliveryModel.create({ id, source: 'relay', deliveryId, event, test: false, headers: {}, rawBody: body, receivedAt: new Date() });
     ids.push(id);
   }
   return ids;
@@ -43,15 +50,15 @@ describe('gateway batches', () => {
   const services = () => ({ mailer: gateway.state().mailer, outbound: gateway.state().outbound, sourceOf: () => null });
 
   beforeAll(async () => {
-    await waitFor(() => gateway.state().rules.rules.rules.length === 1);
+    await waitFor(() => gateway.state().rules.rules.rules.length === 2);
   });
   afterEach(() => {
     mongoose.set('debug', false);
   });
 
   /** Processes `count` waiting deliveries as one job; returns the calls it made and its action ids. */
-  async function processBatch(count: number): Promise<{ calls: string[]; actions: string[] }> {
-    const ids = await storeWaiting(count);
+  async function processBatch(count: number, event = 'conversation.started'): Promise<{ calls: string[]; actions: string[] }> {
+    const ids = await storeWaiting(count, event);
     calls = [];
     countCalls();
     await performProcess(rt.runtime.ctx, view, { deliveries: ids.map((id) => ({ id, run: 0 })) });
@@ -60,15 +67,33 @@ describe('gateway batches', () => {
     return { calls, actions: actions.map((a) => a.id) };
   }
 
-  it('processes a batch of 12 deliveries with the same database calls as a batch of 2', async () => {
+  const queuedActionJobs = () => mongoose.connection.db!.collection('agendaJobs').countDocuments({ name: ACTION_JOB });
+
+  it('processes a batch of 12 deliveries with the same database calls as a batch of 2, a log action done when planned', async () => {
     const small = await processBatch(2);
     const large = await processBatch(12);
     expect(large.actions).toHaveLength(12);
-    // Read the batch, insert rule and action outcomes, mark it processed (the job insert is Agenda's).
+    // Read the batch, insert rule and action outcomes, mark it processed: no claim, no outcome update.
     expect(small.calls).toEqual(['gatewayDeliveries.find', 'gatewayRuleOutcomes.insertMany', 'gatewayActionOutcomes.insertMany', 'gatewayDeliveries.updateMany']);
     expect(large.calls).toEqual(small.calls);
     const processed = await GatewayDeliveryModel.countDocuments({ processedAt: null });
     expect(processed).toBe(0);
+    const outcomes = await ActionOutcomeModel.find({ id: trusted({ $in: large.actions }) }).lean();
+    expect(outcomes.map((o) => [o.status, o.attempts, (o.result as { message: string }).message.startsWith('started ')])).toEqual(large.actions.map(() => ['succeeded', 1, true]));
+    expect(await ActionClaimModel.countDocuments({ outcome: trusted({ $in: large.actions }) })).toBe(0);
+    expect(await queuedActionJobs()).toBe(0);
+  });
+
+  it('plans a batch again after a crash before its mark without a second record or a job for its log actions', async () => {
+    const { actions } = await processBatch(3);
+    const first = await ActionOutcomeModel.find({ id: trusted({ $in: actions }) }).lean();
+    const ids = [...new Set(first.map((o) => o.delivery))];
+    // As if the worker died after recording the outcomes and before marking the batch processed.
+    await GatewayDeliveryModel.updateMany({ id: trusted({ $in: ids }) }, { $set: { processedRun: -1, processedAt: null } });
+    await performProcess(rt.runtime.ctx, view, { deliveries: ids.map((id) => ({ id, run: 0 })) });
+    expect(await ActionOutcomeModel.find({ id: trusted({ $in: actions }) }).lean()).toEqual(first);
+    expect(await queuedActionJobs()).toBe(0);
+    expect(await GatewayDeliveryModel.countDocuments({ id: trusted({ $in: ids }), processedAt: null })).toBe(0);
   });
 
   it('runs a job of actions with one more call per action, its end, and runs each once', async () => {
@@ -79,11 +104,11 @@ describe('gateway batches', () => {
       mongoose.set('debug', false);
       return calls.length;
     };
-    const two = await run((await processBatch(2)).actions);
-    const eight = (await processBatch(8)).actions;
+    const two = await run((await processBatch(2, 'conversation.escalated')).actions);
+    const eight = (await processBatch(8, 'conversation.escalated')).actions;
     expect(await run(eight)).toBe(two + 6);
     const outcomes = await ActionOutcomeModel.find({ id: trusted({ $in: eight }) }).lean();
-    expect(outcomes.map((o) => [o.status, o.attempts])).toEqual(eight.map(() => ['succeeded', 1]));
+    expect(outcomes.map((o) => [o.type, o.status, o.attempts])).toEqual(eight.map(() => ['email', 'succeeded', 1]));
     // Run again (a duplicate job): nothing is claimed or run twice.
     await performAction(rt.runtime.ctx, services(), [50, 50], { outcomeIds: eight });
     expect((await ActionOutcomeModel.find({ id: trusted({ $in: eight }) }).lean()).every((o) => o.attempts === 1)).toBe(true);

@@ -260,7 +260,7 @@ describe('webhook deliveries', () => {
     const page = await api()('get', `/bots/${tenant.botId}/webhooks/${id}/deliveries?limit=2`);
     expect(page.status).toBe(200);
     expect(page.body.deliveries).toHaveLength(2);
-    expect(page.body.pagination.total).toBe(3);
+    expect(page.body.pagination).toEqual({ total: 3, last: page.body.deliveries[1].id, totalCapped: false });
     expect(page.body.deliveries[0]).toMatchObject({ status: 'delivered', event: 'conversation.started', attemptCount: 1 });
     expect(page.body.deliveries[0].attempts[0]).toMatchObject({ number: 1, status: 'succeeded', httpStatus: 200 });
     const rest = await api()('get', `/bots/${tenant.botId}/webhooks/${id}/deliveries?limit=2&cursor=${page.body.pagination.last}`);

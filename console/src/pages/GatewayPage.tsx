@@ -216,7 +216,7 @@ function DeliveriesSection() {
   const [cursor, setCursor] = useState<string[]>([]);
   const [open, setOpen] = useState<string>();
   const list = useLoad(
-    () => admin<{ deliveries: GatewayDelivery[]; pagination: { total: number; last: string | null } }>('GET', `/gateway/deliveries${query({ ...filters, limit: PAGE, cursor: cursor.at(-1) })}`),
+    () => admin<{ deliveries: GatewayDelivery[]; pagination: { total: number; last: string | null; totalCapped: boolean } }>('GET', `/gateway/deliveries${query({ ...filters, limit: PAGE, cursor: cursor.at(-1) })}`),
     [filters, cursor],
   );
   const apply = (e: FormEvent) => {
@@ -283,7 +283,7 @@ function DeliveriesSection() {
         {page?.deliveries.length === 0 && <p className="muted">No deliveries{filters.source || filters.event ? ' match these filters' : ' yet'}.</p>}
         {page && (
           <p className="muted">
-            {page.pagination.total} in all.{' '}
+            {page.pagination.totalCapped ? `More than ${page.pagination.total.toLocaleString()}` : page.pagination.total} in all.{' '}
             {cursor.length > 0 && (
               <button type="button" className="link" onClick={() => setCursor(cursor.slice(0, -1))}>
                 Newer

@@ -14,6 +14,8 @@ const ADDED: Record<string, string> = {
   'relay_pushdown.go': 'internal/backends/sqlite/relay_pushdown.go',
   'relay_index.go': 'internal/backends/sqlite/metadata/relay_index.go',
   'relay_count.go': 'internal/handler/relay_count.go',
+  'relay_update_batch.go': 'internal/handler/common/relay_update_batch.go',
+  'relay_prepare.go': 'internal/util/fsql/relay_prepare.go',
 };
 
 interface Edit {
@@ -23,6 +25,31 @@ interface Edit {
 }
 
 const EDITS: Edit[] = [
+  // An update command's modified documents are written in batches (relay_update_batch.go wraps
+  // FerretDB's own loop, renamed here), each batch in one transaction with one prepared UPDATE.
+  {
+    file: 'internal/handler/common/update.go',
+    anchor: `func UpdateDocument(ctx context.Context, c backends.Collection, cmd string, iter types.DocumentsIterator, param *Update) (*UpdateResult, error) {`,
+    replace: `func relayUpdateDocument(ctx context.Context, c backends.Collection, cmd string, iter types.DocumentsIterator, param *Update) (*UpdateResult, error) {`,
+  },
+  {
+    file: 'internal/backends/sqlite/collection.go',
+    anchor: `	err := db.InTransaction(ctx, func(tx *fsql.Tx) error {
+		for _, doc := range params.Docs {`,
+    replace: `	err := db.InTransaction(ctx, func(tx *fsql.Tx) error {
+		stmt, err := tx.RelayPrepareContext(ctx, q)
+		if err != nil {
+			return lazyerrors.Error(err)
+		}
+		defer stmt.Close()
+
+		for _, doc := range params.Docs {`,
+  },
+  {
+    file: 'internal/backends/sqlite/collection.go',
+    anchor: `			r, err := tx.ExecContext(ctx, q, string(b), arg)`,
+    replace: `			r, err := stmt.ExecContext(ctx, string(b), arg)`,
+  },
   // FerretDB's _id index is on `->"_id"` but its queries used `->'$._id'`, which SQLite does not
   // match to it: every _id lookup scanned. Same expression as the index now.
   {
@@ -74,7 +101,8 @@ const EDITS: Edit[] = [
 
 	// RelaySort is the find's sort, applied by the backend when it can prove the order exact.
 	RelaySort *types.Document
-	// RelayCount asks for the number of documents matching Filter, when the backend can count exactly.
+	// RelayCount asks for the number of documents matching Filter, when the backend can count
+	// exactly; with Limit, at most Limit of them.
 	RelayCount bool
 }`,
   },
@@ -122,6 +150,21 @@ const EDITS: Edit[] = [
 	if params.RelayCount {
 		res := &backends.QueryResult{Iter: newQueryIterator(ctx, nil, params.OnlyRecordIDs)}
 		if plan.exact && !meta.Capped() {
+			if params.Limit > 0 {
+				// Is there a Limit-th match? Skipped to, it costs the index entries up to it and no
+				// more (SQLite steps per entry as for COUNT(*); a COUNT over a LIMIT subquery pays a
+				// co-routine per row, twice that). If so the count is Limit, else the COUNT below
+				// reads fewer than Limit entries.
+				var full int64
+				lq := fmt.Sprintf(\`SELECT COUNT(*) FROM (SELECT 1 FROM %q%s LIMIT 1 OFFSET ?)\`, meta.TableName, plan.whereClause())
+				if err := db.QueryRowContext(ctx, lq, append(append([]any{}, args...), params.Limit-1)...).Scan(&full); err != nil {
+					return nil, lazyerrors.Error(err)
+				}
+				if full == 1 {
+					res.RelayN, res.RelayCounted = params.Limit, true
+					return res, nil
+				}
+			}
 			cq := fmt.Sprintf(\`SELECT COUNT(*) FROM %q\`, meta.TableName) + plan.whereClause()
 			if err := db.QueryRowContext(ctx, cq, args...).Scan(&res.RelayN); err != nil {
 				return nil, lazyerrors.Error(err)
@@ -188,13 +231,13 @@ const EDITS: Edit[] = [
 		return nil, lazyerrors.Error(err)
 	}
 `,
-    replace: `	if !h.DisablePushdown && params.Skip == 0 && params.Limit == 0 {
-		qp.RelayCount = true
+    replace: `	if !h.DisablePushdown && params.Skip == 0 && params.Limit >= 0 {
+		qp.RelayCount, qp.Limit = true, params.Limit
 		counted, err := c.Query(connCtx, &qp)
 		if err != nil {
 			return nil, lazyerrors.Error(err)
 		}
-		qp.RelayCount = false
+		qp.RelayCount, qp.Limit = false, 0
 		counted.Iter.Close()
 		if counted.RelayCounted && counted.RelayN <= math.MaxInt32 {
 			return documentOpMsg(must.NotFail(types.NewDocument("n", int32(counted.RelayN), "ok", float64(1))))
@@ -221,8 +264,8 @@ const EDITS: Edit[] = [
     anchor: `		iter, err = processStagesDocuments(ctx, closer, &stagesDocumentsParams{c, qp, stagesDocuments})
 	} else {`,
     replace: `		counted := false
-		if id, name, ok := relayCountStages(aggregationStages, filter); ok && !h.DisablePushdown {
-			qp.RelayCount = true
+		if id, name, limit, ok := relayCountStages(aggregationStages, filter); ok && !h.DisablePushdown {
+			qp.RelayCount, qp.Limit = true, limit
 			var res *backends.QueryResult
 			if res, err = c.Query(ctx, qp); err == nil {
 				res.Iter.Close()
@@ -230,7 +273,7 @@ const EDITS: Edit[] = [
 					iter, counted = relayCountIter(id, name, res.RelayN), true
 				}
 			}
-			qp.RelayCount = false
+			qp.RelayCount, qp.Limit = false, 0
 		}
 
 		if !counted && err == nil {

@@ -23,3 +23,13 @@ export async function runAction(type: ActionType, spec: ActionSpec, ctx: ActionC
     return failed(`unexpected error: ${(err as Error).message}`, true);
   }
 }
+
+/**
+ * Runs an action that finishes inside the planning process and cannot fail (`log`), or returns
+ * null for one that needs its own job. Such an action is recorded as done when planned: a job, a
+ * claim and two outcome updates cost the database several times what the action does (issue 17).
+ * Planned again after a crash it runs again, as any action may (at least once).
+ */
+export function runInPlace(type: ActionType, spec: ActionSpec, ctx: Pick<ActionContext, 'rule' | 'delivery' | 'logger'>): ActionOutcomeReport | null {
+  return type === 'log' ? runLog(spec as LogSpec, ctx) : null;
+}
