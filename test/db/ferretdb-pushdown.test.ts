@@ -180,7 +180,7 @@ describe('Relay pushdown on the embedded FerretDB', () => {
     expect(byId).toMatch(/USING INDEX plan_\w+__id_/);
   });
 
-  it('stops a count with a limit after that many index entries, in one SQL statement that reads no document', async () => {
+  it('stops a count with a limit at the limit-th index entry, in SQL that reads no document', async () => {
     const logged = await startFerretDb({ dataDir: path.join(dir, 'logged'), database: 'pushdown', logSql: true });
     const client = await new MongoClient(logged.uri).connect();
     try {
@@ -188,24 +188,29 @@ describe('Relay pushdown on the embedded FerretDB', () => {
       await col.createIndex({ ds: 1, _id: 1 });
       await col.insertMany(Array.from({ length: 2000 }, (_, n) => ({ _id: `r-${String(n).padStart(5, '0')}`, ds: n < 1990 ? 'big' : 'small', n })));
       const log = path.join(dir, 'logged', 'ferretdb.log');
-      const from = fs.statSync(log).size;
-      expect(await col.countDocuments({ ds: 'big' }, { limit: 11 })).toBe(11);
-      expect(await col.countDocuments({ ds: 'small' }, { limit: 11 })).toBe(10);
-      // FerretDB writes its log asynchronously: wait for both counts' statements.
-      let statements: Array<{ sql: string; args: unknown[] }> = [];
-      for (let i = 0; i < 200 && statements.filter((s) => s.sql.includes('COUNT')).length < 2; i++) {
-        await new Promise((r) => setTimeout(r, 25));
-        statements = fs.readFileSync(log, 'utf8').slice(from).split('\n').filter((l) => l.includes('>>> SELECT'))
-          .map((l) => JSON.parse(l) as { msg: string; args?: unknown[] }).map((e) => ({ sql: e.msg.slice(4).trim(), args: e.args ?? [] }));
-      }
-      const counts = statements.filter((s) => s.sql.includes('COUNT'));
-      expect(counts).toHaveLength(2);
-      for (const count of counts) {
-        expect(count.sql).toMatch(/^SELECT COUNT\(\*\) FROM \(SELECT 1 FROM "capped_\w+" WHERE .* LIMIT \?\)$/);
-        expect(count.args.at(-1)).toBe(11);
-      }
-      // The rest are the array probes (index seeks); no statement reads documents.
-      expect(statements.filter((s) => !s.sql.includes('COUNT')).every((s) => s.sql.startsWith('SELECT EXISTS('))).toBe(true);
+      /** The SELECTs FerretDB logged for `count` (it writes its log asynchronously: waits for `counts` COUNT statements). */
+      const statementsOf = async (count: () => Promise<number>, want: number, counts: number) => {
+        const from = fs.statSync(log).size;
+        expect(await count()).toBe(want);
+        let statements: Array<{ sql: string; args: unknown[] }> = [];
+        for (let i = 0; i < 200 && statements.filter((s) => s.sql.includes('COUNT')).length < counts; i++) {
+          await new Promise((r) => setTimeout(r, 25));
+          statements = fs.readFileSync(log, 'utf8').slice(from).split('\n').filter((l) => l.includes('>>> SELECT'))
+            .map((l) => JSON.parse(l) as { msg: string; args?: unknown[] }).map((e) => ({ sql: e.msg.slice(4).trim(), args: e.args ?? [] }));
+        }
+        // Besides the counts, only the array probes (index seeks): no statement reads documents.
+        expect(statements.filter((s) => !s.sql.includes('COUNT')).every((s) => s.sql.startsWith('SELECT EXISTS('))).toBe(true);
+        return statements.filter((s) => s.sql.includes('COUNT'));
+      };
+      const skipTo = /^SELECT COUNT\(\*\) FROM \(SELECT 1 FROM "capped_\w+" WHERE .* LIMIT 1 OFFSET \?\)$/;
+      // 1,990 matches: the 11th is found by skipping 10 index entries, and nothing counts the rest.
+      const big = await statementsOf(() => col.countDocuments({ ds: 'big' }, { limit: 11 }), 11, 1);
+      expect(big).toHaveLength(1);
+      expect(big[0]!.sql).toMatch(skipTo);
+      expect(big[0]!.args.at(-1)).toBe(10);
+      // 10 matches: no 11th, so they are counted (fewer than the limit).
+      const small = await statementsOf(() => col.countDocuments({ ds: 'small' }, { limit: 11 }), 10, 2);
+      expect(small.map((s) => s.sql)).toEqual([expect.stringMatching(skipTo), expect.stringMatching(/^SELECT COUNT\(\*\) FROM "capped_\w+" WHERE /)]);
     } finally {
       await client.close();
       await logged.stop();

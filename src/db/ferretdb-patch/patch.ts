@@ -150,12 +150,22 @@ const EDITS: Edit[] = [
 	if params.RelayCount {
 		res := &backends.QueryResult{Iter: newQueryIterator(ctx, nil, params.OnlyRecordIDs)}
 		if plan.exact && !meta.Capped() {
-			cq := fmt.Sprintf(\`SELECT COUNT(*) FROM %q\`, meta.TableName) + plan.whereClause()
 			if params.Limit > 0 {
-				// Stops after Limit index entries: a capped count costs the cap, not the list.
-				cq = fmt.Sprintf(\`SELECT COUNT(*) FROM (SELECT 1 FROM %q%s LIMIT ?)\`, meta.TableName, plan.whereClause())
-				args = append(append([]any{}, args...), params.Limit)
+				// Is there a Limit-th match? Skipped to, it costs the index entries up to it and no
+				// more (SQLite steps per entry as for COUNT(*); a COUNT over a LIMIT subquery pays a
+				// co-routine per row, twice that). If so the count is Limit, else the COUNT below
+				// reads fewer than Limit entries.
+				var full int64
+				lq := fmt.Sprintf(\`SELECT COUNT(*) FROM (SELECT 1 FROM %q%s LIMIT 1 OFFSET ?)\`, meta.TableName, plan.whereClause())
+				if err := db.QueryRowContext(ctx, lq, append(append([]any{}, args...), params.Limit-1)...).Scan(&full); err != nil {
+					return nil, lazyerrors.Error(err)
+				}
+				if full == 1 {
+					res.RelayN, res.RelayCounted = params.Limit, true
+					return res, nil
+				}
 			}
+			cq := fmt.Sprintf(\`SELECT COUNT(*) FROM %q\`, meta.TableName) + plan.whereClause()
 			if err := db.QueryRowContext(ctx, cq, args...).Scan(&res.RelayN); err != nil {
 				return nil, lazyerrors.Error(err)
 			}

@@ -14,8 +14,8 @@ import (
 
 // relayCountStages recognizes the pipeline drivers send for countDocuments,
 // [{$match: filter}, {$limit: n}?, {$group: {_id: <constant>, <name>: {$sum: 1}}}], and returns
-// the group's _id and output name, and n (0: no limit). A count with a limit stops at n in SQL,
-// so a capped count costs at most n index entries however long the list is.
+// the group's _id and output name, and n (0: no limit). A count with a limit stops at n in SQL
+// (sqlite's collection.go), so a capped count costs at most n index entries however long the list is.
 func relayCountStages(stages []any, filter *types.Document) (id any, name string, limit int64, ok bool) {
 	if len(stages) == 3 {
 		if limit, ok = relayLimitStage(stages[1]); !ok {
