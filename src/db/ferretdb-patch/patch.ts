@@ -16,6 +16,7 @@ const ADDED: Record<string, string> = {
   'relay_count.go': 'internal/handler/relay_count.go',
   'relay_update_batch.go': 'internal/handler/common/relay_update_batch.go',
   'relay_update.go': 'internal/backends/sqlite/relay_update.go',
+  'relay_wal_restart.go': 'internal/backends/sqlite/metadata/pool/relay_wal_restart.go',
 };
 
 interface Edit {
@@ -373,6 +374,19 @@ const EDITS: Edit[] = [
 	}
 
 	iter, err = common.SortIterator(iter, closer, relaySort)`,
+  },
+  // Each database on disk gets a loop that restarts a WAL steady readers keep from restarting
+  // (relay_wal_restart.go).
+  {
+    file: 'internal/backends/sqlite/metadata/pool/opendb.go',
+    anchor: `	return fsql.WrapDB(db, name, l), nil
+}`,
+    replace: `	if !memory {
+		relayRestartWAL(db, name, l)
+	}
+
+	return fsql.WrapDB(db, name, l), nil
+}`,
   },
   // Resource tracking records a stack trace (runtime.Callers) and a finalizer for every document
   // iterator: 10 % of FerretDB's CPU on a page of 100 webhook deliveries (docs/FERRETDB.md). It
