@@ -28,7 +28,8 @@
 // the big and the lone instance (bench/lib/scaleInstance.ts, which seeds too), the webhook sink
 // (bench/lib/sink.ts) and the paced intake (bench/lib/intake.ts); this process only sends the
 // measured requests, one at a time. RSS is the big instance's API process (peak of samples taken
-// every 2 s during a run) and its FerretDB's, apart.
+// every 2 s during a run) and its FerretDB's, apart. The embedded database's WAL file is sampled
+// every 100 ms: its peak per seeding part and per run (a long read pins the WAL; docs/FERRETDB.md).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -68,6 +69,8 @@ interface Manifest {
   machine: string;
   counts: string;
   seedingMs: Record<string, number>;
+  /** Absent in a manifest seeded before the WAL was sampled. */
+  walPeak?: Seeded['walPeak'];
   big: Omit<TenantKeys, 'rowIds'>;
   small: Omit<TenantKeys, 'rowIds'>;
 }
@@ -133,7 +136,7 @@ if (REUSE) {
   const { rowIds: bigRows, ...bigKeys } = seeded.big!;
   const { rowIds: smallRows, ...smallKeys } = seeded.small;
   rowIds = { big: bigRows, small: smallRows };
-  manifest = { scale, database: DATABASE, seededAt: new Date().toISOString(), commit, machine: machineLine(), counts: seeded.counts, seedingMs: seeded.seedingMs, big: bigKeys, small: smallKeys };
+  manifest = { scale, database: DATABASE, seededAt: new Date().toISOString(), commit, machine: machineLine(), counts: seeded.counts, seedingMs: seeded.seedingMs, walPeak: seeded.walPeak, big: bigKeys, small: smallKeys };
   if (KEEP) {
     fs.writeFileSync(rowIdsPath, JSON.stringify(rowIds));
     fs.writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
@@ -245,8 +248,17 @@ print(
       .map(([k, v]) => `${k} ${(v / 1000).toFixed(0)}`)
       .join(', '),
 );
+const walMiB = (w: { file: number; used: number }) => `${(w.used / 2 ** 20).toFixed(1)} (file ${(w.file / 2 ** 20).toFixed(1)})`;
+if (manifest.walPeak && DATABASE !== 'MONGODB_URI') {
+  print(
+    `WAL peak while seeding, MiB in use (file size), sampled every 100 ms: ${Object.entries(manifest.walPeak)
+      .map(([k, v]) => `${k} ${walMiB(v)}`)
+      .join(', ')}`,
+  );
+}
 const bigApi = clientFor(bigUrl, bigTenant);
 for (let run = 1; run <= RUNS; run++) {
+  await big.ask({ walPeak: true }, 'walPeak');
   const rss = sampleRss();
   const intake = await backgroundIntake(bigUrl);
   const bigFigures = await measure([...probes(bigUrl, bigTenant), ['gateway delivery list (admin)', () => admin(bigUrl, '/gateway/deliveries?limit=100')]]);
@@ -262,6 +274,7 @@ for (let run = 1; run <= RUNS; run++) {
     const f = (x?: number) => (x === undefined ? '-' : x.toFixed(1));
     print(`| ${name} | ${f(b.p50)} | ${f(b.p99)} | ${f(s?.p50)} | ${f(s?.p99)} | ${f(a?.p99)} | ${s && a ? (s.p99 / a.p99).toFixed(2) : '-'} |`);
   }
+  const walRequests = await big.ask<{ file: number; used: number }>({ walPeak: true }, 'walPeak');
   const sweeps = await big.ask<Record<string, { ms: number; found: unknown; backlog?: number; readMs?: number }>>({ sweeps: true }, 'sweeps');
   print(`Sweeps (ms, what each found): ${Object.entries(sweeps).map(([k, v]) => `${k} ${v.ms.toFixed(0)} (${JSON.stringify(v.found)})`).join(', ')}`);
   const g = sweeps.gateway!;
@@ -274,10 +287,12 @@ for (let run = 1; run <= RUNS; run++) {
     .map((id, i) => ({ id, name: `edited-${run}-${i}.md`, content: `${markdown(run * 1_000_000 + i)}\n\nEdited ${new Date().toISOString()}` }));
   for (let i = 0; i < edited.length; i += 100) await bigApi.rows.update(bigTenant.dataSourceId, edited.slice(i, i + 100));
   const resync = (await syncAndWait(bigApi, bigTenant.dataSourceId, 50)).totalMs;
+  const walSyncs = await big.ask<{ file: number; used: number }>({ walPeak: true }, 'walPeak');
   print(
     `Sync start ${syncStart.toFixed(1)} ms; re-sync of ${edited.length} edited rows (1 %) ${(resync / 1000).toFixed(2)} s; ` +
       `RSS peak during the requests: API process ${mib(peak.apiRss)} MiB, ${peak.workerRss ? `worker process ${mib(peak.workerRss)} MiB, ` : ''}FerretDB ${process.env.MONGODB_URI ? '-' : `${mib(peak.dbRss)} MiB`}`,
   );
+  if (!process.env.MONGODB_URI) print(`WAL peak, MiB in use (file size): during the requests and intake ${walMiB(walRequests)}, during the sweeps, a sync and the 1 % re-sync ${walMiB(walSyncs)}`);
 }
 
 await Promise.all([big.close(), alone.close(), sink.close()]);

@@ -33,6 +33,8 @@ export interface BenchDatabase {
   cpuMs(): number;
   /** Resident memory of the embedded server now, in bytes (0 for a server given by MONGODB_URI). */
   rssBytes(): number;
+  /** The embedded server's SQLite WAL now, in bytes (0 for a server given by MONGODB_URI). */
+  walSize(): WalSize;
   close(): Promise<void>;
 }
 
@@ -64,11 +66,45 @@ function descendantsRssBytes(pid: number | undefined): number {
 }
 
 /**
+ * The embedded database's WAL, summed over its databases: `file`, the `*.sqlite-wal` files' size
+ * (SQLite never shrinks one below journal_size_limit, so it stays at its high-water mark up to
+ * that); `used`, the frames the WAL holds now, from the header of SQLite's wal-index (`*.sqlite-shm`,
+ * `mxFrame` at byte 16, the page size at 14, native byte order), which falls to 0 when the WAL restarts.
+ */
+export interface WalSize {
+  file: number;
+  used: number;
+}
+function walSize(dir: string): WalSize {
+  const size = { file: 0, used: 0 };
+  for (const name of fs.readdirSync(dir)) {
+    try {
+      if (name.endsWith('.sqlite-wal')) size.file += fs.statSync(path.join(dir, name)).size;
+      if (!name.endsWith('.sqlite-shm')) continue;
+      const header = Buffer.alloc(24);
+      const fd = fs.openSync(path.join(dir, name), 'r');
+      try {
+        if (fs.readSync(fd, header, 0, 24, 0) < 24) continue;
+      } finally {
+        fs.closeSync(fd);
+      }
+      const page = header.readUInt16LE(14) === 1 ? 65_536 : header.readUInt16LE(14);
+      const frames = header.readUInt32LE(16);
+      // A 32-byte file header, then a 24-byte header per frame.
+      if (frames) size.used += 32 + frames * (page + 24);
+    } catch {
+      // removed between the listing and the read
+    }
+  }
+  return size;
+}
+
+/**
  * `dataDir`: the embedded server keeps its data there and close() leaves it, so a later run can
  * start on the same data (bench/scale.ts --data-dir); without it, a temporary directory.
  */
 export async function startBenchDatabase(opts: { dataDir?: string } = {}): Promise<BenchDatabase> {
-  if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, cpuMs: () => 0, rssBytes: () => 0, close: async () => undefined };
+  if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, cpuMs: () => 0, rssBytes: () => 0, walSize: () => ({ file: 0, used: 0 }), close: async () => undefined };
   const dir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-db-'));
   const embedded: EmbeddedDb = await startFerretDb({ dataDir: dir, database: 'relay_bench' });
   return {
@@ -76,6 +112,7 @@ export async function startBenchDatabase(opts: { dataDir?: string } = {}): Promi
     // The embedded server runs under a shell watchdog: FerretDB is its child.
     cpuMs: () => processTreeCpuMs(embedded.process.pid),
     rssBytes: () => descendantsRssBytes(embedded.process.pid),
+    walSize: () => walSize(dir),
     async close() {
       await embedded.stop();
       if (!opts.dataDir) fs.rmSync(dir, { recursive: true, force: true });

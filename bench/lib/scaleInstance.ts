@@ -9,6 +9,7 @@
 //   { retarget: { botId, webhookId, url } } -> { retargeted }: points a reused install's webhook at
 //     this run's sink;
 //   { sweeps } -> { sweeps: { ms, found } by sweep, the gateway's with its backlog and read-alone ms }; { stats } -> { stats: { apiRss, dbRss, workerRss } } (bytes; workerRss 0 without a worker process);
+//   { walPeak } -> { walPeak: { file, used } }: the WAL's peaks in bytes since the last ask (or seeding part);
 //   { close } -> stops the runtime and the database, and exits.
 // BENCH_WORKER_PROCESS=1 runs the jobs in a second process, `src/main.ts` with ROLE=worker on the
 // same database (docker-compose.yml's shape), at the OS priority BENCH_WORKER_NICE (default 0);
@@ -20,7 +21,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { fetch } from 'undici';
-import { startBenchRuntime, type BenchRuntime } from './runtime.ts';
+import { startBenchRuntime, type BenchRuntime, type WalSize } from './runtime.ts';
 import { ADMIN_TOKEN, GATEWAY_SECRET, clientFor, markdown, patientDispatcher, words, type Seeded, type TenantKeys } from './scaleTenant.ts';
 import { syncAndWait } from './sync.ts';
 import { signedGatewayDelivery } from './gatewayDelivery.ts';
@@ -38,11 +39,33 @@ import { performSyncSweep } from '../../src/datasources/sweep.job.ts';
 
 const progress = (line: string) => process.stderr.write(`[scale ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 
-async function timedPart<T>(seedingMs: Record<string, number>, part: string, fn: () => Promise<T>): Promise<T> {
+/**
+ * The WAL's peaks since the last take(), sampled every 100 ms (bench/lib/runtime.ts, walSize): the
+ * file's size and the bytes in use. SQLite restarts the WAL only when no reader holds an older
+ * snapshot, so a long read shows as a peak in use (docs/FERRETDB.md). A sample can miss a peak
+ * shorter than its interval.
+ */
+const walPeak = {
+  file: 0,
+  used: 0,
+  sample(now: WalSize) {
+    this.file = Math.max(this.file, now.file);
+    this.used = Math.max(this.used, now.used);
+  },
+  take(): WalSize {
+    const peak = { file: this.file, used: this.used };
+    this.file = this.used = 0;
+    return peak;
+  },
+};
+
+async function timedPart<T>(seeding: Pick<Seeded, 'seedingMs' | 'walPeak'>, part: string, fn: () => Promise<T>): Promise<T> {
   const started = performance.now();
+  walPeak.take();
   const result = await fn();
-  seedingMs[part] = performance.now() - started;
-  progress(`${part}: ${(seedingMs[part]! / 1000).toFixed(0)} s`);
+  seeding.seedingMs[part] = performance.now() - started;
+  const wal = (seeding.walPeak[part] = walPeak.take());
+  progress(`${part}: ${(seeding.seedingMs[part]! / 1000).toFixed(0)} s, WAL peak ${(wal.used / 2 ** 20).toFixed(1)} MiB in use, file ${(wal.file / 2 ** 20).toFixed(1)} MiB`);
   return result;
 }
 
@@ -61,7 +84,7 @@ async function postGateway(baseUrl: string): Promise<void> {
 
 interface Seeding {
   bench: BenchRuntime;
-  seedingMs: Record<string, number>;
+  seeding: Pick<Seeded, 'seedingMs' | 'walPeak'>;
   label: string;
 }
 
@@ -77,7 +100,7 @@ async function seedTenant(s: Seeding, rows: number, conversations: number, sinkU
   const batches = Array.from({ length: Math.ceil(rows / 100) }, (_, b) =>
     Array.from({ length: Math.min(100, rows - b * 100) }, (_, i) => ({ name: `item-${b * 100 + i}.md`, content: markdown(b * 100 + i) })),
   );
-  const part = (name: string, fn: () => Promise<unknown>) => (s.label ? timedPart(s.seedingMs, `${s.label} ${name}`, fn) : fn());
+  const part = (name: string, fn: () => Promise<unknown>) => (s.label ? timedPart(s.seeding, `${s.label} ${name}`, fn) : fn());
   await part('rows', () => mapLimit(batches, 4, (batch) => api.rows.add(dataSourceId, batch)));
   const scope = { bot: { id: t.botId, name: 'Bench bot', teamId: t.teamId, welcomeMessage: null }, channelId: t.channelId };
   const ids: string[] = [];
@@ -98,38 +121,38 @@ async function seedTenant(s: Seeding, rows: number, conversations: number, sinkU
 /** The issue's install, every count times `scale`. */
 async function seedInstall(bench: BenchRuntime, scale: number, sinkUrl: string): Promise<Seeded> {
   const n = (full: number) => Math.max(1, Math.round(full * scale));
-  const seedingMs: Record<string, number> = {};
-  const big = await seedTenant({ bench, seedingMs, label: 'big tenant' }, n(100_000), n(50_000), sinkUrl);
-  const smalls = await timedPart(seedingMs, '19 small tenants', async () => {
+  const seeding: Pick<Seeded, 'seedingMs' | 'walPeak'> = { seedingMs: {}, walPeak: {} };
+  const big = await seedTenant({ bench, seeding, label: 'big tenant' }, n(100_000), n(50_000), sinkUrl);
+  const smalls = await timedPart(seeding, '19 small tenants', async () => {
     const out: TenantKeys[] = [];
-    for (let i = 0; i < 19; i++) out.push(await seedTenant({ bench, seedingMs, label: '' }, n(500), 5));
+    for (let i = 0; i < 19; i++) out.push(await seedTenant({ bench, seeding, label: '' }, n(500), 5));
     return out;
   });
   // Events beyond the big tenant's conversation starts, each fanned out to its webhook.
-  await timedPart(seedingMs, 'events', () =>
+  await timedPart(seeding, 'events', () =>
     mapLimit(Array.from({ length: Math.max(0, n(300_000) - n(50_000)) }), 32, () =>
       bench.runtime.ctx.events.emit({ type: 'conversation.started', teamId: big.teamId, botId: big.botId, payload: { conversation: { id: randomUUID() } } }),
     ),
   );
-  await timedPart(seedingMs, 'gateway deliveries', () => mapLimit(Array.from({ length: n(300_000) }), 32, () => postGateway(bench.baseUrl)));
+  await timedPart(seeding, 'gateway deliveries', () => mapLimit(Array.from({ length: n(300_000) }), 32, () => postGateway(bench.baseUrl)));
   const bigApi = clientFor(bench.baseUrl, big);
-  await timedPart(seedingMs, 'first full sync of the big source', () => syncAndWait(bigApi, big.dataSourceId, 200));
-  await timedPart(seedingMs, 'worker drained (gateway processing, first webhook attempts)', () => drained(progress));
+  await timedPart(seeding, 'first full sync of the big source', () => syncAndWait(bigApi, big.dataSourceId, 200));
+  await timedPart(seeding, 'worker drained (gateway processing, first webhook attempts)', () => drained(progress));
   big.rowIds = await rowIdsOf(bigApi, big.dataSourceId);
   const small = smalls[0]!;
   small.rowIds = await rowIdsOf(clientFor(bench.baseUrl, small), small.dataSourceId);
   const counts =
     `big tenant ${n(100_000)} rows + ${n(50_000)} conversations × 10 messages, 19 × ${n(500)} rows, ` +
     `${n(300_000)} events with deliveries, ${n(300_000)} gateway deliveries`;
-  return { big, small, seedingMs, counts };
+  return { big, small, ...seeding, counts };
 }
 
 /** A lone tenant of the small one's shape. */
 async function seedAlone(bench: BenchRuntime, scale: number): Promise<Seeded> {
-  const seedingMs: Record<string, number> = {};
-  const small = await seedTenant({ bench, seedingMs, label: '' }, Math.max(1, Math.round(500 * scale)), 5);
+  const seeding: Pick<Seeded, 'seedingMs' | 'walPeak'> = { seedingMs: {}, walPeak: {} };
+  const small = await seedTenant({ bench, seeding, label: '' }, Math.max(1, Math.round(500 * scale)), 5);
   small.rowIds = await rowIdsOf(clientFor(bench.baseUrl, small), small.dataSourceId);
-  return { small, seedingMs, counts: `${small.rowIds.length} rows + 5 conversations` };
+  return { small, ...seeding, counts: `${small.rowIds.length} rows + 5 conversations` };
 }
 
 const dir = process.argv[2]!;
@@ -179,6 +202,7 @@ async function startWorkerProcess(uri: string) {
   };
 }
 const { ctx } = bench.runtime;
+setInterval(() => walPeak.sample(bench.database.walSize()), 100).unref();
 const timed = async (fn: () => Promise<unknown>) => {
   const started = performance.now();
   await fn();
@@ -190,6 +214,7 @@ type Message = {
   retarget?: { botId: string; webhookId: string; url: string };
   sweeps?: boolean;
   stats?: boolean;
+  walPeak?: boolean;
   close?: boolean;
 };
 process.on('message', async (msg: Message) => {
@@ -222,6 +247,7 @@ process.on('message', async (msg: Message) => {
     });
   }
   if (msg.stats) process.send!({ stats: { apiRss: process.memoryUsage().rss, dbRss: bench.database.rssBytes(), workerRss: worker?.rssBytes() ?? 0 } });
+  if (msg.walPeak) process.send!({ walPeak: walPeak.take() });
   if (msg.close) {
     await worker?.stop();
     await bench.close();

@@ -24,6 +24,8 @@ export interface Seeded {
   small: TenantKeys;
   /** Seeding time per part, ms. */
   seedingMs: Record<string, number>;
+  /** The WAL's peaks per part, bytes (0 on MONGODB_URI; bench/lib/runtime.ts, walSize). */
+  walPeak: Record<string, { file: number; used: number }>;
   counts: string;
 }
 

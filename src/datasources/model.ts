@@ -68,7 +68,8 @@ const RowContentSchema = new Schema(
   },
   { versionKey: false },
 );
-RowContentSchema.index({ dataSourceId: 1 });
+// A full sync reads a source's contents in pages by _id (sync.job.ts).
+RowContentSchema.index({ dataSourceId: 1, _id: 1 });
 
 /**
  * One document per syncing data source, claimed by insert. FerretDB v1 does not make conditional

@@ -3,18 +3,21 @@
 // a run that is no longer the data source's current one stops at its next heartbeat, and a second
 // runner of the same run (FerretDB can hand one job to two runners) gives way at the commit.
 import type { AppContext } from '../context.ts';
-import { commitKnowledge, readCommitted, removeKnowledge, rowsToEmbed, type Manifest, type RowChunks } from '../knowledge/store.ts';
+import { commitKnowledge, discardRun, readCommitted, removeKnowledge, rowsToEmbed, type Manifest, type RowChunks } from '../knowledge/store.ts';
 import { embedderFor, EmbeddingPipeline } from '../knowledge/embeddings.ts';
+import { PackWriter } from '../knowledge/packWriter.ts';
 import { chunkMarkdown } from './chunking.ts';
 import { unpackContent } from './content.ts';
 import { DataSourceModel, RowContentModel, type DataSource, type RowContent } from './model.ts';
 import { consumeChanges, pendingChanges, rowsToRead } from './changes.ts';
 import { findOwned } from '../db/byId.ts';
-import { batchesAhead } from '../db/batchesAhead.ts';
+import { pagesById } from '../db/pagesById.ts';
 import { mapLimit } from './rows.ts';
 import { completeSync, failSync, type SyncJobData, type SyncResults } from './sync.ts';
 
 const BEAT_EVERY_ROWS = 500;
+/** Contents per read of a full sync: each read is short, so none pins the embedded database's WAL. */
+const SCAN_PAGE_ROWS = 1000;
 /** Embedding requests between heartbeats (a heartbeat is a database write). */
 const BEAT_EVERY_BATCHES = 16;
 
@@ -51,7 +54,12 @@ export async function performSync(ctx: AppContext, data: SyncJobData, hooks: Syn
       if (!(await DataSourceModel.exists({ _id: ds._id }))) await removeKnowledge(ds._id);
       return 'stale';
     } catch (err) {
-      if (err instanceof SyncSuperseded || (err as { code?: number })?.code === 11000) return 'stale';
+      if (err instanceof SyncSuperseded) {
+        // The packs it wrote are not the newer run's: nothing would ever read or remove them.
+        await discardRun(ds._id, data.run);
+        return 'stale';
+      }
+      if ((err as { code?: number })?.code === 11000) return 'stale';
       ctx.logger.error({ err, dataSourceId: ds._id, run: data.run }, 'sync failed');
       await failSync(ctx, ds, data.run, `sync failed: ${(err as Error)?.message ?? 'unknown error'}`);
       return 'failed';
@@ -63,14 +71,16 @@ export async function performSync(ctx: AppContext, data: SyncJobData, hooks: Syn
 
 /**
  * Yields the contents to learn and adds every row the source holds now to `live`. With a short
- * change log only the logged rows are read (by `_id`); otherwise one scan of the contents (they
- * carry their hash), read a batch ahead so chunking overlaps the database's reading.
+ * change log only the logged rows are read (by `_id`); otherwise every content (they carry their
+ * hash), in pages by `_id`, the next read while this one is chunked. The pages are not one snapshot
+ * (a long read would pin the embedded database's WAL): a row written during the scan may be read
+ * before or after its write, or missed if added behind the scan. Its write logged it first, after
+ * runSync read the log, so the entry stays and the next sync reads that row again.
  */
 async function* changedContents(ds: DataSource, previous: Manifest, rowIds: string[] | null, live: Set<string>): AsyncGenerator<RowContent> {
   const learned = (c: RowContent) => previous.rows[c._id]?.h === c.hash;
   if (!rowIds) {
-    const cursor = RowContentModel.collection.find<RowContent>({ dataSourceId: ds._id }, { batchSize: 2000 });
-    for await (const batch of batchesAhead(cursor)) {
+    for await (const batch of pagesById<RowContent>(RowContentModel.collection, { dataSourceId: ds._id }, SCAN_PAGE_ROWS)) {
       for (const c of batch) {
         live.add(c._id);
         if (!learned(c)) yield c;
@@ -95,39 +105,13 @@ async function runSync(ctx: AppContext, ds: DataSource, run: number, beat: () =>
   const { entryIds } = changes;
   const rowIds = rowsToRead(changes, previous);
   await beat();
-  // With an embedding model, the changed rows are embedded while the next ones are read, and so are
-  // unchanged rows whose vectors are missing or from another model (a changed EMBEDDING_MODEL):
-  // until this commits, the live knowledge answers from BM25 alone. A provider error fails the sync
-  // with its reason.
-  const embedder = embedderFor(ctx.config);
-  let batches = 0;
-  const embedding = embedder
-    ? new EmbeddingPipeline(embedder, async () => {
-        if (++batches % BEAT_EVERY_BATCHES === 0) await beat();
-      })
-    : null;
-  const live = new Set<string>();
-  const processed: RowChunks[] = [];
-  let totalTokens = 0;
-  for await (const content of changedContents(ds, previous, rowIds, live)) {
-    const chunks = chunkMarkdown(unpackContent(content.data));
-    for (const c of chunks) totalTokens += c.tokens;
-    const group = { rowId: content._id, hash: content.hash, chunks };
-    processed.push(group);
-    await embedding?.add(group);
-    if (processed.length % BEAT_EVERY_ROWS === 0) await beat();
-  }
-  const liveRowIds = [...live];
-  await beat();
-  let reembedded: RowChunks[] = [];
-  if (embedding) {
-    reembedded = await rowsToEmbed(previous, liveRowIds, new Set(processed.map((r) => r.rowId)), embedder!.model);
-    for (const group of reembedded) await embedding.add(group);
-    await embedding.finish();
-  }
+  // Each pack is written as soon as its rows are chunked (and embedded), beside the reading of the
+  // next ones: the commit then waits for the last pack alone.
+  const packs = new PackWriter(ds._id, run);
+  const { processed, reembedded, liveRowIds, totalTokens } = await learnRows(ctx, ds, previous, rowIds, packs, beat);
   // One time for the data source's lastSync and the rows it learned, so they read the same.
   const syncedAt = ctx.clock.now();
-  const { totalDocuments } = await commitKnowledge({ botId: ds.botId, dataSourceId: ds._id, run, previous, processed, reembedded, liveRowIds, now: syncedAt });
+  const { totalDocuments } = await commitKnowledge({ botId: ds.botId, dataSourceId: ds._id, run, previous, processed, reembedded, written: packs, liveRowIds, now: syncedAt });
   const results = {
     totalTokens,
     modifiedRows: processed.length,
@@ -136,4 +120,50 @@ async function runSync(ctx: AppContext, ds: DataSource, run: number, beat: () =>
     totalDataSourceRows: liveRowIds.length,
   };
   return { results, syncedAt, entryIds };
+}
+
+/**
+ * Chunks the rows to learn into `packs`. With an embedding model, the changed rows are embedded
+ * while the next ones are read, and so are unchanged rows whose vectors are missing or from another
+ * model (a changed EMBEDDING_MODEL): until this commits, the live knowledge answers from BM25 alone.
+ * A provider error fails the sync with its reason. On any error, nothing is left writing.
+ */
+async function learnRows(ctx: AppContext, ds: DataSource, previous: Manifest, rowIds: string[] | null, packs: PackWriter, beat: () => Promise<void>) {
+  const embedder = embedderFor(ctx.config);
+  let batches = 0;
+  const embedding = embedder
+    ? new EmbeddingPipeline(embedder, {
+        afterBatch: async () => {
+          if (++batches % BEAT_EVERY_BATCHES === 0) await beat();
+        },
+        onEmbedded: (group) => packs.add(group),
+      })
+    : null;
+  const live = new Set<string>();
+  const processed: RowChunks[] = [];
+  let totalTokens = 0;
+  try {
+    for await (const content of changedContents(ds, previous, rowIds, live)) {
+      const chunks = chunkMarkdown(unpackContent(content.data));
+      for (const c of chunks) totalTokens += c.tokens;
+      const group = { rowId: content._id, hash: content.hash, chunks };
+      processed.push(group);
+      if (embedding) await embedding.add(group);
+      else packs.add(group);
+      if (processed.length % BEAT_EVERY_ROWS === 0) await beat();
+    }
+    const liveRowIds = [...live];
+    await beat();
+    let reembedded: RowChunks[] = [];
+    if (embedding) {
+      reembedded = await rowsToEmbed(previous, liveRowIds, new Set(processed.map((r) => r.rowId)), embedder!.model);
+      for (const group of reembedded) await embedding.add(group);
+      await embedding.finish();
+    }
+    return { processed, reembedded, liveRowIds, totalTokens };
+  } catch (err) {
+    await embedding?.stop();
+    await packs.stop();
+    throw err;
+  }
 }

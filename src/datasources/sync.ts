@@ -8,6 +8,7 @@ import { getBot, getTeam } from '../platform/service.ts';
 import { TeamModel } from '../platform/model.ts';
 import { serialized } from '../chat/serial.ts';
 import { insertedOnce } from '../db/insertNew.ts';
+import { pagesById } from '../db/pagesById.ts';
 import { syncs, tokensUsed } from '../observability/metrics.ts';
 import { committedState, discardUncommitted, readCommitted } from '../knowledge/store.ts';
 import { estimateTokens } from './content.ts';
@@ -45,13 +46,15 @@ export async function estimateSyncTokens(ds: Pick<DataSource, '_id' | 'rowLog'>)
     return { tokens: written.reduce((n, bytes) => n + estimateTokens(bytes), 0), modifiedRows: written.length };
   }
   const manifest = await readCommitted(ds._id);
-  const rows = await DataSourceRowModel.find({ dataSourceId: ds._id }, { _id: 1, contentHash: 1, bytes: 1 }).lean<DataSourceRow[]>();
   let tokens = 0;
   let modifiedRows = 0;
-  for (const row of rows) {
-    if (manifest.rows[row._id]?.h === row.contentHash) continue;
-    modifiedRows++;
-    tokens += estimateTokens(row.bytes);
+  // In pages, as the sync reads them: one read of a large source would hold the embedded database's WAL.
+  for await (const rows of pagesById<DataSourceRow>(DataSourceRowModel.collection, { dataSourceId: ds._id }, 5000, { contentHash: 1, bytes: 1 })) {
+    for (const row of rows) {
+      if (manifest.rows[row._id]?.h === row.contentHash) continue;
+      modifiedRows++;
+      tokens += estimateTokens(row.bytes);
+    }
   }
   return { tokens, modifiedRows };
 }

@@ -97,24 +97,30 @@ const SYNC_PARALLEL_REQUESTS = 4;
  * Embeds row groups while the sync is still reading and chunking the next ones: a full batch of
  * chunks goes out as soon as it is there, so the provider's time (and the parsing of its answer)
  * overlaps the sync's own reading instead of following it. `add` waits while SYNC_PARALLEL_REQUESTS
- * are open. `finish` sends the rest, waits, and attaches the vectors to each group; a provider
- * error rejects it, so a sync never commits rows half embedded.
+ * are open. Each group gets its vectors as soon as all of them are back, and is handed to
+ * `onEmbedded` in the order added (the sync writes its pack then). `finish` sends the rest and waits;
+ * a provider error rejects it, so a sync never commits rows half embedded.
  */
 export class EmbeddingPipeline {
-  private readonly groups: RowChunks[] = [];
-  private readonly vectors: Float32Array[] = [];
+  /** Groups added and not yet handed on, with the index just after their last text. */
+  private readonly waiting: Array<{ group: RowChunks; end: number }> = [];
   private texts: string[] = [];
   private queued = 0;
+  /** Answers that came back ahead of an earlier batch, by the index of their first text. */
+  private readonly early = new Map<number, Float32Array[]>();
+  /** Vectors back in order and not yet given to a group; the first is text `handedOn`. */
+  private vectors: Float32Array[] = [];
+  private handedOn = 0;
   private readonly inFlight = new Set<Promise<void>>();
   private failed: { err: unknown } | null = null;
 
   constructor(
     private readonly embedder: Embedder,
-    private readonly afterBatch: () => Promise<void> = async () => undefined,
+    private readonly hooks: { afterBatch?: () => Promise<void>; onEmbedded?: (group: RowChunks) => void } = {},
   ) {}
 
   async add(group: RowChunks): Promise<void> {
-    this.groups.push(group);
+    this.waiting.push({ group, end: this.queued + this.texts.length + group.chunks.length });
     for (const chunk of group.chunks) {
       this.texts.push(embeddingText(chunk));
       if (this.texts.length === this.embedder.batchSize) await this.send();
@@ -125,11 +131,13 @@ export class EmbeddingPipeline {
     if (this.texts.length) await this.send();
     await Promise.all(this.inFlight);
     if (this.failed) throw this.failed.err;
-    let at = 0;
-    for (const group of this.groups) {
-      group.embedding = { model: this.embedder.model, vectors: joinFloats(this.vectors.slice(at, at + group.chunks.length)) };
-      at += group.chunks.length;
-    }
+    this.received(this.queued, []);
+  }
+
+  /** Hands nothing more on and waits for the requests in flight (a sync that failed otherwise). */
+  async stop(): Promise<void> {
+    this.failed ??= { err: new Error('embedding stopped') };
+    await Promise.all(this.inFlight);
   }
 
   private async send(): Promise<void> {
@@ -141,18 +149,40 @@ export class EmbeddingPipeline {
     const request = this.embedder
       .embed(batch)
       .then(async (vectors) => {
-        vectors.forEach((v, i) => (this.vectors[start + i] = v));
-        await this.afterBatch();
+        this.received(start, vectors);
+        await this.hooks.afterBatch?.();
       })
       .catch((err: unknown) => void (this.failed ??= { err }))
       .finally(() => this.inFlight.delete(request));
     this.inFlight.add(request);
   }
+
+  /** Takes a batch's vectors and hands on every group whose vectors are all back. */
+  private received(start: number, vectors: Float32Array[]): void {
+    if (this.failed) return;
+    this.early.set(start, vectors);
+    let inOrder: Float32Array[] | undefined;
+    while ((inOrder = this.early.get(this.handedOn + this.vectors.length))) {
+      this.early.delete(this.handedOn + this.vectors.length);
+      if (!inOrder.length) break;
+      this.vectors.push(...inOrder);
+    }
+    let used = 0;
+    while (this.waiting.length && this.waiting[0]!.end <= this.handedOn + this.vectors.length) {
+      const { group } = this.waiting.shift()!;
+      const count = group.chunks.length;
+      group.embedding = { model: this.embedder.model, vectors: joinFloats(this.vectors.slice(used, used + count)) };
+      used += count;
+      this.hooks.onEmbedded?.(group);
+    }
+    this.vectors = this.vectors.slice(used);
+    this.handedOn += used;
+  }
 }
 
 /** Embeds every chunk of these row groups in batches and attaches the vectors to each group. */
 export async function embedRows(embedder: Embedder, groups: RowChunks[], afterBatch?: () => Promise<void>): Promise<void> {
-  const pipeline = new EmbeddingPipeline(embedder, afterBatch);
+  const pipeline = new EmbeddingPipeline(embedder, { afterBatch });
   for (const group of groups) await pipeline.add(group);
   await pipeline.finish();
 }

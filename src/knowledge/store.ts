@@ -3,11 +3,12 @@
 // packs nobody references any more are deleted. A crash before the switch leaves only unreferenced
 // documents of an uncommitted run, which discardUncommitted removes.
 import { randomUUID } from 'node:crypto';
-import { deflateRawSync, inflateRawSync, constants } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 import { KnowledgeManifestModel, KnowledgePackModel, KnowledgeSegmentModel } from './model.ts';
 import { BotModel } from '../platform/model.ts';
 import { trusted } from '../db/connection.ts';
-import { dequantise, quantise } from './vectorCodec.ts';
+import { dequantise } from './vectorCodec.ts';
+import { encode, PackWriter, type StoredGroup } from './packWriter.ts';
 
 export interface StoredChunk {
   heading: string | null;
@@ -43,12 +44,9 @@ export interface Manifest {
   packs: Record<string, number>;
 }
 
-/** Chunks per pack: a pack is one `_id` read when a process loads the index. */
-const PACK_CHUNKS = 500;
 /** A pack whose live share falls below this is rewritten by the next sync. */
 const COMPACT_BELOW = 0.5;
 
-const encode = (value: unknown) => deflateRawSync(Buffer.from(JSON.stringify(value)), { level: constants.Z_BEST_SPEED });
 const decode = <T>(data: Buffer | { buffer: Uint8Array }): T =>
   JSON.parse(inflateRawSync(Buffer.isBuffer(data) ? data : Buffer.from(data.buffer)).toString('utf8')) as T;
 
@@ -95,9 +93,6 @@ export async function readCommitted(dataSourceId: string): Promise<Manifest> {
   return doc ? decode<Manifest>(doc.data) : emptyManifest();
 }
 
-/** A group as stored: the vectors live apart, in the pack's vector fields (model.ts). */
-type StoredGroup = Omit<RowChunks, 'embedding'> & { embedding?: { model: string; floats: number } };
-
 const bytesOf = (data: Buffer | { buffer: Uint8Array }) => (Buffer.isBuffer(data) ? data : Buffer.from(data.buffer));
 /** Copied out into an aligned array: a typed array view needs a byte offset that is a multiple of its element size. */
 function aligned<T extends Float32Array | Int16Array>(raw: Buffer, Type: { new (length: number): T; BYTES_PER_ELEMENT: number }): T {
@@ -132,28 +127,6 @@ export async function readPack(packId: string): Promise<RowChunks[]> {
   });
 }
 
-const asBuffer = (v: ArrayBufferView) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-
-/** A pack document: the groups deflated, their vectors apart as bytes and scales (vectorCodec.ts; neither deflates). */
-function packDocument(id: string, dataSourceId: string, run: number, batch: RowChunks[]) {
-  const codes: Int16Array[] = [];
-  const scales: Float32Array[] = [];
-  const stored: StoredGroup[] = batch.map(({ rowId, hash, chunks, embedding }) => {
-    // A block that is not whole vectors is left out: the row is embedded again by the next sync.
-    if (!embedding || !chunks.length || embedding.vectors.length % chunks.length) return { rowId, hash, chunks };
-    const encoded = quantise(embedding.vectors, embedding.vectors.length / chunks.length);
-    codes.push(encoded.codes);
-    scales.push(encoded.scales);
-    return { rowId, hash, chunks, embedding: { model: embedding.model, floats: embedding.vectors.length } };
-  });
-  const doc: { _id: string; dataSourceId: string; run: number; data: Buffer; vectors16?: Buffer; vectorScales?: Buffer } = { _id: id, dataSourceId, run, data: encode(stored) };
-  if (codes.length) {
-    doc.vectors16 = Buffer.concat(codes.map(asBuffer));
-    doc.vectorScales = Buffer.concat(scales.map(asBuffer));
-  }
-  return { doc, embedded: new Set(stored.filter((g) => g.embedding).map((g) => g.rowId)) };
-}
-
 export interface CommitInput {
   botId: string;
   dataSourceId: string;
@@ -163,6 +136,11 @@ export interface CommitInput {
   processed: RowChunks[];
   /** Unchanged rows given vectors of the current embedding model by this run (their synced time stays). */
   reembedded?: RowChunks[];
+  /**
+   * The run's writer when the sync already gave it the processed and re-embedded rows as they were
+   * ready (packWriter.ts); without it, they are packed and written here.
+   */
+  written?: PackWriter;
   /** Every row of the data source now; rows missing here leave the knowledge. */
   liveRowIds: Iterable<string>;
   now: Date;
@@ -171,46 +149,27 @@ export interface CommitInput {
 export async function commitKnowledge(input: CommitInput): Promise<{ manifest: Manifest; totalDocuments: number }> {
   const { previous, dataSourceId, run } = input;
   const now = input.now.getTime();
-  const fresh = new Map(input.processed.map((r) => [r.rowId, r]));
-  const reembedded = (input.reembedded ?? []).filter((r) => !fresh.has(r.rowId) && previous.rows[r.rowId]);
-  for (const r of reembedded) fresh.set(r.rowId, r);
+  /** Synced time of each row this run writes: now for processed rows, as before for the others. */
+  const syncedAt = new Map(input.processed.map((r) => [r.rowId, now]));
+  const reembedded = (input.reembedded ?? []).filter((r) => !syncedAt.has(r.rowId) && previous.rows[r.rowId]);
+  for (const r of reembedded) syncedAt.set(r.rowId, previous.rows[r.rowId]!.t);
   const kept: Record<string, ManifestRow> = {};
-  for (const rowId of input.liveRowIds) if (!fresh.has(rowId) && previous.rows[rowId]) kept[rowId] = previous.rows[rowId]!;
+  for (const rowId of input.liveRowIds) if (!syncedAt.has(rowId) && previous.rows[rowId]) kept[rowId] = previous.rows[rowId]!;
 
-  const relocated = await relocateFromSparsePacks(previous, kept);
-  const groups: Array<RowChunks & { t: number }> = [
-    ...input.processed.map((r) => ({ ...r, t: now })),
-    ...reembedded.map((r) => ({ ...r, t: previous.rows[r.rowId]!.t })),
-    ...relocated,
-  ];
-  const rows: Record<string, ManifestRow> = { ...kept };
-  const packs: Record<string, number> = {};
-  for (const entry of Object.values(kept)) packs[entry.p] = previous.packs[entry.p] ?? entry.n;
-
-  const docs: Array<ReturnType<typeof packDocument>['doc']> = [];
-  let batch: RowChunks[] = [];
-  let size = 0;
-  const flush = () => {
-    if (!batch.length) return;
-    const id = `${dataSourceId}:${run}:${docs.length}`;
-    // The vectors go in the same insert as their chunks: no second pass over the packs.
-    const { doc, embedded } = packDocument(id, dataSourceId, run, batch);
-    for (const g of batch) {
-      rows[g.rowId] = { h: g.hash, t: (g as RowChunks & { t: number }).t, p: id, n: g.chunks.length };
-      if (embedded.has(g.rowId)) rows[g.rowId]!.e = g.embedding!.model;
-    }
-    packs[id] = size;
-    docs.push(doc);
-    batch = [];
-    size = 0;
-  };
-  for (const group of groups) {
-    if (size && size + group.chunks.length > PACK_CHUNKS) flush();
-    batch.push(group);
-    size += group.chunks.length;
+  const writer = input.written ?? new PackWriter(dataSourceId, run);
+  if (!input.written) for (const group of [...input.processed, ...reembedded]) writer.add(group);
+  for (const group of await relocateFromSparsePacks(previous, kept)) {
+    syncedAt.set(group.rowId, group.t);
+    writer.add(group);
   }
-  flush();
-  for (let i = 0; i < docs.length; i += 8) await KnowledgePackModel.collection.insertMany(docs.slice(i, i + 8) as never[], { ordered: true });
+  await writer.finish();
+  const rows: Record<string, ManifestRow> = { ...kept };
+  const packs: Record<string, number> = { ...writer.packs };
+  for (const entry of Object.values(kept)) packs[entry.p] = previous.packs[entry.p] ?? entry.n;
+  for (const [rowId, entry] of writer.rows) {
+    const t = syncedAt.get(rowId);
+    if (t !== undefined) rows[rowId] = { ...entry, t };
+  }
 
   const manifest: Manifest = { run, tracked: true, rows, packs };
   const manifestId = `${dataSourceId}:${run}`;
@@ -250,6 +209,14 @@ export async function discardUncommitted(dataSourceId: string): Promise<void> {
   const committed = segment?.run ?? 0;
   await KnowledgePackModel.deleteMany({ dataSourceId, run: trusted({ $gt: committed }) });
   await KnowledgeManifestModel.deleteMany({ dataSourceId, run: trusted({ $gt: committed }) });
+}
+
+/** Removes the documents of one run that never committed (a run superseded by a newer one). */
+export async function discardRun(dataSourceId: string, run: number): Promise<void> {
+  const segment = await KnowledgeSegmentModel.findById(dataSourceId, { run: 1 }).lean();
+  if (segment?.run === run) return;
+  await KnowledgePackModel.deleteMany({ dataSourceId, run });
+  await KnowledgeManifestModel.deleteMany({ dataSourceId, run });
 }
 
 /**

@@ -1,7 +1,8 @@
 // A real OpenAI-compatible embeddings server on 127.0.0.1 for tests: POST /v1/embeddings answers
 // deterministic vectors. Each word is mapped to a concept (synonyms share one) and each concept to a
 // dimension, so texts that say the same thing in other words come out close, and no word list
-// match is needed. It records every request and can be told to fail. Like OpenAI it answers
+// match is needed. It records every request, can be told to fail, and can hold chosen requests until
+// released (answers out of order, or a provider still busy). Like OpenAI it answers
 // `encoding_format: "base64"` with little-endian Float32 bytes; it can also play an older server that
 // ignores the field (floats) or refuses it (400).
 import http from 'node:http';
@@ -28,11 +29,19 @@ export interface EmbeddingsStub {
   failWith: number | null;
   /** What the server does with `encoding_format: "base64"`: serve it (default), ignore it, or refuse it. */
   base64: 'served' | 'ignored' | 'refused';
+  /** While set, a request for which it answers true (given its number, from 1) waits for release(). */
+  hold: ((request: number) => boolean) | null;
+  /** Answers every request held so far. */
+  release(): void;
   close(): Promise<void>;
 }
 
 export async function startEmbeddingsStub(): Promise<EmbeddingsStub> {
-  const stub = { requests: [], failWith: null, base64: 'served' } as unknown as EmbeddingsStub;
+  const stub = { requests: [], failWith: null, base64: 'served', hold: null } as unknown as EmbeddingsStub;
+  let held: Array<() => void> = [];
+  stub.release = () => {
+    for (const answer of held.splice(0)) answer();
+  };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
@@ -55,11 +64,17 @@ export async function startEmbeddingsStub(): Promise<EmbeddingsStub> {
       const base64 = body.encoding_format === 'base64' && stub.base64 === 'served';
       const encode = (v: number[]) => (base64 ? Buffer.from(Float32Array.from(v).buffer).toString('base64') : v);
       const data = input.map((text, index) => ({ object: 'embedding', index, embedding: encode(stubVector(text)) }));
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: input.length, total_tokens: input.length } }));
+      const answer = () =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: input.length, total_tokens: input.length } }));
+      if (stub.hold?.(stub.requests.length)) held.push(answer);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   stub.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  stub.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  stub.close = () => {
+    stub.release();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  };
   return stub;
 }

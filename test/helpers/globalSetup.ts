@@ -9,6 +9,8 @@ import { startFerretDb, type EmbeddedDb } from '../../src/db/ferretdb.ts';
 declare module 'vitest' {
   export interface ProvidedContext {
     mongoBaseUri: string;
+    /** The embedded FerretDB's data directory (a database's SQLite files are `<name>.sqlite*`); '' on MONGODB_URI. */
+    embeddedDataDir: string;
   }
 }
 
@@ -18,11 +20,13 @@ let dir: string | undefined;
 export async function setup(project: TestProject) {
   if (process.env.MONGODB_URI) {
     project.provide('mongoBaseUri', process.env.MONGODB_URI);
+    project.provide('embeddedDataDir', '');
     return;
   }
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-test-db-'));
   embedded = await startFerretDb({ dataDir: dir });
   project.provide('mongoBaseUri', embedded.uri);
+  project.provide('embeddedDataDir', dir);
 }
 
 export async function teardown() {

@@ -1,0 +1,101 @@
+// Writing a sync's packs as their rows are ready, not all at its commit: the database stores one
+// pack while the sync chunks (and embeds) the next rows, so the commit waits for the last pack
+// only (docs/BENCHMARKS.md, issue 18). Packs carry the run in their id and field, so packs of a run
+// that never commits are found and removed (store.ts discardUncommitted, discardRun).
+import { deflateRawSync, constants } from 'node:zlib';
+import { KnowledgePackModel } from './model.ts';
+import { quantise } from './vectorCodec.ts';
+import type { RowChunks } from './store.ts';
+
+/** Chunks per pack: a pack is one `_id` read when a process loads the index. */
+export const PACK_CHUNKS = 500;
+
+export const encode = (value: unknown) => deflateRawSync(Buffer.from(JSON.stringify(value)), { level: constants.Z_BEST_SPEED });
+
+/** A group as stored: the vectors live apart, in the pack's vector fields (model.ts). */
+export type StoredGroup = Omit<RowChunks, 'embedding'> & { embedding?: { model: string; floats: number } };
+
+const asBuffer = (v: ArrayBufferView) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+
+/** A pack document: the groups deflated, their vectors apart as bytes and scales (vectorCodec.ts; neither deflates). */
+function packDocument(id: string, dataSourceId: string, run: number, batch: RowChunks[]) {
+  const codes: Int16Array[] = [];
+  const scales: Float32Array[] = [];
+  const stored: StoredGroup[] = batch.map(({ rowId, hash, chunks, embedding }) => {
+    // A block that is not whole vectors is left out: the row is embedded again by the next sync.
+    if (!embedding || !chunks.length || embedding.vectors.length % chunks.length) return { rowId, hash, chunks };
+    const encoded = quantise(embedding.vectors, embedding.vectors.length / chunks.length);
+    codes.push(encoded.codes);
+    scales.push(encoded.scales);
+    return { rowId, hash, chunks, embedding: { model: embedding.model, floats: embedding.vectors.length } };
+  });
+  const doc: { _id: string; dataSourceId: string; run: number; data: Buffer; vectors16?: Buffer; vectorScales?: Buffer } = { _id: id, dataSourceId, run, data: encode(stored) };
+  if (codes.length) {
+    doc.vectors16 = Buffer.concat(codes.map(asBuffer));
+    doc.vectorScales = Buffer.concat(scales.map(asBuffer));
+  }
+  return { doc, stored };
+}
+
+/** Where a written row's chunks are: its manifest entry but the synced time (store.ts ManifestRow). */
+export interface WrittenRow {
+  h: string;
+  p: string;
+  n: number;
+  e?: string;
+}
+
+/**
+ * Packs row groups in the order given and inserts each full pack at once, one insert at a time,
+ * while the caller goes on. `add` never waits; an insert's error (a duplicate `_id` when a second
+ * runner of the same run got there first) is thrown by the next `add` and by `finish`.
+ */
+export class PackWriter {
+  readonly rows = new Map<string, WrittenRow>();
+  /** pack id → chunks it holds */
+  readonly packs: Record<string, number> = {};
+  private batch: RowChunks[] = [];
+  private size = 0;
+  private count = 0;
+  private writing: Promise<void> = Promise.resolve();
+  private failed: { err: unknown } | null = null;
+
+  constructor(
+    private readonly dataSourceId: string,
+    private readonly run: number,
+  ) {}
+
+  add(group: RowChunks): void {
+    if (this.failed) throw this.failed.err;
+    if (this.size && this.size + group.chunks.length > PACK_CHUNKS) this.flush();
+    this.batch.push(group);
+    this.size += group.chunks.length;
+  }
+
+  /** Writes the last pack and waits for every insert. */
+  async finish(): Promise<void> {
+    this.flush();
+    await this.writing;
+    if (this.failed) throw this.failed.err;
+  }
+
+  /** Writes nothing more and waits for the insert under way, if any. */
+  async stop(): Promise<void> {
+    this.failed ??= { err: new Error('pack writer stopped') };
+    await this.writing;
+  }
+
+  private flush(): void {
+    if (!this.batch.length) return;
+    const id = `${this.dataSourceId}:${this.run}:${this.count++}`;
+    const { doc, stored } = packDocument(id, this.dataSourceId, this.run, this.batch);
+    for (const g of stored) this.rows.set(g.rowId, { h: g.hash, p: id, n: g.chunks.length, ...(g.embedding ? { e: g.embedding.model } : {}) });
+    this.packs[id] = this.size;
+    this.batch = [];
+    this.size = 0;
+    this.writing = this.writing.then(async () => {
+      if (this.failed) return;
+      await KnowledgePackModel.collection.insertOne(doc as never).catch((err: unknown) => void (this.failed ??= { err }));
+    });
+  }
+}
