@@ -96,6 +96,14 @@ describe('gateway batches', () => {
     expect(await GatewayDeliveryModel.countDocuments({ id: trusted({ $in: ids }), processedAt: null })).toBe(0);
   });
 
+  it('still runs a log action that an older release left pending for a gateway.action job', async () => {
+    const id = randomUUID();
+    const [delivery] = await storeWaiting(1, 'conversation.started');
+    await ActionOutcomeModel.create({ id, delivery, run: 0, rule: 'log-started', index: 0, type: 'log', spec: { level: 'info', message: 'from before' }, status: 'pending', createdAt: new Date() });
+    await performAction(rt.runtime.ctx, services(), [50, 50], { outcomeIds: [id] });
+    expect(await ActionOutcomeModel.findById(id).lean()).toMatchObject({ status: 'succeeded', attempts: 1, result: { message: 'from before' } });
+  });
+
   it('runs a job of actions with two more calls per action, its end on the outcome and the claim, and runs each once', async () => {
     const run = async (actions: string[]) => {
       calls = [];
