@@ -141,6 +141,8 @@ export async function startFerretDb(opts: {
   database?: string;
   /** false: Relay's pushdown off, FerretDB filters and sorts everything in Go (the property test's oracle). */
   pushdown?: boolean;
+  /** false: no restart loop for WALs that steady readers keep from restarting (the WAL test's control). */
+  walRestart?: boolean;
   /** true: every SQL statement is logged to DIR/ferretdb.log as JSON (bench/reads.ts reads it). */
   logSql?: boolean;
   /** Bytes the WAL file is cut back to when SQLite restarts it (default WAL_SIZE_LIMIT). */
@@ -174,7 +176,12 @@ export async function startFerretDb(opts: {
     'kill $child 2>/dev/null; wait';
   const child = spawn('sh', ['-c', watchdog, 'ferretdb-watchdog', binary, ...args], {
     stdio: ['ignore', logFile, logFile],
-    env: { ...process.env, GOGC: FERRETDB_GOGC, ...(opts.pushdown === false ? { RELAY_FERRETDB_PUSHDOWN: 'off' } : {}) },
+    env: {
+      ...process.env,
+      GOGC: FERRETDB_GOGC,
+      ...(opts.pushdown === false ? { RELAY_FERRETDB_PUSHDOWN: 'off' } : {}),
+      ...(opts.walRestart === false ? { RELAY_FERRETDB_WAL_RESTART: 'off' } : {}),
+    },
   });
   fs.closeSync(logFile);
   let exited = false;

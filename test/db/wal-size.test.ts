@@ -2,7 +2,8 @@
 // src/db/ferretdb.ts). SQLite reuses the WAL from its start but never shrinks it on its own, so
 // without the limit the file stays at its peak: 46 GB beside a 4.3 GB database after seeding
 // bench/scale.ts --scale 1 (docs/FERRETDB.md). The second case shows what keeps the WAL from
-// restarting at all: an open cursor.
+// restarting at all: an open cursor. The third, reads that overlap without a pause, which the
+// patch's restart loop (src/db/ferretdb-patch/relay_wal_restart.go) overcomes.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,6 +27,30 @@ afterAll(async () => {
   await db?.stop();
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+/** 24 MB of inserts while four readers query without a pause; the WAL file's peak size. */
+async function writeBesideReaders(target: MongoClient, wal: string): Promise<number> {
+  const source = target.db().collection('readers');
+  await source.insertMany(Array.from({ length: 2_000 }, (_, i) => ({ i, pad: 'y'.repeat(200) })));
+  const writes = target.db().collection('beside');
+  const body = 'x'.repeat(4_000);
+  let reading = true;
+  const readers = Array.from({ length: 4 }, async () => {
+    // Each read scans the collection (no index on `i`), so one is always running.
+    while (reading) await source.find({ i: { $gte: 0 } }).limit(500).toArray();
+  });
+  let peak = 0;
+  try {
+    for (let batch = 0; batch < 60; batch++) {
+      await writes.insertMany(Array.from({ length: 100 }, () => ({ body })));
+      peak = Math.max(peak, fs.existsSync(wal) ? fs.statSync(wal).size : 0);
+    }
+  } finally {
+    reading = false;
+    await Promise.all(readers);
+  }
+  return peak;
+}
 
 describe('embedded database WAL', () => {
   it('grows during a burst of writes and is cut back to the limit once SQLite restarts it', async () => {
@@ -64,5 +89,24 @@ describe('embedded database WAL', () => {
     await cursor.close();
     for (let i = 0; i < 3_000 && size() > LIMIT; i++) await writes.insertOne({ i });
     expect(size()).toBeLessThanOrEqual(LIMIT);
+  });
+
+  it('restarts while readers overlap without a pause: 24 MB written peak under 16 MiB, and past 18 MiB without the restart loop', { timeout: 120_000 }, async () => {
+    const MiB = 2 ** 20;
+    const withLoop = await writeBesideReaders(client, path.join(dir, 'walsize.sqlite-wal'));
+    // The control: the same build with the loop off, where no moment without a reader comes.
+    const controlDir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-wal-control-'));
+    const control = await startFerretDb({ dataDir: controlDir, database: 'control', walSizeLimit: LIMIT, walRestart: false });
+    const controlClient = await MongoClient.connect(control.uri);
+    try {
+      const without = await writeBesideReaders(controlClient, path.join(controlDir, 'control.sqlite-wal'));
+      expect(without).toBeGreaterThan(18 * MiB);
+    } finally {
+      await controlClient.close();
+      await control.stop();
+      fs.rmSync(controlDir, { recursive: true, force: true });
+    }
+    // Restarted past 8 MiB (2,000 frames), each time the readers of the moment have finished.
+    expect(withLoop).toBeLessThan(16 * MiB);
   });
 });

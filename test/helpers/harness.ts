@@ -44,6 +44,8 @@ export interface TestRuntimeOptions {
   clock?: Clock;
   logger?: Logger;
   modules?: DomainModule[];
+  /** Ask the driver for command events (`commandStarted`), to count what a path sends, Agenda's commands included. */
+  monitorCommands?: boolean;
 }
 
 export function testConfig(env: Record<string, string> = {}, uri?: string): Config {
@@ -63,7 +65,9 @@ export function testConfig(env: Record<string, string> = {}, uri?: string): Conf
 export function useTestRuntime(opts: TestRuntimeOptions = {}): TestRuntime {
   const state = {} as TestRuntime;
   beforeAll(async () => {
-    const uri = databaseUri(uniqueDatabaseName());
+    const url = new URL(databaseUri(uniqueDatabaseName()));
+    if (opts.monitorCommands) url.searchParams.set('monitorCommands', 'true');
+    const uri = url.toString();
     const config = testConfig(opts.env, uri);
     const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
     const runtime = await createRuntime({ config, logger, uri, clock: opts.clock, modules: opts.modules });

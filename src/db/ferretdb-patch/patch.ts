@@ -15,7 +15,8 @@ const ADDED: Record<string, string> = {
   'relay_index.go': 'internal/backends/sqlite/metadata/relay_index.go',
   'relay_count.go': 'internal/handler/relay_count.go',
   'relay_update_batch.go': 'internal/handler/common/relay_update_batch.go',
-  'relay_prepare.go': 'internal/util/fsql/relay_prepare.go',
+  'relay_update.go': 'internal/backends/sqlite/relay_update.go',
+  'relay_wal_restart.go': 'internal/backends/sqlite/metadata/pool/relay_wal_restart.go',
 };
 
 interface Edit {
@@ -26,7 +27,7 @@ interface Edit {
 
 const EDITS: Edit[] = [
   // An update command's modified documents are written in batches (relay_update_batch.go wraps
-  // FerretDB's own loop, renamed here), each batch in one transaction with one prepared UPDATE.
+  // FerretDB's own loop, renamed here), each batch in one transaction and one UPDATE (relay_update.go).
   {
     file: 'internal/handler/common/update.go',
     anchor: `func UpdateDocument(ctx context.Context, c backends.Collection, cmd string, iter types.DocumentsIterator, param *Update) (*UpdateResult, error) {`,
@@ -37,18 +38,14 @@ const EDITS: Edit[] = [
     anchor: `	err := db.InTransaction(ctx, func(tx *fsql.Tx) error {
 		for _, doc := range params.Docs {`,
     replace: `	err := db.InTransaction(ctx, func(tx *fsql.Tx) error {
-		stmt, err := tx.RelayPrepareContext(ctx, q)
-		if err != nil {
-			return lazyerrors.Error(err)
+		if !metadata.RelayOff {
+			n, err := relayUpdateAll(ctx, tx, meta.TableName, params.Docs)
+			res.Updated += int32(n)
+
+			return err
 		}
-		defer stmt.Close()
 
 		for _, doc := range params.Docs {`,
-  },
-  {
-    file: 'internal/backends/sqlite/collection.go',
-    anchor: `			r, err := tx.ExecContext(ctx, q, string(b), arg)`,
-    replace: `			r, err := stmt.ExecContext(ctx, string(b), arg)`,
   },
   // FerretDB's _id index is on `->"_id"` but its queries used `->'$._id'`, which SQLite does not
   // match to it: every _id lookup scanned. Same expression as the index now.
@@ -377,6 +374,19 @@ const EDITS: Edit[] = [
 	}
 
 	iter, err = common.SortIterator(iter, closer, relaySort)`,
+  },
+  // Each database on disk gets a loop that restarts a WAL steady readers keep from restarting
+  // (relay_wal_restart.go).
+  {
+    file: 'internal/backends/sqlite/metadata/pool/opendb.go',
+    anchor: `	return fsql.WrapDB(db, name, l), nil
+}`,
+    replace: `	if !memory {
+		relayRestartWAL(db, name, l)
+	}
+
+	return fsql.WrapDB(db, name, l), nil
+}`,
   },
   // Resource tracking records a stack trace (runtime.Callers) and a finalizer for every document
   // iterator: 10 % of FerretDB's CPU on a page of 100 webhook deliveries (docs/FERRETDB.md). It

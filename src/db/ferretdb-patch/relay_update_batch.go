@@ -1,6 +1,6 @@
 // Relay: an update command's modified documents written in batches, one SQLite transaction and one
-// prepared statement per batch, where FerretDB v1 wrote each document in a transaction of its own
-// and compiled its UPDATE again for it (with every index expression). A gateway batch's
+// UPDATE per batch (relay_update.go), where FerretDB v1 wrote each document in a transaction of its
+// own and compiled its UPDATE again for it (with every index expression). A gateway batch's
 // `updateMany` of 50 deliveries cost 50 commits (docs/FERRETDB.md, "Relay's patch").
 
 package common
