@@ -5,8 +5,10 @@
 // and parses and zod-validates every number, which cost more CPU than the sync itself
 // (docs/BENCHMARKS.md, issue 18). A server that answers float arrays anyway is read as floats; one
 // that refuses base64 with a 400 or 422 is asked again for floats, and for floats from then on.
+// Requests of several texts (a sync's batches) are made on the embedding thread (embeddingThread.ts).
 import { APICallError, type EmbeddingModel } from 'ai';
-import { request } from 'undici';
+import { parseJson, requestEmbeddings, vectorsOf, type EmbeddingAnswer, type EmbeddingRequest } from './embeddingAnswer.ts';
+import { onEmbeddingThread } from './embeddingThreadClient.ts';
 
 type EmbeddingModelV3 = Extract<EmbeddingModel, { specificationVersion: 'v3' }>;
 
@@ -28,22 +30,15 @@ const REFUSED_FORMAT = new Set([400, 422]);
 export function createEmbeddingModel(endpoint: EmbeddingEndpoint): EmbeddingModelV3 {
   const url = `${endpoint.baseURL.replace(/\/+$/, '')}/embeddings`;
   let format: Format = 'base64';
-  // undici's request rather than fetch: fetch's web streams and Request objects cost about 1 ms of
-  // CPU per call here, more than decoding the answer (docs/BENCHMARKS.md, issue 18).
-  const post = async (values: string[], as: Format, headers: Record<string, string | undefined> | undefined, signal?: AbortSignal) => {
-    try {
-      const response = await request(url, {
-        method: 'POST',
-        headers: withoutUndefined({ ...headers, 'content-type': 'application/json', ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}) }),
-        body: JSON.stringify({ model: endpoint.modelId, input: values, encoding_format: as }),
-        signal,
-      });
-      return { status: response.statusCode, body: response.body };
-    } catch (err) {
-      if (signal?.aborted) throw err;
-      const cause = err instanceof Error ? err.message : String(err);
-      throw new APICallError({ message: `Cannot connect to API: ${cause}`, url, requestBodyValues: { model: endpoint.modelId }, cause: err, isRetryable: true });
-    }
+  const post = (values: string[], as: Format, headers: Record<string, string | undefined> | undefined, signal?: AbortSignal): Promise<EmbeddingAnswer> => {
+    const req: EmbeddingRequest = {
+      url,
+      headers: withoutUndefined({ ...headers, 'content-type': 'application/json', ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}) }),
+      body: JSON.stringify({ model: endpoint.modelId, input: values, encoding_format: as }),
+      count: values.length,
+    };
+    // One text (a chat's question) stays here: the hop to the thread would cost more than it saves.
+    return values.length > 1 ? onEmbeddingThread(req, signal) : requestEmbeddings(req, signal);
   };
   return {
     specificationVersion: 'v3',
@@ -52,42 +47,20 @@ export function createEmbeddingModel(endpoint: EmbeddingEndpoint): EmbeddingMode
     maxEmbeddingsPerCall: 2048,
     supportsParallelCalls: true,
     async doEmbed({ values, abortSignal, headers }) {
-      let sent = await post(values, format, headers, abortSignal);
-      if (format === 'base64' && REFUSED_FORMAT.has(sent.status)) {
-        await sent.body.dump();
-        sent = await post(values, 'float', headers, abortSignal);
-        if (sent.status < 300) format = 'float';
+      let answer = await post(values, format, headers, abortSignal);
+      if (format === 'base64' && answer.kind === 'status' && REFUSED_FORMAT.has(answer.status)) {
+        answer = await post(values, 'float', headers, abortSignal);
+        if (answer.kind === 'vectors') format = 'float';
       }
-      const text = await sent.body.text();
-      if (sent.status >= 300) throw apiError(url, endpoint.modelId, sent.status, text);
-      const body = parseJson(text) as { data?: unknown; usage?: { prompt_tokens?: unknown } } | null;
-      const embeddings = decodeEmbeddings(body?.data, values.length);
-      const tokens = body?.usage?.prompt_tokens;
-      return { embeddings: embeddings as unknown as number[][], usage: typeof tokens === 'number' ? { tokens } : undefined, warnings: [] };
+      if (answer.kind === 'unreachable') {
+        throw new APICallError({ message: `Cannot connect to API: ${answer.message}`, url, requestBodyValues: { model: endpoint.modelId }, isRetryable: true });
+      }
+      if (answer.kind === 'status') throw apiError(url, endpoint.modelId, answer.status, answer.text);
+      if (answer.kind === 'invalid') throw new Error(answer.message);
+      const embeddings = vectorsOf(answer.floats, answer.count);
+      return { embeddings: embeddings as unknown as number[][], usage: answer.tokens === undefined ? undefined : { tokens: answer.tokens }, warnings: [] };
     },
   };
-}
-
-/** The `data` of an embeddings response as one Float32Array per input, in input order. */
-export function decodeEmbeddings(data: unknown, count: number): Float32Array[] {
-  if (!Array.isArray(data) || data.length !== count) throw new Error(`invalid response: expected ${count} embeddings, got ${Array.isArray(data) ? data.length : 'none'}`);
-  const items = data as Array<{ index?: unknown; embedding?: unknown }>;
-  const first = items[0]?.embedding;
-  const dims = typeof first === 'string' ? Buffer.byteLength(first, 'base64') / 4 : Array.isArray(first) ? first.length : 0;
-  if (!Number.isInteger(dims) || dims === 0) throw new Error('invalid response: an embedding is neither float bytes in base64 nor an array of numbers');
-  const out = new Float32Array(count * dims);
-  const bytes = Buffer.from(out.buffer);
-  const filled = new Uint8Array(count);
-  items.forEach((item, position) => {
-    // `index` orders the answer (OpenAI's spec); servers that leave it out answer in input order.
-    const slot = Number.isInteger(item.index) && (item.index as number) >= 0 && (item.index as number) < count ? (item.index as number) : position;
-    if (filled[slot]++) throw new Error(`invalid response: two embeddings for input ${slot}`);
-    const e = item.embedding;
-    if (typeof e === 'string' && Buffer.byteLength(e, 'base64') === dims * 4) bytes.write(e, slot * dims * 4, dims * 4, 'base64');
-    else if (Array.isArray(e) && e.length === dims) out.set(e as number[], slot * dims);
-    else throw new Error('invalid response: embeddings of different sizes');
-  });
-  return Array.from({ length: count }, (_, i) => out.subarray(i * dims, (i + 1) * dims));
 }
 
 function apiError(url: string, modelId: string, status: number, text: string): APICallError {
@@ -101,14 +74,6 @@ function apiError(url: string, modelId: string, status: number, text: string): A
     responseBody: text.slice(0, 2_000),
     isRetryable: status === 408 || status === 409 || status === 429 || status >= 500,
   });
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }
 
 const withoutUndefined = (headers: Record<string, string | undefined>) => Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)) as Record<string, string>;

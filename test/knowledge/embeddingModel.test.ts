@@ -1,11 +1,13 @@
 // The embedding model against a real OpenAI-compatible server started here: it asks for base64 and
-// decodes the Float32 bytes, reads float arrays from a server that ignores the field, and asks for
-// floats from then on when a server refuses it. And the stored form of vectors (16 bits per
+// decodes the Float32 bytes (on the embedding thread for several texts), reads float arrays from a
+// server that ignores the field, asks for floats from then on when a server refuses it, and gives
+// up on a request at its timeout. And the stored form of vectors (16 bits per
 // dimension and a scale), which must keep similarities close and encode its own output unchanged.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmbeddingsStub, stubVector, type EmbeddingsStub } from '../helpers/embeddingsStub.ts';
 import { createEmbedder, normalise } from '../../src/knowledge/embeddings.ts';
-import { decodeEmbeddings } from '../../src/knowledge/embeddingModel.ts';
+import { decodeEmbeddings } from '../../src/knowledge/embeddingAnswer.ts';
+import { startEmbeddingThread } from '../../src/knowledge/embeddingThreadClient.ts';
 import { dequantise, quantise } from '../../src/knowledge/vectorCodec.ts';
 
 let stub: EmbeddingsStub;
@@ -51,6 +53,35 @@ describe('the embedding model', () => {
     } finally {
       stub.failWith = null;
     }
+  });
+
+  it('receives a batch on the embedding thread and one text on the main thread, the same vectors either way', async () => {
+    expect(await startEmbeddingThread()).toBe(true);
+    const model = embedder();
+    const [batch, one] = [await model.embed(TEXTS), await model.embed([TEXTS[2]!])];
+    close(batch);
+    expect(Array.from(one[0]!)).toEqual(Array.from(batch[2]!));
+  });
+
+  it('gives up on a request the server holds past EMBEDDING_TIMEOUT_MS, and answers the next one', async () => {
+    expect(await startEmbeddingThread()).toBe(true);
+    const model = createEmbedder({ OPENAI_BASE_URL: stub.url, EMBEDDING_MODEL: 'embed-a', EMBEDDING_BATCH_SIZE: 2, EMBEDDING_TIMEOUT_MS: 200, EMBEDDING_MIN_SIMILARITY: 0.3 });
+    stub.hold = () => true;
+    try {
+      await expect(model.embed(TEXTS)).rejects.toThrow(/^embedding model embed-a failed: .*timeout/);
+    } finally {
+      stub.hold = null;
+      stub.release();
+    }
+    close(await model.embed(TEXTS));
+  });
+
+  it('fails with the reason when the server cannot be reached', async () => {
+    const gone = await startEmbeddingsStub();
+    await gone.close();
+    expect(await startEmbeddingThread()).toBe(true);
+    const model = createEmbedder({ OPENAI_BASE_URL: gone.url, EMBEDDING_MODEL: 'embed-a', EMBEDDING_BATCH_SIZE: 2, EMBEDDING_TIMEOUT_MS: 5_000, EMBEDDING_MIN_SIMILARITY: 0.3 });
+    await expect(model.embed(TEXTS)).rejects.toThrow(/^embedding model embed-a failed: no response Cannot connect to API: .*ECONNREFUSED/);
   });
 
   it('places answers by their index and refuses answers that do not fit the request', () => {
