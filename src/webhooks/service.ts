@@ -11,6 +11,7 @@ import type { StoredEvent } from '../events/model.ts';
 import { AttemptModel, AttemptResultModel, DeliveryModel, SCOPED_TYPES, WebhookModel, type Webhook, type WebhookType } from './model.ts';
 import type { WebhookCreateReq, WebhookUpdateReq } from './schema.ts';
 import { trusted } from '../db/connection.ts';
+import { pagesById } from '../db/pagesById.ts';
 
 const PLACEHOLDER = /\{\{[^}]*\}\}/g;
 
@@ -124,10 +125,13 @@ export async function regenerateSecret(botId: string, webhookId: string): Promis
 export async function deleteWebhook(botId: string, webhookId: string): Promise<void> {
   const res = await WebhookModel.deleteOne({ _id: webhookId, botId });
   if (res.deletedCount === 0) throw new AppError('webhook_not_found', 'Webhook not found');
-  const deliveries = await DeliveryModel.find({ webhookId }, { id: 1 }).lean<Array<{ id: string }>>();
-  const ofDeliveries = { deliveryId: trusted({ $in: deliveries.map((d) => d.id) }) };
-  await AttemptModel.deleteMany(ofDeliveries);
-  await AttemptResultModel.deleteMany(ofDeliveries);
+  // In pages of its log (a delivery's `_id` is its id): a busy hook has hundreds of thousands of
+  // deliveries, too many ids for one `$in` and too long a read for one query (pagesById.ts).
+  for await (const page of pagesById<{ _id: string }>(DeliveryModel.collection, { webhookId }, 1000, { _id: 1 })) {
+    const ofDeliveries = { deliveryId: trusted({ $in: page.map((d) => d._id) }) };
+    await AttemptModel.deleteMany(ofDeliveries);
+    await AttemptResultModel.deleteMany(ofDeliveries);
+  }
   await DeliveryModel.deleteMany({ webhookId });
 }
 

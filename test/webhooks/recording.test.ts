@@ -229,6 +229,17 @@ describe('recording first attempts', () => {
     expect(await AttemptResultModel.countDocuments({ deliveryId: row.id })).toBe(0);
   });
 
+  it('deletes a log longer than one page of the deletion (1,000 deliveries)', async () => {
+    const webhookId = await hook('/deleted-long');
+    const ids = Array.from({ length: 1_100 }, (_, i) => `00000000-0000-7000-8000-${String(i).padStart(12, '0')}`);
+    // Raw rows: only the keys the deletion reads.
+    await DeliveryModel.collection.insertMany(ids.map((id) => ({ _id: id, id, webhookId })) as never[]);
+    await AttemptResultModel.collection.insertMany(ids.map((id) => ({ _id: attemptKey(id, 1), deliveryId: id })) as never[]);
+    expect((await api()('delete', `/bots/${tenant.botId}/webhooks/${webhookId}`)).status).toBe(200);
+    expect(await DeliveryModel.countDocuments({ webhookId })).toBe(0);
+    expect(await AttemptResultModel.countDocuments({ deliveryId: trusted({ $in: [ids[0]!, ids[999]!, ids[1_000]!, ids[1_099]!] }) })).toBe(0);
+  });
+
   it('keeps the first outcome recorded for an attempt', async () => {
     const key = attemptKey('00000000-0000-7000-8000-000000000001', 1);
     const base = { _id: key, deliveryId: '00000000-0000-7000-8000-000000000001', number: 1, finishedAt: new Date(), httpStatus: null, durationMs: null, responseBody: null, responseTruncated: false, retryAt: null };
