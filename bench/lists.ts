@@ -19,6 +19,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
+import { processTreeCpuMs } from './lib/cpu.ts';
 
 type Doc = Record<string, unknown> & { _id: unknown };
 const [phase, dir] = process.argv.slice(2);
@@ -187,11 +188,7 @@ async function measure(requests: number): Promise<void> {
 
   // Timing the CPU: the same requests with the log off.
   db = await startFerretDb({ dataDir, database: 'relay_lists' });
-  const ferretPid = Number(execFileSync('pgrep', ['-P', String(db.process.pid), '-f', 'ferretdb-v'], { encoding: 'utf8' }).trim());
-  const ferretCpuMs = () => {
-    const fields = fs.readFileSync(`/proc/${ferretPid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  };
+  const ferretCpuMs = () => processTreeCpuMs(db.process.pid);
   runtime = await createRuntime({ config: configFor(db.uri), logger: createLogger('silent'), uri: db.uri, role: { api: true, worker: false } });
   ({ server, baseUrl } = await serve(runtime));
   process.stdout.write(`bench/lists.ts measure: ${target.n} deliveries in each list, code ${root}, total limit ${arg('total-limit', 'default')}; load average before ${os.loadavg()[0]!.toFixed(1)}\n`);

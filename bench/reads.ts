@@ -24,6 +24,7 @@ import { createLogger } from '../src/observability/logger.ts';
 import { createRuntime, type Runtime } from '../src/runtime.ts';
 import { createApp } from '../src/http/app.ts';
 import { machineLine } from './lib/runtime.ts';
+import { processTreeCpuMs } from './lib/cpu.ts';
 import { endpointProbes, timeRequest, type Probe } from './lib/probes.ts';
 import { seededText } from './lib/text.ts';
 import { drained, writeBenchRule } from './lib/gatewayRule.ts';
@@ -314,11 +315,7 @@ await db.stop();
 db = await startFerretDb({ dataDir, database: 'relay_reads' });
 // CPU time is the load-independent part of the timing: FerretDB's (its process under the launcher's
 // shell, from /proc) and this process's (the server's handlers, and the client's small share).
-const ferretPid = Number(execFileSync('pgrep', ['-P', String(db.process.pid), '-f', 'ferretdb-v'], { encoding: 'utf8' }).trim());
-const ferretCpuMs = () => {
-  const fields = fs.readFileSync(`/proc/${ferretPid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, clock ticks of 10 ms
-};
+const ferretCpuMs = () => processTreeCpuMs(db.process.pid);
 runtime = await createRuntime({ config: configFor(db.uri), logger: createLogger('silent'), uri: db.uri, role: { api: true, worker: false } });
 ({ server, baseUrl } = await serve(runtime));
 const lines: string[] = [];

@@ -13,6 +13,7 @@ import { createApp } from '../../src/http/app.ts';
 import type { DomainModule } from '../../src/module.ts';
 import type { Clock } from '../../src/clock.ts';
 import { modules as allModules } from '../../src/modules.ts';
+import { processTreeCpuMs } from './cpu.ts';
 
 export interface BenchRuntime {
   runtime: Runtime;
@@ -36,19 +37,6 @@ export interface BenchDatabase {
   /** The embedded server's SQLite WAL now, in bytes (0 for a server given by MONGODB_URI). */
   walSize(): WalSize;
   close(): Promise<void>;
-}
-
-/** User + system CPU of a process and its descendants now running, from /proc (Linux). */
-function processTreeCpuMs(pid: number | undefined): number {
-  if (!pid) return 0;
-  try {
-    // Fields after the command name; utime and stime are the 12th and 13th, in clock ticks (100/s).
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
-    return (Number(fields[11]) + Number(fields[12])) * 10 + children.reduce((sum, child) => sum + processTreeCpuMs(child), 0);
-  } catch {
-    return 0;
-  }
 }
 
 /** Resident memory of a process's descendants (not the process itself), from /proc (Linux). */

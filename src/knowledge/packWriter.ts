@@ -46,9 +46,10 @@ export interface WrittenRow {
 }
 
 /**
- * Packs row groups in the order given and inserts each full pack at once, one insert at a time,
- * while the caller goes on. `add` never waits; an insert's error (a duplicate `_id` when a second
- * runner of the same run got there first) is thrown by the next `add` and by `finish`.
+ * Packs row groups in the order given and inserts each full pack at once, one insert at a time
+ * (with every pack that filled up meanwhile), while the caller goes on. `add` never waits; an
+ * insert's error (a duplicate `_id` when a second runner of the same run got there first) is
+ * thrown by the next `add` and by `finish`.
  */
 export class PackWriter {
   readonly rows = new Map<string, WrittenRow>();
@@ -58,6 +59,7 @@ export class PackWriter {
   private size = 0;
   private count = 0;
   private writing: Promise<void> = Promise.resolve();
+  private queued: Array<ReturnType<typeof packDocument>['doc']> = [];
   private failed: { err: unknown } | null = null;
 
   constructor(
@@ -85,6 +87,12 @@ export class PackWriter {
     await this.writing;
   }
 
+  private async insertQueued(): Promise<void> {
+    const docs = this.queued.splice(0);
+    if (this.failed || !docs.length) return;
+    await KnowledgePackModel.collection.insertMany(docs as never[], { ordered: true }).catch((err: unknown) => void (this.failed ??= { err }));
+  }
+
   private flush(): void {
     if (!this.batch.length) return;
     const id = `${this.dataSourceId}:${this.run}:${this.count++}`;
@@ -93,9 +101,9 @@ export class PackWriter {
     this.packs[id] = this.size;
     this.batch = [];
     this.size = 0;
-    this.writing = this.writing.then(async () => {
-      if (this.failed) return;
-      await KnowledgePackModel.collection.insertOne(doc as never).catch((err: unknown) => void (this.failed ??= { err }));
-    });
+    // Packs that filled up while an insert was under way go together in the next one, so a
+    // database slower than the chunking gets fewer, larger inserts.
+    this.queued.push(doc);
+    if (this.queued.length === 1) this.writing = this.writing.then(() => this.insertQueued());
   }
 }
