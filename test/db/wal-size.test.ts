@@ -28,7 +28,7 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** 24 MB of inserts while four readers query without a pause; the WAL file's peak size. */
+/** 40 MB of inserts while four readers query without a pause; the WAL file's peak size. */
 async function writeBesideReaders(target: MongoClient, wal: string): Promise<number> {
   const source = target.db().collection('readers');
   await source.insertMany(Array.from({ length: 2_000 }, (_, i) => ({ i, pad: 'y'.repeat(200) })));
@@ -41,7 +41,7 @@ async function writeBesideReaders(target: MongoClient, wal: string): Promise<num
   });
   let peak = 0;
   try {
-    for (let batch = 0; batch < 60; batch++) {
+    for (let batch = 0; batch < 100; batch++) {
       await writes.insertMany(Array.from({ length: 100 }, () => ({ body })));
       peak = Math.max(peak, fs.existsSync(wal) ? fs.statSync(wal).size : 0);
     }
@@ -91,7 +91,7 @@ describe('embedded database WAL', () => {
     expect(size()).toBeLessThanOrEqual(LIMIT);
   });
 
-  it('restarts while readers overlap without a pause: 24 MB written peak under 16 MiB, and past 18 MiB without the restart loop', { timeout: 120_000 }, async () => {
+  it('restarts while readers overlap without a pause: 40 MB written peak under 24 MiB, and past 30 MiB without the restart loop', { timeout: 120_000 }, async () => {
     const MiB = 2 ** 20;
     const withLoop = await writeBesideReaders(client, path.join(dir, 'walsize.sqlite-wal'));
     // The control: the same build with the loop off, where no moment without a reader comes.
@@ -100,13 +100,14 @@ describe('embedded database WAL', () => {
     const controlClient = await MongoClient.connect(control.uri);
     try {
       const without = await writeBesideReaders(controlClient, path.join(controlDir, 'control.sqlite-wal'));
-      expect(without).toBeGreaterThan(18 * MiB);
+      expect(without).toBeGreaterThan(30 * MiB);
     } finally {
       await controlClient.close();
       await control.stop();
       fs.rmSync(controlDir, { recursive: true, force: true });
     }
-    // Restarted past 8 MiB (2,000 frames), each time the readers of the moment have finished.
-    expect(withLoop).toBeLessThan(16 * MiB);
+    // Restarted past 8 MiB (2,000 frames) once the readers of the moment have finished; a
+    // restart that finds them slower than its busy timeout leaves the WAL to grow until the next.
+    expect(withLoop).toBeLessThan(24 * MiB);
   });
 });

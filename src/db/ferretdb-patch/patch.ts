@@ -375,14 +375,14 @@ const EDITS: Edit[] = [
 
 	iter, err = common.SortIterator(iter, closer, relaySort)`,
   },
-  // Each database on disk gets a loop that restarts a WAL steady readers keep from restarting
+  // Each database on disk joins the loop that restarts a WAL steady readers keep from restarting
   // (relay_wal_restart.go).
   {
     file: 'internal/backends/sqlite/metadata/pool/opendb.go',
     anchor: `	return fsql.WrapDB(db, name, l), nil
 }`,
     replace: `	if !memory {
-		relayRestartWAL(db, name, l)
+		relayRestartWAL(db, name, uri, l)
 	}
 
 	return fsql.WrapDB(db, name, l), nil
