@@ -9,11 +9,14 @@ import { MongoClient, type Collection } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFerretDb, type EmbeddedDb } from '../../src/db/ferretdb.ts';
 
+// Fields are numbers the test sets and increments (any: $inc takes only numeric fields).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Counter = { _id: string; [field: string]: any };
 const WRITERS = 8;
 const EACH = 60;
 const opened: Array<{ db: EmbeddedDb; client: MongoClient; dir: string }> = [];
 
-async function collection(atomicUpdates: boolean): Promise<Collection<{ _id: string; [k: string]: unknown }>> {
+async function collection(atomicUpdates: boolean): Promise<Collection<Counter>> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-lost-update-'));
   const db = await startFerretDb({ dataDir: dir, database: 'lostupdate', atomicUpdates });
   // A connection per writer, so FerretDB serves them at once.
@@ -23,7 +26,7 @@ async function collection(atomicUpdates: boolean): Promise<Collection<{ _id: str
 }
 
 /** WRITERS clients at once: each increments the shared counter and sets its own field EACH times, and findAndModify-increments a second one. */
-async function race(c: Collection<{ _id: string; [k: string]: unknown }>) {
+async function race(c: Collection<Counter>) {
   await c.insertOne({ _id: 'doc', n: 0, m: 0 });
   await Promise.all(
     Array.from({ length: WRITERS }, async (_, w) => {
