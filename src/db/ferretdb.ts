@@ -143,6 +143,8 @@ export async function startFerretDb(opts: {
   pushdown?: boolean;
   /** false: no restart loop for WALs that steady readers keep from restarting (the WAL test's control). */
   walRestart?: boolean;
+  /** false: updates on one collection no longer take turns, so concurrent ones can lose each other's writes (the lost-update test's control). */
+  atomicUpdates?: boolean;
   /** true: every SQL statement is logged to DIR/ferretdb.log as JSON (bench/reads.ts reads it). */
   logSql?: boolean;
   /** Bytes the WAL file is cut back to when SQLite restarts it (default WAL_SIZE_LIMIT). */
@@ -181,6 +183,7 @@ export async function startFerretDb(opts: {
       GOGC: FERRETDB_GOGC,
       ...(opts.pushdown === false ? { RELAY_FERRETDB_PUSHDOWN: 'off' } : {}),
       ...(opts.walRestart === false ? { RELAY_FERRETDB_WAL_RESTART: 'off' } : {}),
+      ...(opts.atomicUpdates === false ? { RELAY_FERRETDB_ATOMIC_UPDATES: 'off' } : {}),
     },
   });
   fs.closeSync(logFile);

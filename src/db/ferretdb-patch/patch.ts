@@ -17,6 +17,7 @@ const ADDED: Record<string, string> = {
   'relay_update_batch.go': 'internal/handler/common/relay_update_batch.go',
   'relay_update.go': 'internal/backends/sqlite/relay_update.go',
   'relay_wal_restart.go': 'internal/backends/sqlite/metadata/pool/relay_wal_restart.go',
+  'relay_atomic_update.go': 'internal/handler/relay_atomic_update.go',
 };
 
 interface Edit {
@@ -356,6 +357,9 @@ const EDITS: Edit[] = [
 		qp.Filter = params.Query
 	}
 
+	// read, change and write back without another command's write in between (relay_atomic_update.go)
+	defer relayLockCollection(params.DB, params.Collection)()
+
 	// validated as find does (it also makes each direction an int64); a bad sort still fails below
 	if !h.DisablePushdown && params.Sort.Len() > 0 {
 		if sort, sortErr := common.ValidateSortDocument(params.Sort); sortErr == nil && !sort.Has("$natural") {
@@ -364,6 +368,17 @@ const EDITS: Edit[] = [
 	}
 
 	queryRes, err := c.Query(ctx, &qp)`,
+  },
+  // An update command reads, changes and writes back its documents without another command's
+  // write to the collection in between (relay_atomic_update.go).
+  {
+    file: 'internal/handler/msg_update.go',
+    anchor: `func (h *Handler) updateDocument(ctx context.Context, params *common.UpdateParams) (int32, int32, *types.Array, error) {
+	var matched, modified int32`,
+    replace: `func (h *Handler) updateDocument(ctx context.Context, params *common.UpdateParams) (int32, int32, *types.Array, error) {
+	defer relayLockCollection(params.DB, params.Collection)()
+
+	var matched, modified int32`,
   },
   {
     file: 'internal/handler/msg_findandmodify.go',
