@@ -89,8 +89,8 @@ try {
 }
 
 /** A forked helper process and request/answer over IPC, each answer keyed by its first field. */
-function child(file: string, args: string[], env: NodeJS.ProcessEnv = {}) {
-  const proc = fork(file, args, { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env } });
+function child(file: string, args: string[], env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []) {
+  const proc = fork(file, args, { execArgv: ['--import', 'tsx', ...nodeArgs], env: { ...process.env, ...env } });
   const next = <T>(key: string) =>
     new Promise<T>((resolve, reject) => {
       const onExit = (code: number | null) => reject(new Error(`${path.basename(file)} exited (${code}) before answering ${key}`));
@@ -119,7 +119,9 @@ function child(file: string, args: string[], env: NodeJS.ProcessEnv = {}) {
 progress(`${DATABASE}, ${machineLine()}, ${REUSE ? `reusing ${dir}` : `seeding into ${dir}`}`);
 const sink = child(lib('sink.ts'), []);
 const sinkUrl = await sink.next<string>('url');
-const big = child(lib('scaleInstance.ts'), KEEP ? [dir, '--keep'] : [dir]);
+// BENCH_INSTANCE_NODE_ARGS: flags for the two instances' Node, e.g. "--trace-gc" (NODE_OPTIONS refuses it).
+const instanceNodeArgs = (process.env.BENCH_INSTANCE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const big = child(lib('scaleInstance.ts'), KEEP ? [dir, '--keep'] : [dir], {}, instanceNodeArgs);
 const bigUrl = await big.next<string>('ready');
 
 let manifest: Manifest;
@@ -155,7 +157,7 @@ if (process.env.MONGODB_URI) {
   await client.close();
   aloneEnv = { MONGODB_URI: uri.toString() };
 }
-const alone = child(lib('scaleInstance.ts'), [fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-scale-alone-'))], aloneEnv);
+const alone = child(lib('scaleInstance.ts'), [fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-scale-alone-'))], aloneEnv, instanceNodeArgs);
 const aloneUrl = await alone.next<string>('ready');
 const aloneTenant = (await alone.ask<Seeded>({ seed: { scale: manifest.scale, shape: 'tenant', sinkUrl } }, 'seeded')).small;
 
