@@ -15,14 +15,23 @@ type Counter = { _id: string; [field: string]: any };
 const WRITERS = 8;
 const EACH = 60;
 const opened: Array<{ db: EmbeddedDb; client: MongoClient; dir: string }> = [];
+/** One database per setting, shared by the cases that use it (each writes documents of its own). */
+const databases = new Map<boolean, Promise<Collection<Counter>>>();
 
-async function collection(atomicUpdates: boolean): Promise<Collection<Counter>> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-lost-update-'));
-  const db = await startFerretDb({ dataDir: dir, database: 'lostupdate', atomicUpdates });
-  // A connection per writer, so FerretDB serves them at once.
-  const client = await MongoClient.connect(db.uri, { maxPoolSize: WRITERS, minPoolSize: WRITERS });
-  opened.push({ db, client, dir });
-  return client.db().collection('counters');
+function collection(atomicUpdates: boolean): Promise<Collection<Counter>> {
+  let started = databases.get(atomicUpdates);
+  if (!started) {
+    started = (async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-lost-update-'));
+      const db = await startFerretDb({ dataDir: dir, database: 'lostupdate', atomicUpdates });
+      // A connection per writer, so FerretDB serves them at once.
+      const client = await MongoClient.connect(db.uri, { maxPoolSize: WRITERS, minPoolSize: WRITERS });
+      opened.push({ db, client, dir });
+      return client.db().collection<Counter>('counters');
+    })();
+    databases.set(atomicUpdates, started);
+  }
+  return started;
 }
 
 /** WRITERS clients at once: each increments the shared counter and sets its own field EACH times, and findAndModify-increments a second one. */
