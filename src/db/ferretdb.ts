@@ -70,21 +70,16 @@ function buildPatched(go: string, out: string): void {
 }
 
 /**
- * Finds the patched FerretDB binary, building it with Go when missing. Without Go, a `ferretdb`
- * v1.24.2 on PATH is used as it is (unpatched: every query reads its whole collection).
+ * Finds the patched FerretDB binary, building it with Go when missing. An unpatched FerretDB is
+ * not used: it loses concurrent updates, which the domains rely on being atomic (docs/FERRETDB.md).
  */
 export function ensureFerretBinary(log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): string {
   const cached = ferretBinaryPath();
   if (fs.existsSync(cached) && versionOf(cached) === FERRETDB_VERSION) return cached;
   const go = findGo();
   if (!go) {
-    const system = onPath('ferretdb');
-    if (system && versionOf(system) === FERRETDB_VERSION) {
-      log('relay: Go not found, so the unpatched FerretDB on PATH runs: every query reads its whole collection (docs/FERRETDB.md)');
-      return system;
-    }
     throw new EmbeddedDbUnavailable(
-      'No database configured: MONGODB_URI is unset and neither ferretdb nor Go is available to run the embedded default.\n' +
+      'No database configured: MONGODB_URI is unset and Go is not available to build the embedded default (FerretDB with Relay\'s patch).\n' +
         'Options: `docker compose up` (MongoDB 7), or set MONGODB_URI=mongodb://host:27017/relay, or install Go so FerretDB can be built.',
     );
   }
