@@ -13,6 +13,7 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ADDED: Record<string, string> = {
   'relay_pushdown.go': 'internal/backends/sqlite/relay_pushdown.go',
   'relay_index.go': 'internal/backends/sqlite/metadata/relay_index.go',
+  'relay_counts.go': 'internal/backends/sqlite/metadata/relay_counts.go',
   'relay_count.go': 'internal/handler/relay_count.go',
   'relay_update_batch.go': 'internal/handler/common/relay_update_batch.go',
   'relay_update.go': 'internal/backends/sqlite/relay_update.go',
@@ -74,6 +75,29 @@ const EDITS: Edit[] = [
 
 		if _, err := db.ExecContext(ctx, q); err != nil {
 			_ = r.indexesDrop(ctx, dbName, collectionName, created)`,
+  },
+  // Counted indexes get their triggers and counts when created, and lose them when dropped (relay_counts.go).
+  {
+    file: 'internal/backends/sqlite/metadata/registry.go',
+    anchor: `		created = append(created, index.Name)
+		c.Settings.Indexes = append(c.Settings.Indexes, index)`,
+    replace: `		if err := relayEnsureCounts(ctx, db, c.Name, c.TableName, index); err != nil {
+			_, _ = db.ExecContext(ctx, fmt.Sprintf("DROP INDEX %q", c.TableName+"_"+index.Name))
+			_ = r.indexesDrop(ctx, dbName, collectionName, created)
+			return lazyerrors.Error(err)
+		}
+
+		created = append(created, index.Name)
+		c.Settings.Indexes = append(c.Settings.Indexes, index)`,
+  },
+  {
+    file: 'internal/backends/sqlite/metadata/registry.go',
+    anchor: `		q := fmt.Sprintf("DROP INDEX %q", c.TableName+"_"+name)`,
+    replace: `		if err := relayDropCounts(ctx, db, c.TableName+"_"+name); err != nil {
+			return lazyerrors.Error(err)
+		}
+
+		q := fmt.Sprintf("DROP INDEX %q", c.TableName+"_"+name)`,
   },
   // Indexes written by an unpatched FerretDB are rebuilt in that form when a database is opened.
   {
@@ -150,6 +174,18 @@ const EDITS: Edit[] = [
 	if params.RelayCount {
 		res := &backends.QueryResult{Iter: newQueryIterator(ctx, nil, params.OnlyRecordIDs)}
 		if plan.exact && !meta.Capped() {
+			if plan.countIdx != "" {
+				// kept by triggers (relay_counts.go): one seek, however many documents match
+				kq, kargs := plan.countSQL()
+				if err := db.QueryRowContext(ctx, kq, kargs...).Scan(&res.RelayN); err != nil {
+					return nil, lazyerrors.Error(err)
+				}
+				if params.Limit > 0 && res.RelayN > params.Limit {
+					res.RelayN = params.Limit
+				}
+				res.RelayCounted = true
+				return res, nil
+			}
 			if params.Limit > 0 {
 				// Is there a Limit-th match? Skipped to, it costs the index entries up to it and no
 				// more (SQLite steps per entry as for COUNT(*); a COUNT over a LIMIT subquery pays a
