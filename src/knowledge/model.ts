@@ -18,6 +18,8 @@ const SegmentSchema = new Schema(
      * manifest (megabytes for a large source). Absent on segments committed before 2026-11-27.
      */
     tracked: { type: Boolean, required: false },
+    /** The live manifest's bucket count (manifest.ts), so a row's get reads its bucket at once. Absent before 2026-11-27. */
+    buckets: { type: Number, required: false },
   },
   { versionKey: false },
 );
