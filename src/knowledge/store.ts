@@ -106,7 +106,10 @@ export async function commitKnowledge(input: CommitInput): Promise<{ manifest: M
   const reembedded = (input.reembedded ?? []).filter((r) => !syncedAt.has(r.rowId) && previous.rows[r.rowId]);
   for (const r of reembedded) syncedAt.set(r.rowId, previous.rows[r.rowId]!.t);
   const kept: Record<string, ManifestRow> = {};
-  for (const rowId of input.liveRowIds) if (!syncedAt.has(rowId) && previous.rows[rowId]) kept[rowId] = previous.rows[rowId]!;
+  for (const rowId of input.liveRowIds) {
+    const entry = syncedAt.has(rowId) ? undefined : previous.rows[rowId];
+    if (entry) kept[rowId] = entry;
+  }
 
   const writer = input.written ?? new PackWriter(dataSourceId, run);
   if (!input.written) for (const group of [...input.processed, ...reembedded]) writer.add(group);
@@ -115,17 +118,25 @@ export async function commitKnowledge(input: CommitInput): Promise<{ manifest: M
     writer.add(group);
   }
   await writer.finish();
-  const rows: Record<string, ManifestRow> = { ...kept };
   const packs: Record<string, number> = { ...writer.packs };
-  for (const entry of Object.values(kept)) packs[entry.p] = previous.packs[entry.p] ?? entry.n;
+  let [count, totalDocuments] = [0, 0];
+  for (const entry of Object.values(kept)) {
+    packs[entry.p] = previous.packs[entry.p] ?? entry.n;
+    count++;
+    totalDocuments += entry.n;
+  }
+  // The kept rows (less those relocation moved) plus the written ones: not copied, it is 100,000 rows at scale.
+  const rows = kept;
   for (const [rowId, entry] of writer.rows) {
     const t = syncedAt.get(rowId);
-    if (t !== undefined) rows[rowId] = { ...entry, t };
+    if (t === undefined) continue;
+    rows[rowId] = { ...entry, t };
+    count++;
+    totalDocuments += entry.n;
   }
 
-  const manifest = { run, tracked: true, rows, packs, buckets: bucketCount(Object.keys(rows).length) };
+  const manifest = { run, tracked: true, rows, packs, buckets: bucketCount(count) };
   const manifestId = await writeManifest(dataSourceId, manifest);
-  const totalDocuments = Object.values(rows).reduce((n, r) => n + r.n, 0);
   const { buckets, tracked } = manifest;
   await KnowledgeSegmentModel.replaceOne({ _id: dataSourceId }, { botId: input.botId, run, manifestId, totalDocuments, tracked, buckets }, { upsert: true });
   await stampKnowledge(input.botId);
