@@ -1,6 +1,7 @@
 // Stored knowledge of a data source. A sync writes immutable packs (deflated groups of chunks) and a
-// manifest naming, per row, the content hash it learned and the pack holding its chunks; switching
-// the segment document to the new manifest is the single write that makes a sync visible.
+// manifest naming, per row, the content hash it learned and the pack holding its chunks (a header and
+// buckets of rows, manifest.ts); switching the segment document to the new manifest is the single
+// write that makes a sync visible.
 // Every key is `_id`: FerretDB v1 serves only `_id` equality without a scan (docs/FERRETDB.md).
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 
@@ -29,7 +30,7 @@ const BlobSchema = new Schema(
     _id: { type: String, required: true },
     dataSourceId: { type: String, required: true },
     run: { type: Number, required: true },
-    /** Deflated JSON (see store.ts for the shapes). */
+    /** Deflated JSON (see store.ts and manifest.ts for the shapes). */
     data: { type: Buffer, required: true },
     /** Packs only: the chunks' vectors in group order, a little-endian Int16 per dimension (knowledge/vectorCodec.ts). */
     vectors16: { type: Buffer, required: false },

@@ -114,6 +114,13 @@ describe('manifest buckets', () => {
     expect(Object.keys((await readCommitted(id)).rows)).toHaveLength(ROWS);
   });
 
+  it('refuses to read a manifest missing a bucket rather than answer without its rows', async () => {
+    const { id } = await syncedSource(3);
+    const segment = (await KnowledgeSegmentModel.findById(id).lean())!;
+    await KnowledgeManifestModel.deleteOne({ _id: `${segment.manifestId}:0` });
+    await expect(readCommitted(id)).rejects.toThrow(/lacks 1 of its buckets/);
+  });
+
   it('discards the buckets of a commit interrupted before its segment switch', async () => {
     const { id, rowIds: ids } = await syncedSource(3);
     const committed = await readCommitted(id);
