@@ -1,7 +1,7 @@
 // Human agents (spec "Conversation state as reported by webhooks"): list escalated conversations,
 // claim one (Active, conversation.claimed), reply, and release it to the bot (Resolved,
-// conversation.released). Each move is one conditional update (serialised per conversation in
-// process, see serial.ts), so two agents cannot both claim.
+// conversation.released). Each move is one conditional update, atomic on MongoDB and on the patched
+// FerretDB (docs/FERRETDB.md), so two agents cannot both claim, even from two processes.
 import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
 import type { PageQuery } from '../http/pagination.ts';
@@ -10,7 +10,6 @@ import { getBot } from '../platform/service.ts';
 import { emitClaimed, emitReleased } from './events.ts';
 import { ConversationModel, type Agent, type Conversation, type ConversationState, type Message } from './model.ts';
 import { pageOfMessages, recordMessages, transcriptOf } from './service.ts';
-import { serialized } from './serial.ts';
 import { trusted } from '../db/connection.ts';
 
 async function getConversation(conversationId: string): Promise<Conversation> {
@@ -25,13 +24,11 @@ export async function listForAgents(botId: string, state: ConversationState, pag
 }
 
 export async function claimConversation(ctx: AppContext, conversationId: string, agent: Agent): Promise<Conversation> {
-  const claimed = await serialized(`conversation:${conversationId}`, () =>
-    ConversationModel.findOneAndUpdate(
-      { _id: conversationId, state: trusted({ $ne: 'Active' }) },
-      { $set: { state: 'Active', agent: { name: agent.name, email: agent.email } } },
-      { returnDocument: 'after' },
-    ).lean<Conversation>(),
-  );
+  const claimed = await ConversationModel.findOneAndUpdate(
+    { _id: conversationId, state: trusted({ $ne: 'Active' }) },
+    { $set: { state: 'Active', agent: { name: agent.name, email: agent.email } } },
+    { returnDocument: 'after' },
+  ).lean<Conversation>();
   if (!claimed) {
     await getConversation(conversationId);
     throw new AppError('conflict', 'The conversation is already claimed by an agent');
@@ -49,9 +46,7 @@ export async function postAgentReply(ctx: AppContext, conversationId: string, me
 }
 
 export async function releaseConversation(ctx: AppContext, conversationId: string): Promise<Conversation> {
-  const released = await serialized(`conversation:${conversationId}`, () =>
-    ConversationModel.findOneAndUpdate({ _id: conversationId, state: 'Active' }, { $set: { state: 'Resolved' } }, { returnDocument: 'after' }).lean<Conversation>(),
-  );
+  const released = await ConversationModel.findOneAndUpdate({ _id: conversationId, state: 'Active' }, { $set: { state: 'Resolved' } }, { returnDocument: 'after' }).lean<Conversation>();
   if (!released) {
     await getConversation(conversationId);
     throw new AppError('conflict', 'Only a claimed conversation can be released');

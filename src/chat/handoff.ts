@@ -5,7 +5,6 @@ import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { ConversationModel, type Conversation } from './model.ts';
 import { emitEscalated, type EscalationDetails } from './events.ts';
-import { serialized } from './serial.ts';
 import type { PowerUp } from './answerers/types.ts';
 import type { UserData } from './schema.ts';
 import { trusted } from '../db/connection.ts';
@@ -40,9 +39,11 @@ interface BotRef {
 export async function escalate(ctx: AppContext, conversationId: string, bot: BotRef, userEmail: string | null, details: EscalationDetails = {}): Promise<boolean> {
   const set: Record<string, unknown> = { state: 'Escalated' };
   if (userEmail) set.userEmail = userEmail;
-  const updated = await serialized(`conversation:${conversationId}`, () =>
-    ConversationModel.findOneAndUpdate({ _id: conversationId, state: trusted({ $in: ['Open', 'Resolved'] }) }, { $set: set }, { returnDocument: 'after' }).lean<Conversation>(),
-  );
+  const updated = await ConversationModel.findOneAndUpdate(
+    { _id: conversationId, state: trusted({ $in: ['Open', 'Resolved'] }) },
+    { $set: set },
+    { returnDocument: 'after' },
+  ).lean<Conversation>();
   if (!updated) return false;
   await emitEscalated(ctx, updated, bot, updated.userEmail ?? null, details);
   return true;
@@ -53,9 +54,7 @@ export async function recordAwaitedEmail(conversation: Conversation, message: st
   if (conversation.state !== 'Escalated' || conversation.userEmail) return null;
   const email = findEmail(message);
   if (!email) return null;
-  const res = await serialized(`conversation:${conversation.id}`, () =>
-    ConversationModel.updateOne({ _id: conversation.id, state: 'Escalated', userEmail: null }, { $set: { userEmail: email } }),
-  );
+  const res = await ConversationModel.updateOne({ _id: conversation.id, state: 'Escalated', userEmail: null }, { $set: { userEmail: email } });
   return res.modifiedCount ? email : null;
 }
 

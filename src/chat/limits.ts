@@ -6,7 +6,6 @@ import { tokensUsed } from '../observability/metrics.ts';
 import type { Bot, Team } from '../platform/model.ts';
 import { TeamModel } from '../platform/model.ts';
 import { effectiveLimits } from '../platform/presenters.ts';
-import { serialized } from './serial.ts';
 
 /** Characters are Unicode code points, so an emoji counts once. */
 export function messageLength(message: string): number {
@@ -36,6 +35,6 @@ export function assertChatTokensLeft(ctx: AppContext, team: Team): void {
  */
 export async function chargeChatTokens(teamId: string, tokens: number): Promise<void> {
   if (tokens <= 0) return;
-  await serialized(`team-usage:${teamId}`, () => TeamModel.updateOne({ id: teamId }, { $inc: { 'usage.chatTokens': tokens } }));
+  await TeamModel.updateOne({ id: teamId }, { $inc: { 'usage.chatTokens': tokens } });
   tokensUsed.inc({ kind: 'chat' }, tokens);
 }

@@ -6,7 +6,6 @@ import { paginate, type Page, type PageQuery } from '../http/pagination.ts';
 import type { Bot } from '../platform/model.ts';
 import { ConversationModel, TranscriptModel, type Agent, type Conversation, type ConversationState, type Message, type MessageRole, type Source, type Transcript } from './model.ts';
 import { emitStarted } from './events.ts';
-import { serialized } from './serial.ts';
 import type { UserData } from './schema.ts';
 import { findOwned } from '../db/byId.ts';
 
@@ -93,14 +92,11 @@ export interface NewMessage {
   agent?: Agent;
 }
 
-/**
- * Appends messages in order. Appends to one transcript run one at a time in process because
- * FerretDB v1 loses concurrent updates to a document (serial.ts); on MongoDB $push is atomic.
- */
+/** Appends messages in order: one `$push`, atomic on MongoDB and on the patched FerretDB (docs/FERRETDB.md). */
 export async function recordMessages(ctx: AppContext, conversation: Pick<Conversation, 'id'>, messages: NewMessage[]): Promise<Message[]> {
   if (!messages.length) return [];
   const now = ctx.clock.now();
   const docs = messages.map((m) => ({ ...m, id: m.id ?? newId(), createdAt: now })) as Message[];
-  await serialized(`transcript:${conversation.id}`, () => TranscriptModel.updateOne({ _id: conversation.id }, { $push: { messages: { $each: docs } } }));
+  await TranscriptModel.updateOne({ _id: conversation.id }, { $push: { messages: { $each: docs } } });
   return docs;
 }

@@ -5,7 +5,7 @@ import { AppError } from '../http/errors.ts';
 import type { PageQuery } from '../http/pagination.ts';
 import { effectiveLimits } from '../platform/presenters.ts';
 import type { Bot, Team } from '../platform/model.ts';
-import { serialized } from '../chat/serial.ts';
+import { serialized } from './serial.ts';
 import { removeKnowledge } from '../knowledge/store.ts';
 import { forgetSegment } from '../knowledge/service.ts';
 import { timeOrderedId } from '../clock.ts';

@@ -6,7 +6,6 @@ import { AppError } from '../http/errors.ts';
 import { effectiveLimits } from '../platform/presenters.ts';
 import { getBot, getTeam } from '../platform/service.ts';
 import { TeamModel } from '../platform/model.ts';
-import { serialized } from '../chat/serial.ts';
 import { insertedOnce } from '../db/insertNew.ts';
 import { pagesById } from '../db/pagesById.ts';
 import { syncs, tokensUsed } from '../observability/metrics.ts';
@@ -99,8 +98,7 @@ async function botName(botId: string): Promise<string> {
 export async function completeSync(ctx: AppContext, ds: DataSource, run: number, results: SyncResults, now: Date): Promise<boolean> {
   // Charged before the state changes, so whoever sees `synced` also sees what it cost; a run that
   // was superseded or whose source is gone gives the tokens back.
-  const charge = (tokens: number) =>
-    serialized(`team-usage:${ds.teamId}`, () => TeamModel.updateOne({ id: ds.teamId }, { $inc: { 'usage.storageTokens': tokens } }));
+  const charge = (tokens: number) => TeamModel.updateOne({ id: ds.teamId }, { $inc: { 'usage.storageTokens': tokens } });
   if (results.totalTokens > 0) await charge(results.totalTokens);
   const updated = await DataSourceModel.findOneAndUpdate(
     { _id: ds._id, syncRun: run },

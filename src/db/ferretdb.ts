@@ -70,21 +70,16 @@ function buildPatched(go: string, out: string): void {
 }
 
 /**
- * Finds the patched FerretDB binary, building it with Go when missing. Without Go, a `ferretdb`
- * v1.24.2 on PATH is used as it is (unpatched: every query reads its whole collection).
+ * Finds the patched FerretDB binary, building it with Go when missing. An unpatched FerretDB is
+ * not used: it loses concurrent updates, which the domains rely on being atomic (docs/FERRETDB.md).
  */
 export function ensureFerretBinary(log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): string {
   const cached = ferretBinaryPath();
   if (fs.existsSync(cached) && versionOf(cached) === FERRETDB_VERSION) return cached;
   const go = findGo();
   if (!go) {
-    const system = onPath('ferretdb');
-    if (system && versionOf(system) === FERRETDB_VERSION) {
-      log('relay: Go not found, so the unpatched FerretDB on PATH runs: every query reads its whole collection (docs/FERRETDB.md)');
-      return system;
-    }
     throw new EmbeddedDbUnavailable(
-      'No database configured: MONGODB_URI is unset and neither ferretdb nor Go is available to run the embedded default.\n' +
+      'No database configured: MONGODB_URI is unset and Go is not available to build the embedded default (FerretDB with Relay\'s patch).\n' +
         'Options: `docker compose up` (MongoDB 7), or set MONGODB_URI=mongodb://host:27017/relay, or install Go so FerretDB can be built.',
     );
   }
@@ -132,6 +127,18 @@ export interface EmbeddedDb {
   stop(): Promise<void>;
 }
 
+/**
+ * Indexes whose lists' exact totals the patch keeps counted per key (`collection:index`,
+ * relay_counts.go; docs/FERRETDB.md, "Maintained counts"): a `countDocuments` of their keys reads
+ * one row instead of every index entry of the tenant. A name that no longer matches a model's
+ * index only stops the saving (test/db/countedIndexes.test.ts checks they match).
+ */
+export const COUNTED_INDEXES = [
+  'datasourcerows:dataSourceId_1__id_1', // a source's rows pages (spec "List rows")
+  'conversations:botId_1__id_1', // a bot's conversations
+  'conversations:botId_1_state_1__id_1', // the agents' inbox and the state-filtered list
+];
+
 /** 64 MiB: 16 automatic checkpoints' worth of WAL (1,000 pages of 4 KiB each). */
 const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
 
@@ -149,6 +156,8 @@ export async function startFerretDb(opts: {
   logSql?: boolean;
   /** Bytes the WAL file is cut back to when SQLite restarts it (default WAL_SIZE_LIMIT). */
   walSizeLimit?: number;
+  /** The indexes whose counts are kept (default COUNTED_INDEXES; [] keeps none, the count test's control). */
+  counted?: string[];
 }): Promise<EmbeddedDb> {
   const binary = ensureFerretBinary();
   const port = opts.port ?? (await freePort());
@@ -181,6 +190,7 @@ export async function startFerretDb(opts: {
     env: {
       ...process.env,
       GOGC: FERRETDB_GOGC,
+      RELAY_FERRETDB_COUNTED: (opts.counted ?? COUNTED_INDEXES).join(' '),
       ...(opts.pushdown === false ? { RELAY_FERRETDB_PUSHDOWN: 'off' } : {}),
       ...(opts.walRestart === false ? { RELAY_FERRETDB_WAL_RESTART: 'off' } : {}),
       ...(opts.atomicUpdates === false ? { RELAY_FERRETDB_ATOMIC_UPDATES: 'off' } : {}),

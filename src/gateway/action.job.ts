@@ -10,7 +10,7 @@ import type { ActionContext } from './actions/report.ts';
 import type { ActionSpec } from './actions/specs.ts';
 import { byPublicId } from '../db/byId.ts';
 import { insertedOnce, insertNew } from '../db/insertNew.ts';
-import { ActionClaimModel, ActionOutcomeModel, GatewayDeliveryModel, type ActionClaim, type ActionOutcome, type GatewayDelivery } from './model.ts';
+import { ActionClaimModel, ActionOutcomeModel, GatewayDeliveryModel, type ActionOutcome, type GatewayDelivery } from './model.ts';
 import type { ActionType } from './rules/format.ts';
 import { ACTION_JOB, type ActionJobData } from './service.ts';
 import { trusted } from '../db/connection.ts';
@@ -47,19 +47,11 @@ async function claim(ctx: AppContext, outcomeId: string, current: ActionOutcome 
   if (current.status !== 'pending' && current.status !== 'retrying' && !leased) return null;
   let attempt = current.attempts + 1;
   while (!(await insertedOnce(ActionClaimModel.create({ _id: `${outcomeId}#${attempt}`, outcome: outcomeId, attempt, claimedAt: now })))) {
-    const taken = await ActionClaimModel.findById(`${outcomeId}#${attempt}`, { claimedAt: 1, ended: 1 }).lean<ActionClaim>();
-    if (!taken) return null;
-    // The attempt ended, but the outcome says it never started: a write that read the outcome
-    // before the attempt (the sweep's `sweptAt` mark: FerretDB v1 writes back the whole document it
-    // read) put the older state back. Restore the end instead of running a finished action again.
-    if (taken.ended && taken.ended.status !== 'retrying') {
-      await recordEnd(current._id, attempt, taken.ended);
-      return null;
-    }
-    // Not ended: within a lease of the claim its claimer may be running it now. Later, the claimer
-    // died (or lost the database) between its claim and marking the outcome running, which would
-    // otherwise leave the action pending for ever: like an expired lease, take the next attempt.
-    if (!taken.ended && taken.claimedAt.getTime() + ctx.config.JOB_LOCK_LIFETIME_MS >= now.getTime()) return null;
+    // Someone claimed this attempt. Within a lease of the claim it may be running it now. Later, the
+    // claimer died (or lost the database) between its claim and marking the outcome running, which
+    // would otherwise leave the action pending for ever: like an expired lease, take the next attempt.
+    const taken = await ActionClaimModel.findById(`${outcomeId}#${attempt}`, { claimedAt: 1 }).lean<{ claimedAt: Date }>();
+    if (!taken || taken.claimedAt.getTime() + ctx.config.JOB_LOCK_LIFETIME_MS >= now.getTime()) return null;
     attempt++;
   }
   const leaseUntil = new Date(now.getTime() + ctx.config.JOB_LOCK_LIFETIME_MS);
@@ -104,14 +96,6 @@ async function claimRound(ctx: AppContext, round: ActionOutcome[]): Promise<{ cl
     }
   }
   return { claimed, later };
-}
-
-type AttemptEnd = NonNullable<ActionClaim['ended']>;
-
-/** Writes how an attempt ended on its outcome. */
-async function recordEnd(outcomeKey: ActionOutcome['_id'], attempts: number, ended: AttemptEnd): Promise<void> {
-  const finishedAt = ended.status === 'retrying' ? null : ended.at;
-  await ActionOutcomeModel.updateOne({ _id: outcomeKey }, { $set: { status: ended.status, attempts, error: ended.error ?? null, result: ended.result ?? null, leaseUntil: null, finishedAt } });
 }
 
 type DeliveryFacts = Pick<GatewayDelivery, 'id' | 'source' | 'deliveryId' | 'event'>;
@@ -199,12 +183,11 @@ async function runClaimed(ctx: AppContext, services: ActionServices, retryDelays
   });
   const willRetry = !report.ok && report.retry && outcome.attempts <= retryDelaysMs.length;
   const status = report.ok ? 'succeeded' : willRetry ? 'retrying' : 'failed';
-  const ended = { status, error: report.error, result: report.result, at: ctx.clock.now() };
-  // On the claim too, where no other write can undo it (claim() restores the outcome from it).
-  await Promise.all([
-    ActionClaimModel.updateOne({ _id: `${outcome.id}#${outcome.attempts}` }, { $set: { ended } }),
-    recordEnd(outcome._id, outcome.attempts, ended),
-  ]);
+  const finished = status !== 'retrying';
+  await ActionOutcomeModel.updateOne(
+    { _id: outcome._id },
+    { $set: { status, error: report.error, result: report.result, leaseUntil: null, finishedAt: finished ? ctx.clock.now() : null } },
+  );
   ruleOutcomes.inc({ rule: outcome.rule, action: outcome.type, outcome: status });
   if (!report.ok) ctx.logger.warn({ rule: outcome.rule, action: outcome.type, outcomeId: outcome.id, attempt: outcome.attempts, status }, `gateway action failed: ${report.error}`);
   if (willRetry) throw new RetryableActionError(report.error ?? 'action failed', retryDelaysMs[outcome.attempts - 1]!);

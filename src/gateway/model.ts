@@ -134,16 +134,9 @@ const ActionClaimSchema = new Schema(
     outcome: { type: String, required: true },
     attempt: { type: Number, required: true },
     claimedAt: { type: Date, required: true },
-    /**
-     * How the attempt ended, written by its runner beside the outcome. Only the claimer writes its
-     * claim, so no other write can undo this one; an outcome's can be (see claim() in action.job.ts).
-     * Absent while running, and on claims written before it was kept.
-     */
-    ended: { type: { _id: false, status: String, error: String, result: Schema.Types.Mixed, at: Date }, default: undefined },
   },
   { versionKey: false },
 );
-export type ActionClaim = InferSchemaType<typeof ActionClaimSchema>;
 export const ActionClaimModel = mongoose.model('GatewayActionClaim', ActionClaimSchema, 'gatewayActionClaims');
 
 /** One document per re-sync attempt slot: `<target>|<hour>|<n>` for n = 1..cap. */

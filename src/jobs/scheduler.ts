@@ -141,11 +141,10 @@ type LockNext = (jobName: string, ...rest: unknown[]) => Promise<unknown>;
 const LOCK_WAIT_BOUND_MS = 15_000;
 
 /**
- * Agenda locks a job with one conditional `findOneAndUpdate`, which FerretDB v1 does not run
- * atomically (docs/FERRETDB.md). The notification-triggered fill and the interval scan of one
- * process then lock the same job together: 81 of 100 `now()` jobs ran twice in the reproduction.
- * Lock attempts for one job name therefore run one at a time inside the process. Across processes
- * the race remains on FerretDB, which is why every job also claims its work by a unique insert.
+ * Lock attempts for one job name run one at a time inside the process. Written first because
+ * FerretDB v1 ran Agenda's conditional `findOneAndUpdate` lock non-atomically (81 of 100 `now()`
+ * jobs ran twice); the embedded FerretDB's patch now makes it atomic (docs/FERRETDB.md). What keeps
+ * this chain is the bound below.
  *
  * At most one attempt waits behind the one in flight for a name; any further one finds nothing to
  * lock, and the next poll tries again. Agenda polls every name every

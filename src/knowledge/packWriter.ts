@@ -4,7 +4,7 @@
 // that never commits are found and removed (store.ts discardUncommitted, discardRun).
 import { deflateRawSync, constants } from 'node:zlib';
 import { KnowledgePackModel } from './model.ts';
-import { quantise } from './vectorCodec.ts';
+import { pack12, quantise } from './vectorCodec.ts';
 import type { RowChunks } from './store.ts';
 
 /** Chunks per pack: a pack is one `_id` read when a process loads the index. */
@@ -17,21 +17,29 @@ export type StoredGroup = Omit<RowChunks, 'embedding'> & { embedding?: { model: 
 
 const asBuffer = (v: ArrayBufferView) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 
-/** A pack document: the groups deflated, their vectors apart as bytes and scales (vectorCodec.ts; neither deflates). */
+/** A pack document: the groups deflated, their vectors apart as 12-bit integers and scales (vectorCodec.ts; neither deflates). */
 function packDocument(id: string, dataSourceId: string, run: number, batch: RowChunks[]) {
   const codes: Int16Array[] = [];
   const scales: Float32Array[] = [];
+  let floats = 0;
   const stored: StoredGroup[] = batch.map(({ rowId, hash, chunks, embedding }) => {
     // A block that is not whole vectors is left out: the row is embedded again by the next sync.
     if (!embedding || !chunks.length || embedding.vectors.length % chunks.length) return { rowId, hash, chunks };
-    const encoded = quantise(embedding.vectors, embedding.vectors.length / chunks.length);
+    const encoded = quantise(embedding.vectors, embedding.vectors.length / chunks.length, 12);
     codes.push(encoded.codes);
+    floats += encoded.codes.length;
     scales.push(encoded.scales);
     return { rowId, hash, chunks, embedding: { model: embedding.model, floats: embedding.vectors.length } };
   });
-  const doc: { _id: string; dataSourceId: string; run: number; data: Buffer; vectors16?: Buffer; vectorScales?: Buffer } = { _id: id, dataSourceId, run, data: encode(stored) };
+  const doc: { _id: string; dataSourceId: string; run: number; data: Buffer; vectors12?: Buffer; vectorScales?: Buffer } = { _id: id, dataSourceId, run, data: encode(stored) };
   if (codes.length) {
-    doc.vectors16 = Buffer.concat(codes.map(asBuffer));
+    const all = new Int16Array(floats);
+    let at = 0;
+    for (const c of codes) {
+      all.set(c, at);
+      at += c.length;
+    }
+    doc.vectors12 = asBuffer(pack12(all));
     doc.vectorScales = Buffer.concat(scales.map(asBuffer));
   }
   return { doc, stored };

@@ -8,7 +8,7 @@ import { inflateRawSync } from 'node:zlib';
 import { KnowledgeManifestModel, KnowledgePackModel, KnowledgeSegmentModel } from './model.ts';
 import { BotModel } from '../platform/model.ts';
 import { trusted } from '../db/connection.ts';
-import { dequantise } from './vectorCodec.ts';
+import { dequantise, unpack12 } from './vectorCodec.ts';
 import { PackWriter, type StoredGroup } from './packWriter.ts';
 import { bucketCount, deleteManifest, readHeader, writeManifest, type Manifest, type ManifestRow } from './manifest.ts';
 
@@ -57,8 +57,11 @@ export async function readPack(packId: string): Promise<RowChunks[]> {
   const doc = await KnowledgePackModel.findById(packId).lean();
   if (!doc) return [];
   const groups = decode<StoredGroup[]>(doc.data);
-  if (doc.vectors16 && doc.vectorScales) {
-    const codes = aligned(bytesOf(doc.vectors16 as unknown as Buffer), Int16Array);
+  const packed = doc.vectors12 ?? doc.vectors16;
+  if (packed && doc.vectorScales) {
+    // 12-bit integers since session 28, 16-bit ones in packs of session 27 (vectorCodec.ts).
+    const total = groups.reduce((n, g) => n + (g.embedding?.floats ?? 0), 0);
+    const codes = doc.vectors12 ? unpack12(bytesOf(doc.vectors12 as unknown as Buffer), total) : aligned(bytesOf(packed as unknown as Buffer), Int16Array);
     const scales = aligned(bytesOf(doc.vectorScales as unknown as Buffer), Float32Array);
     let [at, vector] = [0, 0];
     return groups.map(({ embedding, ...group }) => {

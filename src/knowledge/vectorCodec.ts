@@ -1,15 +1,18 @@
-// How chunk vectors are stored: one signed 16-bit integer per dimension and one Float32 scale per
-// vector (component ≈ integer × scale), half the bytes of Float32. FerretDB keeps binary fields
-// base64 in its JSON, and every stored byte costs both processes CPU at sync (docs/BENCHMARKS.md,
-// issue 18). One byte per dimension was measured too: a quarter of the bytes, but its rounding
-// (about 3e-4 on a dot product) reorders near-equal neighbours, and vector recall@10 against an
-// exhaustive Float32 scan fell to 0.978 on bench/chat.ts's clustered vectors (1.000 with 16 bits).
+// How chunk vectors are stored: one signed integer per dimension and one Float32 scale per vector
+// (component ≈ integer × scale). Packs are written with 12-bit integers, two to three bytes
+// (`vectors12`): every stored byte costs FerretDB CPU at sync (base64 in its JSON, which SQLite parses
+// again for the `_id` index; docs/BENCHMARKS.md, issue 18), and 12 bits keep vector recall@10
+// against an exhaustive Float32 scan at 1.000 on bench/chat.ts's clustered vectors. Packs of session
+// 27 hold 16-bit integers (`vectors16`), still read. One byte per dimension was measured and
+// dropped: its rounding (about 3e-4 on a dot product) reorders near-equal neighbours (recall 0.978).
 // Search works on the decoded Float32 values.
 
-const LEVELS = 32_767;
+/** Largest integer of each width; the scale maps a vector's largest |component| onto it. */
+export const LEVELS = { 12: 2_047, 16: 32_767 } as const;
 
 /** Vectors of `dims` components, end to end, as one integer per component and one scale per vector. */
-export function quantise(floats: Float32Array, dims: number): { codes: Int16Array; scales: Float32Array } {
+export function quantise(floats: Float32Array, dims: number, bits: 12 | 16 = 16): { codes: Int16Array; scales: Float32Array } {
+  const levels = LEVELS[bits];
   const count = floats.length / dims;
   const codes = new Int16Array(floats.length);
   const scales = new Float32Array(count);
@@ -20,7 +23,7 @@ export function quantise(floats: Float32Array, dims: number): { codes: Int16Arra
       if (x > max) max = x;
       else if (-x > max) max = -x;
     }
-    scales[v] = max / LEVELS || 1;
+    scales[v] = max / levels || 1;
     // From the scale as stored (Float32), so decoding and encoding again gives the same integers.
     const inverse = 1 / scales[v]!;
     for (let j = base; j < base + dims; j++) codes[j] = Math.round(floats[j]! * inverse);
@@ -35,6 +38,33 @@ export function dequantise(codes: Int16Array, scales: Float32Array): Float32Arra
   for (let v = 0, base = 0; v < scales.length; v++, base += dims) {
     const scale = scales[v]!;
     for (let j = base; j < base + dims; j++) out[j] = codes[j]! * scale;
+  }
+  return out;
+}
+
+/** 12-bit integers (within ±2,047), two to three bytes (an odd count ends with a half-filled pair). */
+export function pack12(codes: Int16Array): Uint8Array {
+  const out = new Uint8Array(Math.ceil(codes.length / 2) * 3);
+  let o = 0;
+  for (let i = 0; i < codes.length; i += 2, o += 3) {
+    // Offset by 2,048 to unsigned; the second of a pair is 0 (→ 2,048) past the end.
+    const a = codes[i]! + 2_048;
+    const b = (codes[i + 1] ?? 0) + 2_048;
+    out[o] = a & 0xff;
+    out[o + 1] = (a >> 8) | ((b & 0x0f) << 4);
+    out[o + 2] = b >> 4;
+  }
+  return out;
+}
+
+/** The first `count` integers of pack12's bytes (fewer if the bytes end early). */
+export function unpack12(bytes: Uint8Array, count: number): Int16Array {
+  const n = Math.min(count, Math.floor(bytes.length / 3) * 2);
+  const out = new Int16Array(n);
+  for (let i = 0, o = 0; i < n; i += 2, o += 3) {
+    const middle = bytes[o + 1]!;
+    out[i] = (bytes[o]! | ((middle & 0x0f) << 8)) - 2_048;
+    if (i + 1 < n) out[i + 1] = ((middle >> 4) | (bytes[o + 2]! << 4)) - 2_048;
   }
   return out;
 }

@@ -146,14 +146,17 @@ describe.each(['1.0', '2.0'] as const)('human handoff on %s', (version) => {
     expect(chunks.find((c) => c.type === 'data-turn')).toMatchObject({ data: { handledBy: 'agent', sources: [] } });
   });
 
+  // The claim is one conditional update with nothing serialising it in the process; that the
+  // database runs it atomically is test/db/lost-update.test.ts's (20 concurrent conditional updates).
   it('lets exactly one of several concurrent claims win, with one claimed event', async () => {
-    const start = await api('post', '/message', { message: 'human' });
-    const conversationId = start.body.conversationId;
-    const claims = await Promise.all(
-      ['a', 'b', 'c', 'd'].map((n) => admin('post', `/conversations/${conversationId}/claim`, { agent: { name: n, email: `${n}@example.com` } })),
-    );
-    expect(claims.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
-    expect(await eventsOf(conversationId, 'conversation.claimed')).toHaveLength(1);
+    const agents = Array.from({ length: 8 }, (_, i) => ({ name: `agent ${i}`, email: `agent${i}@example.com` }));
+    for (let round = 0; round < 3; round++) {
+      const start = await api('post', '/message', { message: 'human' });
+      const conversationId = start.body.conversationId;
+      const claims = await Promise.all(agents.map((agent) => admin('post', `/conversations/${conversationId}/claim`, { agent })));
+      expect(claims.map((r) => r.status).sort()).toEqual([200, ...agents.slice(1).map(() => 409)]);
+      expect(await eventsOf(conversationId, 'conversation.claimed')).toHaveLength(1);
+    }
   });
 
   it('does not hand off when the bot has no handoff power-up', async () => {

@@ -1,9 +1,9 @@
 // What a batch costs the database (issue 17): gateway.process reads, records, enqueues and marks a
 // batch with a fixed number of calls however many deliveries it holds, a `log` action is recorded
-// done when planned (no job, no claim), and gateway.action adds two calls per action (its end, on
-// the outcome and on the claim) to a fixed number per round. Counted, not timed: the calls mongoose
-// sends for the gateway's own collections (Agenda's job writes go through the raw driver;
-// test/gateway/intake-cost.test.ts counts those too).
+// done when planned (no job, no claim), and gateway.action adds one call per action (its end) to a
+// fixed number per round. Counted, not timed: the calls mongoose sends for the gateway's own
+// collections (Agenda's job writes go through the raw driver; test/gateway/intake-cost.test.ts
+// counts those too).
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import mongoose from 'mongoose';
@@ -104,7 +104,7 @@ describe('gateway batches', () => {
     expect(await ActionOutcomeModel.findById(id).lean()).toMatchObject({ status: 'succeeded', attempts: 1, result: { message: 'from before' } });
   });
 
-  it('runs a job of actions with two more calls per action, its end on the outcome and the claim, and runs each once', async () => {
+  it('runs a job of actions with one more call per action, its end, and runs each once', async () => {
     const run = async (actions: string[]) => {
       calls = [];
       countCalls();
@@ -114,7 +114,7 @@ describe('gateway batches', () => {
     };
     const two = await run((await processBatch(2, 'conversation.escalated')).actions);
     const eight = (await processBatch(8, 'conversation.escalated')).actions;
-    expect(await run(eight)).toBe(two + 12);
+    expect(await run(eight)).toBe(two + 6);
     const outcomes = await ActionOutcomeModel.find({ id: trusted({ $in: eight }) }).lean();
     expect(outcomes.map((o) => [o.type, o.status, o.attempts])).toEqual(eight.map(() => ['email', 'succeeded', 1]));
     // Run again (a duplicate job): nothing is claimed or run twice.

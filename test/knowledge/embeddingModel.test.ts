@@ -8,7 +8,7 @@ import { startEmbeddingsStub, stubVector, type EmbeddingsStub } from '../helpers
 import { createEmbedder, normalise } from '../../src/knowledge/embeddings.ts';
 import { decodeEmbeddings } from '../../src/knowledge/embeddingAnswer.ts';
 import { startEmbeddingThread } from '../../src/knowledge/embeddingThreadClient.ts';
-import { dequantise, quantise } from '../../src/knowledge/vectorCodec.ts';
+import { dequantise, pack12, quantise, unpack12 } from '../../src/knowledge/vectorCodec.ts';
 
 let stub: EmbeddingsStub;
 beforeAll(async () => (stub = await startEmbeddingsStub()));
@@ -123,5 +123,37 @@ describe('stored vectors (16 bits per dimension and a scale per vector)', () => 
     const again = quantise(dequantise(first.codes, first.scales), dims);
     expect(Buffer.from(again.codes.buffer).equals(Buffer.from(first.codes.buffer))).toBe(true);
     expect(Array.from(again.scales)).toEqual(Array.from(first.scales));
+  });
+
+  it('stores 12-bit integers in three bytes per two, every similarity within 1e-4 of the Float32 one', () => {
+    const { codes, scales } = quantise(floats, dims, 12);
+    expect(Math.max(...Array.from(codes, Math.abs))).toBe(2_047);
+    const bytes = pack12(codes);
+    expect(bytes.byteLength).toBe((floats.length * 3) / 2);
+    const decoded = dequantise(unpack12(bytes, codes.length), scales);
+    let worst = 0;
+    for (let i = 0; i < vectors.length; i++) {
+      for (let j = 0; j < vectors.length; j++) {
+        let [approx, exact] = [0, 0];
+        for (let k = 0; k < dims; k++) {
+          approx += decoded[i * dims + k]! * floats[j * dims + k]!;
+          exact += floats[i * dims + k]! * floats[j * dims + k]!;
+        }
+        worst = Math.max(worst, Math.abs(approx - exact));
+      }
+    }
+    expect(worst).toBeGreaterThan(1e-6);
+    expect(worst).toBeLessThan(1e-4);
+    const again = quantise(decoded, dims, 12);
+    expect(Array.from(again.codes)).toEqual(Array.from(codes));
+  });
+
+  it('packs and unpacks 12-bit integers exactly, an odd count and the extremes included', () => {
+    const codes = Int16Array.from([-2_047, 2_047, 0, -1, 1, 2_046, -2_048 + 1, 5, -5]);
+    const bytes = pack12(codes);
+    expect(bytes.byteLength).toBe(15);
+    expect(Array.from(unpack12(bytes, codes.length))).toEqual(Array.from(codes));
+    // A pack cut short gives the integers it holds, not values read past its end.
+    expect(Array.from(unpack12(bytes.subarray(0, 6), codes.length))).toEqual(Array.from(codes.subarray(0, 4)));
   });
 });

@@ -2,8 +2,9 @@
 // server started here: vectors are made at sync in batches and stored with their chunks, only changed
 // rows are embedded again, queries fuse BM25 and vector ranks above a similarity floor (so "I don't
 // know" stays), provider errors end a sync in sync_error and make a chat fall back to BM25, and a new
-// model is used only once a sync re-embedded. Packs of the former layout (raw Float32 vectors) keep
-// answering after the upgrade and are rewritten in the current one when a sync compacts them.
+// model is used only once a sync re-embedded. Packs of the former layouts (raw Float32 vectors,
+// 16-bit integers) keep answering after the upgrade and are rewritten in the current one (12-bit
+// integers) when a sync compacts them.
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestRuntime, type TestRuntime } from '../helpers/harness.ts';
@@ -17,6 +18,7 @@ import { readCommitted, readPack } from '../../src/knowledge/store.ts';
 import { KnowledgePackModel } from '../../src/knowledge/model.ts';
 import { embeddingText, normalise } from '../../src/knowledge/embeddings.ts';
 import { stubVector } from '../helpers/embeddingsStub.ts';
+import { dequantise, quantise } from '../../src/knowledge/vectorCodec.ts';
 import { searchKnowledge } from '../../src/knowledge/service.ts';
 import { NO_ANSWER } from '../../src/chat/answerers/grounded.ts';
 
@@ -154,10 +156,21 @@ describe('hybrid retrieval with an embedding model', () => {
   });
 });
 
-describe('vectors stored by the former layout (raw Float32), after an upgrade', () => {
+/** The normalised vectors as a former layout stored them, and what reading them must give. */
+const FORMER_LAYOUTS = {
+  // Before 2026-11-27: raw little-endian Float32 in `vectors`, in group order.
+  'raw Float32': (floats: Float32Array) => ({ set: { vectors: Buffer.from(floats.buffer) }, read: floats }),
+  // Session 27: a little-endian Int16 per dimension in `vectors16`, a Float32 scale per vector.
+  '16-bit integers': (floats: Float32Array, dims: number) => {
+    const { codes, scales } = quantise(floats, dims, 16);
+    return { set: { vectors16: Buffer.from(codes.buffer), vectorScales: Buffer.from(scales.buffer) }, read: dequantise(codes, scales) };
+  },
+};
+
+describe('vectors stored by a former layout, after an upgrade', () => {
   const rt: TestRuntime = useTestRuntime({ env, logger });
 
-  it('answers from them as before, and a sync that compacts their pack stores them in the current layout', async () => {
+  it.each(Object.keys(FORMER_LAYOUTS) as Array<keyof typeof FORMER_LAYOUTS>)('%s: answers from them as before, and a sync that compacts their pack stores them in the current layout', async (layout) => {
     const tenant = await createTenant();
     const api = publicApi(rt, tenant);
     const dataSourceId = await createDataSource(api);
@@ -169,18 +182,15 @@ describe('vectors stored by the former layout (raw Float32), after an upgrade', 
     await api('post', '/data-sources/row', { dataSourceId, dataSourceRows: rows }).expect(200);
     expect((await syncAndWait(api, dataSourceId)).state).toBe('synced');
 
-    // Rewrite the pack as the layout before 2026-11-27 wrote it: the normalised vectors as raw
-    // little-endian Float32 in `vectors`, in group order. Nothing has loaded this source yet.
+    // Rewrite the pack as the former layout wrote it. Nothing has loaded this source yet.
     const [packId] = Object.keys((await readCommitted(dataSourceId)).packs);
     const groups = await readPack(packId!);
-    const floats = groups.flatMap((g) => g.chunks.flatMap((c) => Array.from(normalise(stubVector(embeddingText(c))))));
-    await KnowledgePackModel.collection.updateOne(
-      { _id: packId as never },
-      { $set: { vectors: Buffer.from(Float32Array.from(floats).buffer) }, $unset: { vectors16: '', vectorScales: '' } },
-    );
+    const vectors = groups.flatMap((g) => g.chunks.map((c) => normalise(stubVector(embeddingText(c)))));
+    const former = FORMER_LAYOUTS[layout](Float32Array.from(vectors.flatMap((v) => Array.from(v))), vectors[0]!.length);
+    await KnowledgePackModel.collection.updateOne({ _id: packId as never }, { $set: former.set, $unset: { vectors12: '', ...(layout === 'raw Float32' ? { vectorScales: '' } : {}) } });
     const old = await KnowledgePackModel.findById(packId).lean();
-    expect(old!.vectors16).toBeUndefined();
-    expect((await readPack(packId!)).flatMap((g) => Array.from(g.embedding!.vectors))).toEqual(Array.from(Float32Array.from(floats)));
+    expect(old!.vectors12).toBeUndefined();
+    expect((await readPack(packId!)).flatMap((g) => Array.from(g.embedding!.vectors))).toEqual(Array.from(former.read));
     expect((await api('post', '/message', { message: SEMANTIC }).expect(200)).body.response).toContain('Change the engine oil');
 
     // Two of three rows change: the old pack keeps 1 of 4 chunks live, so the sync moves that row
@@ -197,7 +207,8 @@ describe('vectors stored by the former layout (raw Float32), after an upgrade', 
     expect(packs.length).toBeGreaterThan(0);
     for (const pack of packs) {
       expect(pack.vectors).toBeUndefined();
-      expect(pack.vectors16).toBeDefined();
+      expect(pack.vectors16).toBeUndefined();
+      expect(pack.vectors12).toBeDefined();
     }
     expect(Object.values(manifest.rows).every((r) => r.e === 'embed-a')).toBe(true);
     expect((await api('post', '/message', { message: SEMANTIC }).expect(200)).body.response).toContain('Change the engine oil');

@@ -1,7 +1,7 @@
-// Runs async work one at a time per key inside this process. FerretDB v1 applies concurrent
-// updates to one document as unisolated read-modify-writes (concurrent $inc and conditional updates
-// lose writes; see docs/FERRETDB.md), so chat serialises its own writes to a team's usage counter
-// and to a conversation's state. On MongoDB the updates are atomic by themselves.
+// Runs async work one at a time per key inside this process: a data source create counts the bot's
+// sources and then inserts, and two concurrent creates must not both pass the plan's limit. Across
+// processes the count-then-insert can still race (on MongoDB too); the limit is a plan guard, not
+// an invariant anything else relies on.
 const tails = new Map<string, Promise<unknown>>();
 
 export async function serialized<T>(key: string, work: () => Promise<T>): Promise<T> {
