@@ -1,6 +1,7 @@
 // The committed manifest stored in buckets (knowledge/manifest.ts): a row's get reads its own
-// bucket, not the whole manifest (concurrent first gets share one read); a manifest of the old whole form is still read until the next
-// commit; an interrupted commit's buckets are discarded, and a superseded manifest's collected.
+// bucket, not the whole manifest (concurrent first gets share one read); a manifest of the old
+// whole form is still read until the next commit; an interrupted commit's buckets are discarded,
+// and a superseded manifest's collected.
 import { deflateRawSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import mongoose from 'mongoose';
