@@ -1,6 +1,7 @@
 // The committed manifest stored in buckets (knowledge/manifest.ts): a row's get reads its own
-// bucket, not the whole manifest; a manifest of the old whole form is still read until the next
-// commit; an interrupted commit's buckets are discarded, and a superseded manifest's collected.
+// bucket, not the whole manifest (concurrent first gets share one read); a manifest of the old
+// whole form is still read until the next commit; an interrupted commit's buckets are discarded,
+// and a superseded manifest's collected.
 import { deflateRawSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import mongoose from 'mongoose';
@@ -77,6 +78,10 @@ describe('manifest buckets', () => {
     // Cached: the next get of a row of that bucket reads no manifest document.
     const sameBucket = ids.find((r) => r !== rowId && bucketOf(r, 2) === bucketOf(rowId, 2))!;
     expect(await manifestReads(() => getRow(id, sameBucket))).toEqual([]);
+    // Concurrent first gets of the other bucket share one read of it.
+    const other = ids.filter((r) => bucketOf(r, 2) !== bucketOf(rowId, 2)).slice(0, 6);
+    const shared = await manifestReads(() => Promise.all(other.map((r) => getRow(id, r))));
+    expect(shared.map((r) => r.id)).toEqual([`${segment.manifestId}:${bucketOf(other[0]!, 2)}`]);
   });
 
   it('reads a manifest of the old whole form until the next commit writes buckets, then collects it', async () => {
