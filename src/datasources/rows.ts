@@ -4,7 +4,7 @@
 // request that fails with row_save_failed leaves nothing half-written.
 import { AppError } from '../http/errors.ts';
 import type { PageQuery } from '../http/pagination.ts';
-import { readCommittedStates, type ManifestRow } from '../knowledge/store.ts';
+import { readCommittedRow, type ManifestRow } from '../knowledge/manifest.ts';
 import { contentHash, packContent, unpackContent } from './content.ts';
 import { timeOrderedId } from '../clock.ts';
 import { DataSourceRowModel, RowContentModel, type DataSource, type DataSourceRow, type RowContent, type SyncState } from './model.ts';
@@ -79,13 +79,13 @@ export function rowState(ds: Pick<DataSource, 'state'>, row: Pick<DataSourceRow,
 }
 
 export async function getRow(ds: DataSource, rowId: string): Promise<RowView> {
-  const [row, content, manifest] = await Promise.all([
+  const [row, content, learned] = await Promise.all([
     findOwned<DataSourceRow>(DataSourceRowModel, rowId, { dataSourceId: ds._id }),
     findOwned<RowContent>(RowContentModel, rowId, { dataSourceId: ds._id }),
-    readCommittedStates(ds._id),
+    readCommittedRow(ds._id, rowId),
   ]);
   if (!row || !content) throw new AppError('data_source_row_not_found', 'Data source row not found');
-  return { row, content: unpackContent(content.data), ...rowState(ds, row, manifest.rows[rowId]) };
+  return { row, content: unpackContent(content.data), ...rowState(ds, row, learned) };
 }
 
 /**
