@@ -38,7 +38,7 @@ import { fileURLToPath } from 'node:url';
 import { fetch } from 'undici';
 import { MongoClient } from 'mongodb';
 import { machineLine } from './lib/runtime.ts';
-import { endpointProbes, summarize, timeRequest, timeSamples, type Probe } from './lib/probes.ts';
+import { endpointProbes, p99RatioInterval, summarize, timeRequest, timeSamples, type Probe } from './lib/probes.ts';
 import { syncAndWait } from './lib/sync.ts';
 import { ADMIN_TOKEN, GATEWAY_SECRET, clientFor, markdown, patientDispatcher, type Seeded, type TenantKeys } from './lib/scaleTenant.ts';
 
@@ -195,9 +195,9 @@ const BLOCK = 10;
  * The small tenant's requests on the big instance and the same requests on the lone one, alternating
  * in blocks of BLOCK (which side goes first alternates too), the intake following the measured side.
  */
-async function measureIsolation(intake: Awaited<ReturnType<typeof backgroundIntake>>): Promise<{ small: Figures; alone: Figures }> {
+async function measureIsolation(intake: Awaited<ReturnType<typeof backgroundIntake>>): Promise<{ small: Figures; alone: Figures; interval: Map<string, [number, number]> }> {
   const aloneProbes = new Map(probes(aloneUrl, aloneTenant));
-  const out = { small: new Map(), alone: new Map() } as { small: Figures; alone: Figures };
+  const out = { small: new Map(), alone: new Map(), interval: new Map() } as { small: Figures; alone: Figures; interval: Map<string, [number, number]> };
   for (const [name, request] of probes(bigUrl, small)) {
     const sides = [
       { url: bigUrl, request, ms: [] as number[] },
@@ -211,6 +211,7 @@ async function measureIsolation(intake: Awaited<ReturnType<typeof backgroundInta
     }
     out.small.set(name, summarize(sides[0]!.ms));
     out.alone.set(name, summarize(sides[1]!.ms));
+    out.interval.set(name, p99RatioInterval(sides[0]!.ms, sides[1]!.ms));
   }
   return out;
 }
@@ -265,16 +266,20 @@ for (let run = 1; run <= RUNS; run++) {
   const intake = await backgroundIntake(bigUrl);
   const bigFigures = await measure([...probes(bigUrl, bigTenant), ['gateway delivery list (admin)', () => admin(bigUrl, '/gateway/deliveries?limit=100')]]);
   const peak = await rss.stop();
-  const { small: smallFigures, alone: aloneFigures } = await measureIsolation(intake);
+  const { small: smallFigures, alone: aloneFigures, interval } = await measureIsolation(intake);
   const { sent, failed } = await intake.stop();
   print(`\n### Run ${run} (background gateway intake: ${sent} sent, ${failed} failed; machine load average ${os.loadavg()[0]!.toFixed(1)}); ms, ${REQUESTS} requests each`);
-  print('| Request | big p50 | big p99 | small p50 | small p99 | small alone p99 | small / alone |');
-  print('| --- | --- | --- | --- | --- | --- | --- |');
+  print('| Request | big p50 | big p99 | small p50 | small p99 | small alone p99 | small / alone | 90 % interval |');
+  print('| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const [name, b] of bigFigures) {
     const s = smallFigures.get(name);
     const a = aloneFigures.get(name);
     const f = (x?: number) => (x === undefined ? '-' : x.toFixed(1));
-    print(`| ${name} | ${f(b.p50)} | ${f(b.p99)} | ${f(s?.p50)} | ${f(s?.p99)} | ${f(a?.p99)} | ${s && a ? (s.p99 / a.p99).toFixed(2) : '-'} |`);
+    const range = interval.get(name);
+    print(
+      `| ${name} | ${f(b.p50)} | ${f(b.p99)} | ${f(s?.p50)} | ${f(s?.p99)} | ${f(a?.p99)} | ${s && a ? (s.p99 / a.p99).toFixed(2) : '-'} | ` +
+        `${range ? `${range[0].toFixed(2)}-${range[1].toFixed(2)}` : '-'} |`,
+    );
   }
   const walRequests = await big.ask<{ file: number; used: number }>({ walPeak: true }, 'walPeak');
   const sweeps = await big.ask<Record<string, { ms: number; found: unknown; backlog?: number; readMs?: number }>>({ sweeps: true }, 'sweeps');

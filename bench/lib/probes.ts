@@ -54,3 +54,17 @@ export function summarize(ms: number[]): { p50: number; p99: number } {
 export async function timeRequest(request: () => Promise<unknown>, times: number): Promise<{ p50: number; p99: number }> {
   return summarize(await timeSamples(request, times));
 }
+
+/**
+ * A 90 % bootstrap interval of p99(a) / p99(b): both sample sets resampled with replacement, 2,000
+ * times. With 100 samples a p99 is the worst one or two, so a ratio's scatter is wide; the
+ * interval says whether a ratio above a goal is more than that scatter.
+ */
+export function p99RatioInterval(a: number[], b: number[], rounds = 2_000): [number, number] {
+  const resampledP99 = (xs: number[]) => {
+    const draw = Array.from({ length: xs.length }, () => xs[Math.floor(Math.random() * xs.length)]!).sort((x, y) => x - y);
+    return percentile(draw, 99);
+  };
+  const ratios = Array.from({ length: rounds }, () => resampledP99(a) / resampledP99(b)).sort((x, y) => x - y);
+  return [percentile(ratios, 5), percentile(ratios, 95)];
+}

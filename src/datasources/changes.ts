@@ -10,10 +10,15 @@ import { RowChangeModel } from './model.ts';
 
 /** Above this share of the learned rows, one scan beats one `_id` read per changed row. */
 const SCAN_ABOVE_SHARE = 0.2;
+/**
+ * An entry whose write never landed (the request failed after logging and restored the row) is
+ * cleared after this: its row is read again by each sync until then, which costs one `_id` read.
+ */
+const UNLANDED_AFTER_MS = 10 * 60_000;
 
 export interface PendingChanges {
-  /** The log entries read, removed once the sync that read them has committed. */
-  entryIds: string[];
+  /** The log entries read; those the committed sync learned are then removed (settledEntries). */
+  entries: LogEntry[];
   /**
    * The log holds every change since the learned manifest: the manifest was committed by a sync
    * that followed the log, or nothing was ever learned and the source was born with the log.
@@ -23,16 +28,20 @@ export interface PendingChanges {
   rows: Map<string, number>;
 }
 
-/** Logs a write to these rows of a data source (bytes after the write, 0 for a delete); call before writing. */
-export async function logRowChanges(dataSourceId: string, rows: Array<{ id: string; bytes: number }>, now: Date): Promise<void> {
+/**
+ * Logs a write to these rows of a data source (bytes and content hash after the write: 0 and ''
+ * for a delete); call before writing, so a crash between the two still has the row looked at.
+ */
+export async function logRowChanges(dataSourceId: string, rows: Array<{ id: string; bytes: number; hash: string }>, now: Date): Promise<void> {
   if (!rows.length) return;
-  await RowChangeModel.collection.insertOne({ _id: timeOrderedId(now.getTime()), dataSourceId, rowIds: rows.map((r) => r.id), bytes: rows.map((r) => r.bytes) } as never);
+  const entry = { _id: timeOrderedId(now.getTime()), dataSourceId, rowIds: rows.map((r) => r.id), bytes: rows.map((r) => r.bytes), hashes: rows.map((r) => r.hash) };
+  await RowChangeModel.collection.insertOne(entry as never);
 }
 
-type LogEntry = { _id: string; rowIds?: string[]; bytes?: number[] };
+type LogEntry = { _id: string; rowIds?: string[]; bytes?: number[]; hashes?: string[] };
 
 export function readChangeLog(dataSourceId: string): Promise<LogEntry[]> {
-  return RowChangeModel.find({ dataSourceId }, { rowIds: 1, bytes: 1 }).sort({ _id: 1 }).lean<LogEntry[]>();
+  return RowChangeModel.find({ dataSourceId }, { rowIds: 1, bytes: 1, hashes: 1 }).sort({ _id: 1 }).lean<LogEntry[]>();
 }
 
 export async function pendingChanges(ds: { _id: string; rowLog?: boolean | null }, learned: Pick<Manifest, 'run' | 'tracked'>): Promise<PendingChanges> {
@@ -44,7 +53,7 @@ export function changesIn(ds: { rowLog?: boolean | null }, learned: Pick<Manifes
   const rows = new Map<string, number>();
   for (const e of entries) (e.rowIds ?? []).forEach((id, i) => rows.set(id, e.bytes?.[i] ?? 0));
   const complete = learned.tracked === true || (learned.run === 0 && ds.rowLog === true);
-  return { entryIds: entries.map((e) => e._id), complete, rows };
+  return { entries, complete, rows };
 }
 
 /** The rows to read one by one, or null when one scan of the source is cheaper or the log incomplete. */
@@ -54,7 +63,27 @@ export function rowsToRead(changes: PendingChanges, learned: Manifest): string[]
   return [...changes.rows.keys()];
 }
 
-/** After a commit: the entries it learned from are done; later ones stay for the next sync. */
+/** The UUIDv7 id's milliseconds (clock.ts). */
+const loggedAt = (entryId: string) => parseInt(entryId.slice(0, 8) + entryId.slice(9, 13), 16);
+
+/**
+ * The entries a committed sync is done with: each of their rows learned at the hash its latest
+ * entry logged (deleted: not learned). A write is logged before it lands, so a sync can read the
+ * log, then the row before the write lands, and learn the old content; clearing that entry would
+ * leave the row stale until its next write. Such an entry stays, and the next sync reads the row
+ * again. Entries from before hashes were logged are done as soon as read.
+ */
+export function settledEntries(changes: PendingChanges, learnedHash: (rowId: string) => string | undefined, nowMs: number): string[] {
+  const latest = new Map<string, string | undefined>();
+  for (const e of changes.entries) (e.rowIds ?? []).forEach((id, i) => latest.set(id, e.hashes?.[i]));
+  const settled = (id: string) => {
+    const logged = latest.get(id);
+    return logged === undefined || logged === (learnedHash(id) ?? '');
+  };
+  return changes.entries.filter((e) => nowMs - loggedAt(e._id) > UNLANDED_AFTER_MS || (e.rowIds ?? []).every(settled)).map((e) => e._id);
+}
+
+/** After a commit: removes the entries it is done with (settledEntries); the rest stay for the next sync. */
 export async function consumeChanges(entryIds: string[]): Promise<void> {
   for (let i = 0; i < entryIds.length; i += 500) await RowChangeModel.deleteMany({ _id: trusted({ $in: entryIds.slice(i, i + 500) }) });
 }

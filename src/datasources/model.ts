@@ -97,6 +97,11 @@ const RowChangeSchema = new Schema(
     rowIds: { type: [String], required: true },
     /** UTF-8 bytes each row holds after the write (0: deleted), for the storage-token estimate. */
     bytes: { type: [Number], default: undefined },
+    /**
+     * Content hash each row holds after the write ('' deleted), so a sync can tell a logged write
+     * that had not landed when it read the row (changes.ts). Absent on entries before 2026-11-27.
+     */
+    hashes: { type: [String], default: undefined },
   },
   { versionKey: false },
 );

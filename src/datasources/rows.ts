@@ -4,7 +4,7 @@
 // request that fails with row_save_failed leaves nothing half-written.
 import { AppError } from '../http/errors.ts';
 import type { PageQuery } from '../http/pagination.ts';
-import { readCommittedStates, type ManifestRow } from '../knowledge/store.ts';
+import { readCommittedRow, type ManifestRow } from '../knowledge/manifest.ts';
 import { contentHash, packContent, unpackContent } from './content.ts';
 import { timeOrderedId } from '../clock.ts';
 import { DataSourceRowModel, RowContentModel, type DataSource, type DataSourceRow, type RowContent, type SyncState } from './model.ts';
@@ -53,7 +53,7 @@ export async function addRows(ds: DataSource, rows: Array<{ name: string; conten
     contents.push({ _id: id, dataSourceId: ds._id, hash, data: packContent(row.content) });
   }
   try {
-    await logRowChanges(ds._id, metas.map((m) => ({ id: m._id, bytes: m.bytes })), opts.now);
+    await logRowChanges(ds._id, metas.map((m) => ({ id: m._id, bytes: m.bytes, hash: m.contentHash })), opts.now);
     await DataSourceRowModel.collection.insertMany(metas as never[], { ordered: true });
     await RowContentModel.collection.insertMany(contents as never[], { ordered: true });
   } catch (err) {
@@ -79,13 +79,13 @@ export function rowState(ds: Pick<DataSource, 'state'>, row: Pick<DataSourceRow,
 }
 
 export async function getRow(ds: DataSource, rowId: string): Promise<RowView> {
-  const [row, content, manifest] = await Promise.all([
+  const [row, content, learned] = await Promise.all([
     findOwned<DataSourceRow>(DataSourceRowModel, rowId, { dataSourceId: ds._id }),
     findOwned<RowContent>(RowContentModel, rowId, { dataSourceId: ds._id }),
-    readCommittedStates(ds._id),
+    readCommittedRow(ds._id, rowId),
   ]);
   if (!row || !content) throw new AppError('data_source_row_not_found', 'Data source row not found');
-  return { row, content: unpackContent(content.data), ...rowState(ds, row, manifest.rows[rowId]) };
+  return { row, content: unpackContent(content.data), ...rowState(ds, row, learned) };
 }
 
 /**
@@ -117,7 +117,14 @@ export async function updateRows(ds: DataSource, rows: Array<{ id: string; name:
     return { replaceOne: { filter: { _id: row._id }, replacement: { dataSourceId: ds._id, hash: contentHash(input.content), data: packContent(input.content) } } };
   });
   try {
-    await logRowChanges(ds._id, changed.map((row) => ({ id: row._id, bytes: Buffer.byteLength(latest.get(row._id)!.content, 'utf8') })), opts.now);
+    await logRowChanges(
+      ds._id,
+      changed.map((row) => {
+        const { content } = latest.get(row._id)!;
+        return { id: row._id, bytes: Buffer.byteLength(content, 'utf8'), hash: contentHash(content) };
+      }),
+      opts.now,
+    );
     await bulkWriteInBatches(RowContentModel.collection, contentOps);
     await bulkWriteInBatches(DataSourceRowModel.collection, metaOps);
   } catch (err) {
@@ -134,7 +141,7 @@ export async function deleteRows(ds: DataSource, ids: string[], now: Date): Prom
   const unique = [...new Set(ids)];
   const owned = await mapLimit(unique, 16, (id) => findOwned(DataSourceRowModel, id, { dataSourceId: ds._id }));
   const mine = unique.filter((_, i) => owned[i]);
-  await logRowChanges(ds._id, mine.map((id) => ({ id, bytes: 0 })), now);
+  await logRowChanges(ds._id, mine.map((id) => ({ id, bytes: 0, hash: '' })), now);
   const deleted = await mapLimit(mine, 16, async (id) => {
     const res = await DataSourceRowModel.deleteOne({ _id: id });
     if (res.deletedCount) await RowContentModel.deleteOne({ _id: id });

@@ -9,7 +9,7 @@ import { PackWriter } from '../knowledge/packWriter.ts';
 import { chunkMarkdown } from './chunking.ts';
 import { unpackContent } from './content.ts';
 import { DataSourceModel, RowContentModel, type DataSource, type RowContent } from './model.ts';
-import { consumeChanges, pendingChanges, rowsToRead } from './changes.ts';
+import { consumeChanges, pendingChanges, rowsToRead, settledEntries } from './changes.ts';
 import { findOwned } from '../db/byId.ts';
 import { pagesById } from '../db/pagesById.ts';
 import { mapLimit } from './rows.ts';
@@ -102,7 +102,6 @@ async function runSync(ctx: AppContext, ds: DataSource, run: number, beat: () =>
   const previous = await readCommitted(ds._id);
   // The log is read before the rows: a write logged after this is looked at again by the next sync.
   const changes = await pendingChanges(ds, previous);
-  const { entryIds } = changes;
   const rowIds = rowsToRead(changes, previous);
   await beat();
   // Each pack is written as soon as its rows are chunked (and embedded), beside the reading of the
@@ -111,7 +110,8 @@ async function runSync(ctx: AppContext, ds: DataSource, run: number, beat: () =>
   const { processed, reembedded, liveRowIds, totalTokens } = await learnRows(ctx, ds, previous, rowIds, packs, beat);
   // One time for the data source's lastSync and the rows it learned, so they read the same.
   const syncedAt = ctx.clock.now();
-  const { totalDocuments } = await commitKnowledge({ botId: ds.botId, dataSourceId: ds._id, run, previous, processed, reembedded, written: packs, liveRowIds, now: syncedAt });
+  const { manifest, totalDocuments } = await commitKnowledge({ botId: ds.botId, dataSourceId: ds._id, run, previous, processed, reembedded, written: packs, liveRowIds, now: syncedAt });
+  const entryIds = settledEntries(changes, (rowId) => manifest.rows[rowId]?.h, syncedAt.getTime());
   const results = {
     totalTokens,
     modifiedRows: processed.length,

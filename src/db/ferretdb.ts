@@ -127,6 +127,18 @@ export interface EmbeddedDb {
   stop(): Promise<void>;
 }
 
+/**
+ * Indexes whose lists' exact totals the patch keeps counted per key (`collection:index`,
+ * relay_counts.go; docs/FERRETDB.md, "Maintained counts"): a `countDocuments` of their keys reads
+ * one row instead of every index entry of the tenant. A name that no longer matches a model's
+ * index only stops the saving (test/db/countedIndexes.test.ts checks they match).
+ */
+export const COUNTED_INDEXES = [
+  'datasourcerows:dataSourceId_1__id_1', // a source's rows pages (spec "List rows")
+  'conversations:botId_1__id_1', // a bot's conversations
+  'conversations:botId_1_state_1__id_1', // the agents' inbox and the state-filtered list
+];
+
 /** 64 MiB: 16 automatic checkpoints' worth of WAL (1,000 pages of 4 KiB each). */
 const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
 
@@ -144,6 +156,8 @@ export async function startFerretDb(opts: {
   logSql?: boolean;
   /** Bytes the WAL file is cut back to when SQLite restarts it (default WAL_SIZE_LIMIT). */
   walSizeLimit?: number;
+  /** The indexes whose counts are kept (default COUNTED_INDEXES; [] keeps none, the count test's control). */
+  counted?: string[];
 }): Promise<EmbeddedDb> {
   const binary = ensureFerretBinary();
   const port = opts.port ?? (await freePort());
@@ -176,6 +190,7 @@ export async function startFerretDb(opts: {
     env: {
       ...process.env,
       GOGC: FERRETDB_GOGC,
+      RELAY_FERRETDB_COUNTED: (opts.counted ?? COUNTED_INDEXES).join(' '),
       ...(opts.pushdown === false ? { RELAY_FERRETDB_PUSHDOWN: 'off' } : {}),
       ...(opts.walRestart === false ? { RELAY_FERRETDB_WAL_RESTART: 'off' } : {}),
       ...(opts.atomicUpdates === false ? { RELAY_FERRETDB_ATOMIC_UPDATES: 'off' } : {}),

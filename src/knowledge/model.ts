@@ -1,6 +1,7 @@
 // Stored knowledge of a data source. A sync writes immutable packs (deflated groups of chunks) and a
-// manifest naming, per row, the content hash it learned and the pack holding its chunks; switching
-// the segment document to the new manifest is the single write that makes a sync visible.
+// manifest naming, per row, the content hash it learned and the pack holding its chunks (a header and
+// buckets of rows, manifest.ts); switching the segment document to the new manifest is the single
+// write that makes a sync visible.
 // Every key is `_id`: FerretDB v1 serves only `_id` equality without a scan (docs/FERRETDB.md).
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 
@@ -18,6 +19,8 @@ const SegmentSchema = new Schema(
      * manifest (megabytes for a large source). Absent on segments committed before 2026-11-27.
      */
     tracked: { type: Boolean, required: false },
+    /** The live manifest's bucket count (manifest.ts), so a row's get reads its bucket at once. Absent before 2026-11-27. */
+    buckets: { type: Number, required: false },
   },
   { versionKey: false },
 );
@@ -27,7 +30,7 @@ const BlobSchema = new Schema(
     _id: { type: String, required: true },
     dataSourceId: { type: String, required: true },
     run: { type: Number, required: true },
-    /** Deflated JSON (see store.ts for the shapes). */
+    /** Deflated JSON (see store.ts and manifest.ts for the shapes). */
     data: { type: Buffer, required: true },
     /** Packs only: the chunks' vectors in group order, a 12-bit integer per dimension, two to three bytes (knowledge/vectorCodec.ts). */
     vectors12: { type: Buffer, required: false },

@@ -1,14 +1,16 @@
 // Writing and reading a data source's stored knowledge (see model.ts for the layout).
-// Commit order: new packs, new manifest, then the segment switch (the commit point), then old
-// packs nobody references any more are deleted. A crash before the switch leaves only unreferenced
-// documents of an uncommitted run, which discardUncommitted removes.
+// Commit order: new packs, new manifest (its buckets, then its header: manifest.ts), then the
+// segment switch (the commit point), then the old manifest and the old packs nobody references any
+// more are deleted. A crash before the switch leaves only unreferenced documents of an uncommitted
+// run (buckets included), which discardUncommitted removes.
 import { randomUUID } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import { KnowledgeManifestModel, KnowledgePackModel, KnowledgeSegmentModel } from './model.ts';
 import { BotModel } from '../platform/model.ts';
 import { trusted } from '../db/connection.ts';
 import { dequantise, unpack12 } from './vectorCodec.ts';
-import { encode, PackWriter, type StoredGroup } from './packWriter.ts';
+import { PackWriter, type StoredGroup } from './packWriter.ts';
+import { bucketCount, deleteManifest, readHeader, writeManifest, type Manifest, type ManifestRow } from './manifest.ts';
 
 export interface StoredChunk {
   heading: string | null;
@@ -23,26 +25,7 @@ export interface RowChunks {
   /** The chunks' vectors (chunk i at i × dims) when an embedding model is configured (knowledge/embeddings.ts). */
   embedding?: { model: string; vectors: Float32Array };
 }
-export interface ManifestRow {
-  /** content hash learned */
-  h: string;
-  /** synced at (epoch ms) */
-  t: number;
-  /** pack id */
-  p: string;
-  /** chunk count */
-  n: number;
-  /** embedding model of the row's vectors, if it has them */
-  e?: string;
-}
-export interface Manifest {
-  run: number;
-  /** Committed by a sync that follows the rows' change log (datasources/changes.ts). */
-  tracked?: boolean;
-  rows: Record<string, ManifestRow>;
-  /** pack id → chunks it holds (live or not), for compaction */
-  packs: Record<string, number>;
-}
+export { emptyManifest, readCommitted, type Manifest, type ManifestRow } from './manifest.ts';
 
 /** A pack whose live share falls below this is rewritten by the next sync. */
 const COMPACT_BELOW = 0.5;
@@ -50,47 +33,16 @@ const COMPACT_BELOW = 0.5;
 const decode = <T>(data: Buffer | { buffer: Uint8Array }): T =>
   JSON.parse(inflateRawSync(Buffer.isBuffer(data) ? data : Buffer.from(data.buffer)).toString('utf8')) as T;
 
-export const emptyManifest = (): Manifest => ({ run: 0, rows: {}, packs: {} });
-
-/**
- * The committed row states of a source for reading one row's: a large source's manifest is
- * megabytes, and a written manifest never changes (a commit writes a new one under a new id), so
- * the decoded ones are kept by id. Read-only: callers must not change what it returns.
- */
-const stateCache = new Map<string, Readonly<Manifest>>();
-const STATE_CACHE_SIZE = 4;
-export async function readCommittedStates(dataSourceId: string): Promise<Readonly<Manifest>> {
-  const segment = await KnowledgeSegmentModel.findById(dataSourceId, { manifestId: 1 }).lean();
-  if (!segment) return emptyManifest();
-  const id = String(segment.manifestId);
-  let manifest = stateCache.get(id);
-  if (!manifest) {
-    const doc = await KnowledgeManifestModel.findById(segment.manifestId).lean();
-    if (!doc) return emptyManifest();
-    manifest = decode<Manifest>(doc.data);
-    stateCache.set(id, manifest);
-    if (stateCache.size > STATE_CACHE_SIZE) stateCache.delete(stateCache.keys().next().value!);
-  }
-  return manifest;
-}
-
 /**
  * The committed run and whether its manifest follows the change log, from the segment alone. A
- * segment committed before it held `tracked` has its manifest read (once per manifest: cached).
+ * segment committed before it held `tracked` has its manifest's header read (cached per manifest).
  */
 export async function committedState(dataSourceId: string): Promise<Pick<Manifest, 'run' | 'tracked'>> {
   const segment = await KnowledgeSegmentModel.findById(dataSourceId, { run: 1, tracked: 1 }).lean();
   if (!segment) return { run: 0 };
   if (typeof segment.tracked === 'boolean') return { run: segment.run, tracked: segment.tracked };
-  const manifest = await readCommittedStates(dataSourceId);
-  return { run: manifest.run, tracked: manifest.tracked };
-}
-
-export async function readCommitted(dataSourceId: string): Promise<Manifest> {
-  const segment = await KnowledgeSegmentModel.findById(dataSourceId).lean();
-  if (!segment) return emptyManifest();
-  const doc = await KnowledgeManifestModel.findById(segment.manifestId).lean();
-  return doc ? decode<Manifest>(doc.data) : emptyManifest();
+  const header = await readHeader(dataSourceId);
+  return header ? { run: header.run, tracked: header.tracked } : { run: 0 };
 }
 
 const bytesOf = (data: Buffer | { buffer: Uint8Array }) => (Buffer.isBuffer(data) ? data : Buffer.from(data.buffer));
@@ -157,7 +109,10 @@ export async function commitKnowledge(input: CommitInput): Promise<{ manifest: M
   const reembedded = (input.reembedded ?? []).filter((r) => !syncedAt.has(r.rowId) && previous.rows[r.rowId]);
   for (const r of reembedded) syncedAt.set(r.rowId, previous.rows[r.rowId]!.t);
   const kept: Record<string, ManifestRow> = {};
-  for (const rowId of input.liveRowIds) if (!syncedAt.has(rowId) && previous.rows[rowId]) kept[rowId] = previous.rows[rowId]!;
+  for (const rowId of input.liveRowIds) {
+    const entry = syncedAt.has(rowId) ? undefined : previous.rows[rowId];
+    if (entry) kept[rowId] = entry;
+  }
 
   const writer = input.written ?? new PackWriter(dataSourceId, run);
   if (!input.written) for (const group of [...input.processed, ...reembedded]) writer.add(group);
@@ -166,23 +121,31 @@ export async function commitKnowledge(input: CommitInput): Promise<{ manifest: M
     writer.add(group);
   }
   await writer.finish();
-  const rows: Record<string, ManifestRow> = { ...kept };
   const packs: Record<string, number> = { ...writer.packs };
-  for (const entry of Object.values(kept)) packs[entry.p] = previous.packs[entry.p] ?? entry.n;
+  let [count, totalDocuments] = [0, 0];
+  for (const entry of Object.values(kept)) {
+    packs[entry.p] = previous.packs[entry.p] ?? entry.n;
+    count++;
+    totalDocuments += entry.n;
+  }
+  // The kept rows (less those relocation moved) plus the written ones: not copied, it is 100,000 rows at scale.
+  const rows = kept;
   for (const [rowId, entry] of writer.rows) {
     const t = syncedAt.get(rowId);
-    if (t !== undefined) rows[rowId] = { ...entry, t };
+    if (t === undefined) continue;
+    rows[rowId] = { ...entry, t };
+    count++;
+    totalDocuments += entry.n;
   }
 
-  const manifest: Manifest = { run, tracked: true, rows, packs };
-  const manifestId = `${dataSourceId}:${run}`;
-  await KnowledgeManifestModel.collection.insertOne({ _id: manifestId, dataSourceId, run, data: encode(manifest) } as never);
-  const totalDocuments = Object.values(rows).reduce((n, r) => n + r.n, 0);
-  await KnowledgeSegmentModel.replaceOne({ _id: dataSourceId }, { botId: input.botId, run, manifestId, totalDocuments, tracked: manifest.tracked }, { upsert: true });
+  const manifest = { run, tracked: true, rows, packs, buckets: bucketCount(count) };
+  const manifestId = await writeManifest(dataSourceId, manifest);
+  const { buckets, tracked } = manifest;
+  await KnowledgeSegmentModel.replaceOne({ _id: dataSourceId }, { botId: input.botId, run, manifestId, totalDocuments, tracked, buckets }, { upsert: true });
   await stampKnowledge(input.botId);
 
-  // Garbage: the previous manifest and packs the new manifest no longer references.
-  if (previous.run) await KnowledgeManifestModel.deleteOne({ _id: `${dataSourceId}:${previous.run}` });
+  // Garbage: the previous manifest (its buckets too) and packs the new manifest no longer references.
+  if (previous.run) await deleteManifest(dataSourceId, previous);
   for (const packId of Object.keys(previous.packs)) if (!(packId in packs)) await KnowledgePackModel.deleteOne({ _id: packId });
   return { manifest, totalDocuments };
 }

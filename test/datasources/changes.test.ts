@@ -7,6 +7,7 @@ import { createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
 import { DataSourceModel, DataSourceRowModel, RowChangeModel, RowContentModel } from '../../src/datasources/model.ts';
 import { packContent, contentHash } from '../../src/datasources/content.ts';
 import { performSync } from '../../src/datasources/sync.job.ts';
+import { logRowChanges } from '../../src/datasources/changes.ts';
 import { KnowledgeManifestModel, KnowledgeSegmentModel } from '../../src/knowledge/model.ts';
 import { createDataSource, getDataSource, rowIds } from './support.ts';
 
@@ -153,5 +154,46 @@ describe('sync follows the change log', () => {
     await KnowledgeManifestModel.updateOne({ _id: segment.manifestId }, { $set: { data: deflateRawSync(Buffer.from(JSON.stringify(manifest))) } });
     await KnowledgeSegmentModel.collection.updateOne({ _id: older } as never, { $unset: { tracked: '' } });
     expect(await estimate(older)).toEqual({ tokens: 301, modifiedRows: 2 });
+  });
+  describe('a logged write that lands after the sync read its row', () => {
+    /** The two halves of a row update (rows.ts): the log entry, and later the write itself. */
+    const logUpdate = (dataSourceId: string, rowId: string, content: string) =>
+      logRowChanges(dataSourceId, [{ id: rowId, bytes: Buffer.byteLength(content), hash: contentHash(content) }], new Date());
+    const land = async (rowId: string, content: string) => {
+      await RowContentModel.updateOne({ _id: rowId }, { $set: { hash: contentHash(content), data: packContent(content) } });
+      await DataSourceRowModel.updateOne({ _id: rowId }, { $set: { contentHash: contentHash(content), bytes: Buffer.byteLength(content) } });
+    };
+    const stateOf = async (dataSourceId: string, rowId: string) =>
+      (await api('get', `/data-sources/row?dataSourceId=${dataSourceId}&dataSourceRowId=${rowId}`).expect(200)).body;
+
+    it('keeps its entry, so the next sync learns the row', async () => {
+      const id = await createDataSource(api);
+      await api('post', '/data-sources/row', { dataSourceId: id, dataSourceRows: rows(3, 'late') }).expect(200);
+      await sync(id);
+      const [row] = await rowIds(api, id);
+      const content = '# Late\n\nWritten while a sync ran.';
+      await logUpdate(id, row!.id, content);
+      // The sync reads the log, then the row before the write lands: it learns the old content.
+      expect(await sync(id)).toMatchObject({ modifiedRows: 0 });
+      expect(await logged(id)).toBe(1);
+      await land(row!.id, content);
+      expect(await sync(id)).toMatchObject({ modifiedRows: 1, unmodifiedRows: 2 });
+      expect(await logged(id)).toBe(0);
+      expect((await stateOf(id, row!.id)).dataSourceRow).toMatchObject({ state: 'synced', content });
+    });
+
+    it('clears an entry whose write never landed once it is older than ten minutes', async () => {
+      const id = await createDataSource(api);
+      await api('post', '/data-sources/row', { dataSourceId: id, dataSourceRows: rows(2, 'lost') }).expect(200);
+      await sync(id);
+      const [row] = await rowIds(api, id);
+      await logUpdate(id, row!.id, '# Never written');
+      expect(await sync(id)).toMatchObject({ modifiedRows: 0 });
+      expect(await logged(id)).toBe(1);
+      await api('post', '/data-sources/sync', { dataSourceId: id }).expect(200);
+      const later = { ...rt.runtime.ctx, clock: { now: () => new Date(Date.now() + 11 * 60_000) } };
+      expect(await performSync(later, { dataSourceId: id, run: (await DataSourceModel.findById(id).lean())!.syncRun })).toBe('done');
+      expect(await logged(id)).toBe(0);
+    });
   });
 });

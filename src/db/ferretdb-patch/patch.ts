@@ -13,11 +13,14 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ADDED: Record<string, string> = {
   'relay_pushdown.go': 'internal/backends/sqlite/relay_pushdown.go',
   'relay_index.go': 'internal/backends/sqlite/metadata/relay_index.go',
+  'relay_counts.go': 'internal/backends/sqlite/metadata/relay_counts.go',
   'relay_count.go': 'internal/handler/relay_count.go',
   'relay_update_batch.go': 'internal/handler/common/relay_update_batch.go',
   'relay_update.go': 'internal/backends/sqlite/relay_update.go',
   'relay_wal_restart.go': 'internal/backends/sqlite/metadata/pool/relay_wal_restart.go',
   'relay_atomic_update.go': 'internal/handler/relay_atomic_update.go',
+  'relay_sjson.go': 'internal/handler/sjson/relay_sjson.go',
+  'relay_sjson_test.go': 'internal/handler/sjson/relay_sjson_test.go',
 };
 
 interface Edit {
@@ -72,6 +75,29 @@ const EDITS: Edit[] = [
 
 		if _, err := db.ExecContext(ctx, q); err != nil {
 			_ = r.indexesDrop(ctx, dbName, collectionName, created)`,
+  },
+  // Counted indexes get their triggers and counts when created, and lose them when dropped (relay_counts.go).
+  {
+    file: 'internal/backends/sqlite/metadata/registry.go',
+    anchor: `		created = append(created, index.Name)
+		c.Settings.Indexes = append(c.Settings.Indexes, index)`,
+    replace: `		if err := relayEnsureCounts(ctx, db, c.Name, c.TableName, index); err != nil {
+			_, _ = db.ExecContext(ctx, fmt.Sprintf("DROP INDEX %q", c.TableName+"_"+index.Name))
+			_ = r.indexesDrop(ctx, dbName, collectionName, created)
+			return lazyerrors.Error(err)
+		}
+
+		created = append(created, index.Name)
+		c.Settings.Indexes = append(c.Settings.Indexes, index)`,
+  },
+  {
+    file: 'internal/backends/sqlite/metadata/registry.go',
+    anchor: `		q := fmt.Sprintf("DROP INDEX %q", c.TableName+"_"+name)`,
+    replace: `		if err := relayDropCounts(ctx, db, c.TableName+"_"+name); err != nil {
+			return lazyerrors.Error(err)
+		}
+
+		q := fmt.Sprintf("DROP INDEX %q", c.TableName+"_"+name)`,
   },
   // Indexes written by an unpatched FerretDB are rebuilt in that form when a database is opened.
   {
@@ -148,6 +174,18 @@ const EDITS: Edit[] = [
 	if params.RelayCount {
 		res := &backends.QueryResult{Iter: newQueryIterator(ctx, nil, params.OnlyRecordIDs)}
 		if plan.exact && !meta.Capped() {
+			if plan.countIdx != "" {
+				// kept by triggers (relay_counts.go): one seek, however many documents match
+				kq, kargs := plan.countSQL()
+				if err := db.QueryRowContext(ctx, kq, kargs...).Scan(&res.RelayN); err != nil {
+					return nil, lazyerrors.Error(err)
+				}
+				if params.Limit > 0 && res.RelayN > params.Limit {
+					res.RelayN = params.Limit
+				}
+				res.RelayCounted = true
+				return res, nil
+			}
 			if params.Limit > 0 {
 				// Is there a Limit-th match? Skipped to, it costs the index entries up to it and no
 				// more (SQLite steps per entry as for COUNT(*); a COUNT over a LIMIT subquery pays a
@@ -439,6 +477,111 @@ const EDITS: Edit[] = [
 const relayUntracked = true
 
 // profilesM protects access to profiles.`,
+  },
+  // Stored documents are decoded with their schema cached and their plain scalars read directly
+  // (relay_sjson.go): a page of 100 webhook deliveries 13.8 -> 5.3 ms of FerretDB CPU (docs/FERRETDB.md).
+  {
+    file: 'internal/handler/sjson/sjson.go',
+    anchor: `	var v map[string]json.RawMessage
+	r := bytes.NewReader(data)
+	dec := json.NewDecoder(r)
+
+	err := dec.Decode(&v)
+	if err != nil {
+		return nil, lazyerrors.Error(err)
+	}
+
+	if err = checkConsumed(dec, r); err != nil {
+		return nil, lazyerrors.Error(err)
+	}
+`,
+    replace: `	v, err := relayObject(data)
+	if err != nil {
+		return nil, lazyerrors.Error(err)
+	}
+`,
+  },
+  {
+    file: 'internal/handler/sjson/document.go',
+    anchor: `	r := bytes.NewReader(data)
+	dec := json.NewDecoder(r)
+
+	var rawMessages map[string]json.RawMessage
+	if err := dec.Decode(&rawMessages); err != nil {
+		return lazyerrors.Error(err)
+	}
+
+	if err := checkConsumed(dec, r); err != nil {
+		return lazyerrors.Error(err)
+	}
+`,
+    replace: `	rawMessages, err := relayObject(data)
+	if err != nil {
+		return lazyerrors.Error(err)
+	}
+`,
+  },
+  {
+    file: 'internal/handler/sjson/array.go',
+    anchor: `	r := bytes.NewReader(data)
+	dec := json.NewDecoder(r)
+
+	var rawMessages []json.RawMessage
+	if err := dec.Decode(&rawMessages); err != nil {
+		return lazyerrors.Error(err)
+	}
+
+	if err := checkConsumed(dec, r); err != nil {
+		return lazyerrors.Error(err)
+	}
+`,
+    replace: `	rawMessages, err := relayArray(data)
+	if err != nil {
+		return lazyerrors.Error(err)
+	}
+`,
+  },
+  {
+    file: 'internal/handler/sjson/array.go',
+    anchor: `	"encoding/json"
+`,
+    replace: ``,
+  },
+  {
+    file: 'internal/handler/sjson/sjson.go',
+    anchor: `	var sch schema
+	r = bytes.NewReader(jsch)
+	dec = json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+
+	if err := dec.Decode(&sch); err != nil {
+		return nil, lazyerrors.Error(err)
+	}
+
+	if err := checkConsumed(dec, r); err != nil {
+		return nil, lazyerrors.Error(err)
+	}
+`,
+    replace: `	sch, err := relaySchemaOf(jsch)
+	if err != nil {
+		return nil, lazyerrors.Error(err)
+	}
+`,
+  },
+  {
+    file: 'internal/handler/sjson/sjson.go',
+    anchor: `	var res sjsontype
+	var err error
+
+	switch sch.Type {`,
+    replace: `	if v, ok := relayScalar(data, sch.Type); ok {
+		return v, nil
+	}
+
+	var res sjsontype
+	var err error
+
+	switch sch.Type {`,
   },
 ];
 

@@ -98,6 +98,9 @@ func relayUpgradeIndexes(ctx context.Context, db *fsql.DB, colls map[string]*Col
 			if index.Name == backends.DefaultIndexName {
 				continue
 			}
+			if err := relayEnsureCounts(ctx, db, c.Name, c.TableName, index); err != nil {
+				return lazyerrors.Error(err)
+			}
 			name := c.TableName + "_" + index.Name
 			var sql string
 			err := db.QueryRowContext(ctx, `SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?`, name).Scan(&sql)

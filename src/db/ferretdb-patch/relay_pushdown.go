@@ -51,6 +51,9 @@ type relayCond struct {
 	// pinned: every matching row has one type rank, so an ORDER BY needs the value only (SQLite
 	// does not see that a rank fixed by the WHERE leaves the index order intact)
 	pinned bool
+	// rank and val of a plain equality (`field: value`), else rank 0: what a maintained count is keyed by
+	rank int
+	val  any
 }
 
 // relayPlan is what the backend sends to SQLite for one query.
@@ -59,6 +62,9 @@ type relayPlan struct {
 	args    []any
 	orderBy string
 	exact   bool // where matches exactly the filter's documents
+	// countIdx and countArgs: the filter's count is kept in RelayCountTable (relay_counts.go)
+	countIdx  string
+	countArgs []any
 }
 
 func relayUsableField(f string) bool { return metadata.RelayUsableField(f) }
@@ -99,9 +105,9 @@ func relayEq(f string, rank int, val any) relayCond {
 	if rank == 1 {
 		// Null and missing have no value (`->>` is NULL): pinning it too makes the condition an
 		// equality on both columns, so SQLite can range over the index's next key.
-		return relayCond{sql: fmt.Sprintf("%s = 1 AND %s IS NULL", r, x), exact: true, eq: true, pinned: true}
+		return relayCond{sql: fmt.Sprintf("%s = 1 AND %s IS NULL", r, x), exact: true, eq: true, pinned: true, rank: 1}
 	}
-	return relayCond{sql: fmt.Sprintf("%s = %d AND %s = ?", r, rank, x), args: []any{val}, exact: true, eq: true, pinned: true}
+	return relayCond{sql: fmt.Sprintf("%s = %d AND %s = ?", r, rank, x), args: []any{val}, exact: true, eq: true, pinned: true, rank: rank, val: val}
 }
 
 // relayFieldCond translates one top-level filter entry; ok is false when nothing was translated.
@@ -319,6 +325,10 @@ func relayMakePlan(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 		}
 	}
 
+	if plan.exact {
+		plan.countIdx, plan.countArgs = relayCountLookup(meta, conds)
+	}
+
 	// A sort over an index that narrows nothing could walk the whole index to find a few matches.
 	narrowed := plan.exact || len(plan.where) > 0
 
@@ -453,6 +463,39 @@ func relaySortFits(index metadata.IndexInfo, next int, sort *types.Document, wal
 		}
 	}
 	return true
+}
+
+// relayCountLookup finds a counted index whose keys are exactly the filter's fields, each a plain
+// equality on null, a string, an ObjectId or a boolean (values whose JSON form is one: an int and
+// a double equal to it are one value to MongoDB but two keys). The caller has checked that the
+// filter is exact, so its arrays probes found none: the kept count is COUNT(*) of the same rows.
+func relayCountLookup(meta *metadata.Collection, conds map[string]relayCond) (string, []any) {
+	for _, index := range meta.Settings.Indexes {
+		keys := metadata.RelayCountedKeys(meta.Name, index)
+		if len(keys) == 0 || len(keys) != len(conds) {
+			continue
+		}
+		args := make([]any, 0, len(keys)*2)
+		for _, k := range keys {
+			c, ok := conds[k]
+			if !ok || (c.rank != 1 && c.rank != 3 && c.rank != 7 && c.rank != 8) {
+				args = nil
+				break
+			}
+			args = append(args, int64(c.rank), c.val)
+		}
+		if args != nil {
+			return meta.TableName + "_" + index.Name, args
+		}
+	}
+	return "", nil
+}
+
+// countSQL reads a kept count (no row: none of the documents has the key).
+func (p *relayPlan) countSQL() (string, []any) {
+	q := fmt.Sprintf(`SELECT COALESCE((SELECT n FROM %q WHERE idx = ? AND key = json_array(?%s)), 0)`,
+		metadata.RelayCountTable, strings.Repeat(", ?", len(p.countArgs)-1))
+	return q, append([]any{p.countIdx}, p.countArgs...)
 }
 
 // relayWhereClause joins a plan's conditions.
