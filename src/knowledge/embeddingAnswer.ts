@@ -34,9 +34,11 @@ export async function requestEmbeddings(req: EmbeddingRequest, signal?: AbortSig
     if (signal?.aborted) throw err;
     return { kind: 'unreachable', message: err instanceof Error ? err.message : String(err) };
   }
-  const text = await response.body.text();
-  if (response.statusCode >= 300) return { kind: 'status', status: response.statusCode, text };
-  const body = parseJson(text) as { data?: unknown; usage?: { prompt_tokens?: unknown } } | null;
+  const bytes = Buffer.from(await response.body.arrayBuffer());
+  if (response.statusCode >= 300) return { kind: 'status', status: response.statusCode, text: bytes.toString('utf8') };
+  const fast = base64Embeddings(bytes, req.count);
+  if (fast) return { kind: 'vectors', floats: fast.floats, count: req.count, ...(fast.tokens === undefined ? {} : { tokens: fast.tokens }) };
+  const body = parseJson(bytes.toString('utf8')) as { data?: unknown; usage?: { prompt_tokens?: unknown } } | null;
   try {
     const floats = new Float32Array(decodeEmbeddings(body?.data, req.count)[0]!.buffer);
     const tokens = body?.usage?.prompt_tokens;
@@ -44,6 +46,77 @@ export async function requestEmbeddings(req: EmbeddingRequest, signal?: AbortSig
   } catch (err) {
     return { kind: 'invalid', message: (err as Error).message };
   }
+}
+
+const EMBEDDING_KEY = Buffer.from('"embedding"');
+const INDEX_KEY = Buffer.from('"index"');
+const TOKENS_KEY = Buffer.from('"prompt_tokens"');
+const [QUOTE, BACKSLASH, OPEN, CLOSE, COLON] = [0x22, 0x5c, 0x7b, 0x7d, 0x3a];
+const isSpace = (b: number | undefined) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+
+/**
+ * The vectors of a base64 answer read from its bytes, without turning the ~2 MB body into a string
+ * and parsing it (about a third of the embedding thread's CPU per batch; docs/BENCHMARKS.md, issue
+ * 18). It takes only the plain shape: exactly `count` `"embedding": "<base64>"` strings of one size
+ * and no escapes, each in an object with its `"index"`, every index once. Anything else (float arrays,
+ * a missing index, an error body) gives null, and the answer is parsed as JSON.
+ */
+export function base64Embeddings(bytes: Buffer, count: number): { floats: Float32Array; tokens?: number } | null {
+  let out: Buffer | null = null;
+  let dims = 0;
+  let found = 0;
+  const filled = new Uint8Array(count);
+  for (let at = bytes.indexOf(EMBEDDING_KEY); at >= 0; at = bytes.indexOf(EMBEDDING_KEY, at)) {
+    let i = at + EMBEDDING_KEY.length;
+    while (isSpace(bytes[i])) i++;
+    // `"embedding"` as a value ("object": "embedding") is followed by a comma, not a colon.
+    if (bytes[i] !== COLON) {
+      at = i;
+      continue;
+    }
+    do i++;
+    while (isSpace(bytes[i]));
+    if (bytes[i] !== QUOTE || ++found > count) return null;
+    const start = i + 1;
+    const end = bytes.indexOf(QUOTE, start);
+    if (end < 0) return null;
+    const escape = bytes.indexOf(BACKSLASH, start);
+    if (escape >= 0 && escape < end) return null;
+    const base64 = bytes.toString('latin1', start, end);
+    const size = Buffer.byteLength(base64, 'base64');
+    if (!out) {
+      dims = size / 4;
+      if (!Number.isInteger(dims) || dims === 0) return null;
+      out = Buffer.from(new Float32Array(count * dims).buffer);
+    }
+    if (size !== dims * 4) return null;
+    const slot = indexOf(bytes, bytes.lastIndexOf(OPEN, at), bytes.indexOf(CLOSE, end));
+    if (slot === null || slot >= count || filled[slot]++) return null;
+    out.write(base64, slot * dims * 4, dims * 4, 'base64');
+    at = end + 1;
+  }
+  if (!out || found !== count) return null;
+  const tokens = numberAfter(bytes, bytes.lastIndexOf(TOKENS_KEY));
+  return { floats: new Float32Array(out.buffer, 0, count * dims), ...(tokens === null ? {} : { tokens }) };
+}
+
+/** The integer of the `"index"` key between `from` and `to` (one embedding's object), or null. */
+function indexOf(bytes: Buffer, from: number, to: number): number | null {
+  if (from < 0 || to < 0) return null;
+  const at = bytes.indexOf(INDEX_KEY, from);
+  return at >= 0 && at < to ? numberAfter(bytes, at, INDEX_KEY.length) : null;
+}
+
+/** The non-negative integer after the key at `at` and its colon, or null. */
+function numberAfter(bytes: Buffer, at: number, keyLength = TOKENS_KEY.length): number | null {
+  if (at < 0) return null;
+  let i = at + keyLength;
+  while (isSpace(bytes[i])) i++;
+  if (bytes[i++] !== COLON) return null;
+  while (isSpace(bytes[i])) i++;
+  let value = -1;
+  for (let digit = bytes[i]! - 0x30; digit >= 0 && digit <= 9; digit = bytes[++i]! - 0x30) value = Math.max(value, 0) * 10 + digit;
+  return value < 0 ? null : value;
 }
 
 /** The `data` of an embeddings response as one Float32Array per input, in input order, views into one array. */

@@ -1,12 +1,13 @@
 // The embedding model against a real OpenAI-compatible server started here: it asks for base64 and
 // decodes the Float32 bytes (on the embedding thread for several texts), reads float arrays from a
 // server that ignores the field, asks for floats from then on when a server refuses it, and gives
-// up on a request at its timeout. And the stored form of vectors (16 bits per
-// dimension and a scale), which must keep similarities close and encode its own output unchanged.
+// up on a request at its timeout; a plain base64 answer is read from its bytes, any other shape as
+// JSON. And the stored forms of vectors (16 and 12 bits per dimension and a scale), which must keep
+// similarities close and encode their own output unchanged.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmbeddingsStub, stubVector, type EmbeddingsStub } from '../helpers/embeddingsStub.ts';
 import { createEmbedder, normalise } from '../../src/knowledge/embeddings.ts';
-import { decodeEmbeddings } from '../../src/knowledge/embeddingAnswer.ts';
+import { base64Embeddings, decodeEmbeddings } from '../../src/knowledge/embeddingAnswer.ts';
 import { startEmbeddingThread } from '../../src/knowledge/embeddingThreadClient.ts';
 import { dequantise, pack12, quantise, unpack12 } from '../../src/knowledge/vectorCodec.ts';
 
@@ -92,6 +93,42 @@ describe('the embedding model', () => {
     expect(() => decodeEmbeddings([{ embedding: [1, 2] }, { embedding: [1, 2, 3] }], 2)).toThrow(/different sizes/);
     expect(() => decodeEmbeddings([{ index: 0, embedding: [1] }, { index: 0, embedding: [2] }], 2)).toThrow(/two embeddings for input 0/);
     expect(() => decodeEmbeddings([{ embedding: 'not a vector' }], 1)).toThrow(/neither/);
+  });
+});
+
+describe('reading a base64 answer from its bytes', () => {
+  const b64 = (v: number[]) => Buffer.from(Float32Array.from(v).buffer).toString('base64');
+  const answer = (data: unknown[], spaces?: number) => Buffer.from(JSON.stringify({ object: 'list', data, model: 'embed-a', usage: { prompt_tokens: 7, total_tokens: 7 } }, null, spaces));
+  const item = (index: number, v: number[]) => ({ object: 'embedding', index, embedding: b64(v) });
+
+  it('gives the vectors JSON parsing gives, placed by index, from compact and pretty-printed answers', () => {
+    for (const spaces of [undefined, 2]) {
+      const body = answer([item(1, [3, 4.5]), item(0, [1, -2]), item(2, [0.25, 8])], spaces);
+      const read = base64Embeddings(body, 3)!;
+      expect(Array.from(read.floats)).toEqual([1, -2, 3, 4.5, 0.25, 8]);
+      expect(Array.from(read.floats)).toEqual(Array.from(decodeEmbeddings((JSON.parse(body.toString()) as { data: unknown }).data, 3).flatMap((v) => Array.from(v))));
+      expect(read.tokens).toBe(7);
+    }
+  });
+
+  it('leaves every other shape to JSON parsing', () => {
+    // -1.9999999 is the bytes ff ff ff bf, "////vw" in base64; a server may write "\/" for "/".
+    const escaped = Buffer.from(answer([item(0, [-1.9999999, 2])]).toString().replace(/\//g, '\\/'));
+    const cases: Array<[string, Buffer, number]> = [
+      ['float arrays', answer([{ object: 'embedding', index: 0, embedding: [1, 2] }]), 1],
+      ['no index', answer([{ object: 'embedding', embedding: b64([1, 2]) }]), 1],
+      ['an index twice', answer([item(0, [1, 2]), item(0, [3, 4])]), 2],
+      ['an index past the inputs', answer([item(1, [1, 2])]), 1],
+      ['fewer embeddings than inputs', answer([item(0, [1, 2])]), 2],
+      ['more embeddings than inputs', answer([item(0, [1, 2]), item(1, [3, 4])]), 1],
+      ['sizes that differ', answer([item(0, [1, 2]), item(1, [3, 4, 5])]), 2],
+      ['an error body', Buffer.from(JSON.stringify({ error: { message: 'embedding failed' } })), 1],
+      ['an escaped slash', escaped, 1],
+    ];
+    expect(escaped.toString()).toContain('"\\/\\/\\/\\/vwAAAEA="');
+    // JSON parsing reads it right.
+    expect(Array.from(decodeEmbeddings((JSON.parse(escaped.toString()) as { data: unknown }).data, 1)[0]!)).toEqual([Math.fround(-1.9999999), 2]);
+    for (const [what, body, count] of cases) expect(base64Embeddings(body, count), what).toBeNull();
   });
 });
 
