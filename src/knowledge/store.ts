@@ -227,13 +227,14 @@ async function removeRunsBetween(dataSourceId: string, base: number, run: number
 }
 
 /**
- * Removes what one run wrote (a run superseded or failed) that the committed manifest does not
- * hold: everything when it never committed. A run that did commit (a second runner of it) and that
- * a newer run built on still has packs the newer manifest keeps rows in.
+ * Removes what one run (superseded or failed) wrote, once the segment holds a newer run: before, a
+ * second runner of the same run (FerretDB can hand a job to two) may still commit it, and the newer
+ * run's commit removes it anyway (removeRunsBetween). Packs the live manifest names stay: the run
+ * may have committed through that second runner and a newer run kept rows in them.
  */
 export async function discardRun(dataSourceId: string, run: number): Promise<void> {
   const header = await readHeader(dataSourceId);
-  if (header?.run === run) return;
+  if (!header || header.run <= run) return;
   const live = header?.packs ?? {};
   const packs = await KnowledgePackModel.find({ ...ofSource(dataSourceId), run }, { _id: 1 }).lean();
   const dead = packs.map((p) => String(p._id)).filter((id) => !(id in live));

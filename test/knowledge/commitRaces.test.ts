@@ -100,6 +100,17 @@ describe('overlapping runs of one data source', () => {
     expect(await live(ds._id)).toEqual({ [x]: group(x, 'Xray two.').hash, [y]: group(y, 'Yankee one.').hash });
   });
 
+  it('leaves a run that never committed alone while a second runner of it may still commit it', async () => {
+    const { ds, x, y, run, base } = await syncedSource();
+    const twin = new PackWriter(ds._id, run + 1);
+    twin.add(group(x, 'Xray one.'));
+    await twin.finish();
+    // The other runner of run + 1 found it superseded at a heartbeat; this one is past its last.
+    await discardRun(ds._id, run + 1);
+    await commit(ds, run + 1, base, [group(x, 'Xray one.')], twin);
+    expect(await live(ds._id)).toEqual({ [x]: group(x, 'Xray one.').hash, [y]: base.rows[y]!.h });
+  });
+
   it('keeps the packs of a run the sweeper restarts while it still works, so its late commit stays whole', async () => {
     const { ds, x, run, base } = await syncedSource();
     // Run + 1 wrote a pack, then an embedding call outlived the stale window: past its last heartbeat.
@@ -144,7 +155,7 @@ describe('overlapping runs of one data source', () => {
     client.on('commandStarted', started);
     try {
       await commit(ds, run + 2, base, [group(x, 'Xray two.')]);
-      await discardRun(ds._id, run + 3);
+      await discardRun(ds._id, run + 1);
       await removeKnowledge(ds._id);
     } finally {
       client.off('commandStarted', started);
