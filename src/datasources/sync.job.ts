@@ -55,7 +55,7 @@ export async function performSync(ctx: AppContext, data: SyncJobData, hooks: Syn
       return 'stale';
     } catch (err) {
       if (err instanceof SyncSuperseded || err instanceof KnowledgeSuperseded) {
-        // The packs it wrote are not the newer run's: nothing would ever read or remove them.
+        // Its packs are garbage once the newer run commits; what it wrote after that commit's cleanup goes here.
         await discardRun(ds._id, data.run);
         return 'stale';
       }

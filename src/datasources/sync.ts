@@ -123,7 +123,8 @@ export async function completeSync(ctx: AppContext, ds: DataSource, run: number,
 }
 
 export async function failSync(ctx: AppContext, ds: DataSource, run: number, reason: string): Promise<boolean> {
-  // Its own run only: a newer run (this one superseded) is writing packs of a higher run.
+  // Its own run only, and only once a newer run committed (else the next commit removes it): a newer
+  // run that superseded this one is writing packs of a higher run.
   await discardRun(ds._id, run);
   const updated = await DataSourceModel.findOneAndUpdate(
     { _id: ds._id, syncRun: run },

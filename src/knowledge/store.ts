@@ -2,7 +2,7 @@
 // Commit order: new packs, new manifest (its buckets, then its header: manifest.ts), then the
 // segment switch (the commit point, only from the manifest it was built on), then the old manifest
 // and the old packs nobody references any more are deleted. A crash before the switch leaves only
-// unreferenced documents of an uncommitted run (buckets included), which discardUncommitted removes.
+// unreferenced documents of an uncommitted run (buckets included), which the next commit removes.
 import { randomUUID } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import { KnowledgeManifestModel, KnowledgePackModel, KnowledgeSegmentModel, type KnowledgeSegment } from './model.ts';
@@ -124,6 +124,7 @@ export async function commitKnowledge(input: CommitInput): Promise<{ manifest: M
       // Garbage: the previous manifest (its buckets too) and packs the new manifest no longer references.
       if (previous.run) await deleteManifest(dataSourceId, previous);
       for (const packId of Object.keys(previous.packs)) if (!(packId in manifest.packs)) await KnowledgePackModel.deleteOne({ _id: packId });
+      await removeRunsBetween(dataSourceId, previous.run, run);
       return { manifest, totalDocuments };
     }
     await deleteManifest(dataSourceId, manifest);
@@ -212,22 +213,28 @@ async function relocateFromSparsePacks(previous: Manifest, kept: Record<string, 
  */
 const ofSource = (dataSourceId: string) => ({ _id: trusted({ $gte: `${dataSourceId}:`, $lt: `${dataSourceId};` }), dataSourceId });
 
-/** Removes documents of runs after the committed one (a failed or interrupted sync). */
-export async function discardUncommitted(dataSourceId: string): Promise<void> {
-  const segment = await KnowledgeSegmentModel.findById(dataSourceId).lean();
-  const uncommitted = { ...ofSource(dataSourceId), run: trusted({ $gt: segment?.run ?? 0 }) };
-  await KnowledgePackModel.deleteMany(uncommitted);
-  await KnowledgeManifestModel.deleteMany(uncommitted);
+/**
+ * What runs between the base and the run just committed left behind (a crash, a failure, a run
+ * superseded or restarted by the sweeper): none of them ever committed, and none can now, since the
+ * segment only moves from a run's base to a newer run. One of them may still be writing; it removes
+ * what it writes after this when it finds itself superseded (discardRun).
+ */
+async function removeRunsBetween(dataSourceId: string, base: number, run: number): Promise<void> {
+  if (run <= base + 1) return;
+  const between = { ...ofSource(dataSourceId), run: trusted({ $gt: base, $lt: run }) };
+  await KnowledgePackModel.deleteMany(between);
+  await KnowledgeManifestModel.deleteMany(between);
 }
 
 /**
- * Removes what one run wrote (a run superseded or failed) that the committed manifest does not
- * hold: everything when it never committed. A run that did commit (a second runner of it) and that
- * a newer run built on still has packs the newer manifest keeps rows in.
+ * Removes what one run (superseded or failed) wrote, once the segment holds a newer run: before, a
+ * second runner of the same run (FerretDB can hand a job to two) may still commit it, and the newer
+ * run's commit removes it anyway (removeRunsBetween). Packs the live manifest names stay: the run
+ * may have committed through that second runner and a newer run kept rows in them.
  */
 export async function discardRun(dataSourceId: string, run: number): Promise<void> {
   const header = await readHeader(dataSourceId);
-  if (header?.run === run) return;
+  if (!header || header.run <= run) return;
   const live = header?.packs ?? {};
   const packs = await KnowledgePackModel.find({ ...ofSource(dataSourceId), run }, { _id: 1 }).lean();
   const dead = packs.map((p) => String(p._id)).filter((id) => !(id in live));
