@@ -5,7 +5,7 @@
 import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
 import type { PageQuery } from '../http/pagination.ts';
-import { paginate } from '../http/pagination.ts';
+import { pageById } from '../http/pagination.ts';
 import { getBot } from '../platform/service.ts';
 import { emitClaimed, emitReleased } from './events.ts';
 import { ConversationModel, type Agent, type Conversation, type ConversationState, type Message } from './model.ts';
@@ -20,7 +20,7 @@ async function getConversation(conversationId: string): Promise<Conversation> {
 
 export async function listForAgents(botId: string, state: ConversationState, page: PageQuery) {
   await getBot(botId);
-  return paginate(ConversationModel, { botId, state }, page);
+  return pageById<Conversation>(ConversationModel, { botId, state }, page);
 }
 
 export async function claimConversation(ctx: AppContext, conversationId: string, agent: Agent): Promise<Conversation> {

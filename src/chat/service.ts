@@ -2,7 +2,7 @@
 import type { AppContext } from '../context.ts';
 import { newId, timeOrderedId } from '../clock.ts';
 import { AppError } from '../http/errors.ts';
-import { paginate, type Page, type PageQuery } from '../http/pagination.ts';
+import { pageById, type Page, type PageQuery } from '../http/pagination.ts';
 import type { Bot } from '../platform/model.ts';
 import { ConversationModel, TranscriptModel, type Agent, type Conversation, type ConversationState, type Message, type MessageRole, type Source, type Transcript } from './model.ts';
 import { emitStarted } from './events.ts';
@@ -52,7 +52,8 @@ export async function findConversation(botId: string, conversationId: string): P
 }
 
 export async function listConversations(botId: string, page: PageQuery, state?: ConversationState) {
-  return paginate(ConversationModel, state ? { botId, state } : { botId }, page);
+  // _id is the conversation's id (model.ts): cursor pages need no anchor lookup
+  return pageById<Conversation>(ConversationModel, state ? { botId, state } : { botId }, page);
 }
 
 /** All messages of a conversation, oldest first. */

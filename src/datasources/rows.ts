@@ -8,7 +8,7 @@ import { readCommittedRow, type ManifestRow } from '../knowledge/manifest.ts';
 import { contentHash, packContent, unpackContent } from './content.ts';
 import { timeOrderedId } from '../clock.ts';
 import { DataSourceRowModel, RowContentModel, type DataSource, type DataSourceRow, type RowContent, type SyncState } from './model.ts';
-import { pageById } from './paging.ts';
+import { pageById } from '../http/pagination.ts';
 import type { RowView } from './presenters.ts';
 import { bulkWriteInBatches, trusted } from '../db/connection.ts';
 import { isTransientDatabaseError } from '../db/errors.ts';

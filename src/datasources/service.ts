@@ -11,7 +11,7 @@ import { forgetSegment } from '../knowledge/service.ts';
 import { timeOrderedId } from '../clock.ts';
 import { cancelIntervalSync, scheduleIntervalSync } from './interval.ts';
 import { DataSourceModel, DataSourceRowModel, RowChangeModel, RowContentModel, SyncClaimModel, SyncHookModel, type DataSource, type SyncInterval } from './model.ts';
-import { pageById } from './paging.ts';
+import { pageById } from '../http/pagination.ts';
 import { SYNC_JOB } from './sync.ts';
 import { findOwned } from '../db/byId.ts';
 

@@ -2,7 +2,6 @@
 // stale window (its worker died, or its job was lost) is restarted as a new run, up to
 // MAX_SYNC_RETRIES times, then failed with a reason. Claims left without a syncing source go.
 import type { AppContext } from '../context.ts';
-import { discardUncommitted } from '../knowledge/store.ts';
 import { DataSourceModel, SyncClaimModel, type DataSource } from './model.ts';
 import { failSync, SYNC_JOB, type SyncJobData } from './sync.ts';
 import { trusted } from '../db/connection.ts';
@@ -27,7 +26,8 @@ export async function performSyncSweep(ctx: AppContext, opts: { staleAfterMs?: n
   const stuck = await DataSourceModel.find({ state: 'syncing', $or: [{ syncHeartbeatAt: trusted({ $lt: cutoff }) }, { syncHeartbeatAt: null }] }).lean<DataSource[]>();
   for (const ds of stuck) {
     if (ds.syncRetries < maxRetries) {
-      await discardUncommitted(ds._id);
+      // The stale run's packs stay: it may be alive past its last heartbeat and commit them. The
+      // next commit removes them if it never does (knowledge/store.ts removeRunsBetween).
       const run = ds.syncRun + 1;
       const res = await DataSourceModel.updateOne(
         { _id: ds._id, syncRun: ds.syncRun, state: 'syncing' },

@@ -3,7 +3,7 @@
 // a run that is no longer the data source's current one stops at its next heartbeat, and a second
 // runner of the same run (FerretDB can hand one job to two runners) gives way at the commit.
 import type { AppContext } from '../context.ts';
-import { commitKnowledge, discardRun, readCommitted, removeKnowledge, rowsToEmbed, type Manifest, type RowChunks } from '../knowledge/store.ts';
+import { commitKnowledge, discardRun, KnowledgeSuperseded, readCommitted, removeKnowledge, rowsToEmbed, type Manifest, type RowChunks } from '../knowledge/store.ts';
 import { embedderFor, EmbeddingPipeline } from '../knowledge/embeddings.ts';
 import { PackWriter } from '../knowledge/packWriter.ts';
 import { chunkMarkdown } from './chunking.ts';
@@ -54,8 +54,8 @@ export async function performSync(ctx: AppContext, data: SyncJobData, hooks: Syn
       if (!(await DataSourceModel.exists({ _id: ds._id }))) await removeKnowledge(ds._id);
       return 'stale';
     } catch (err) {
-      if (err instanceof SyncSuperseded) {
-        // The packs it wrote are not the newer run's: nothing would ever read or remove them.
+      if (err instanceof SyncSuperseded || err instanceof KnowledgeSuperseded) {
+        // Its packs are garbage once the newer run commits; what it wrote after that commit's cleanup goes here.
         await discardRun(ds._id, data.run);
         return 'stale';
       }

@@ -9,7 +9,7 @@ import { TeamModel } from '../platform/model.ts';
 import { insertedOnce } from '../db/insertNew.ts';
 import { pagesById } from '../db/pagesById.ts';
 import { syncs, tokensUsed } from '../observability/metrics.ts';
-import { committedState, discardUncommitted, readCommitted } from '../knowledge/store.ts';
+import { committedState, discardRun, readCommitted } from '../knowledge/store.ts';
 import { estimateTokens } from './content.ts';
 import { DataSourceModel, DataSourceRowModel, SyncClaimModel, type DataSource, type DataSourceRow } from './model.ts';
 import { changesIn, readChangeLog } from './changes.ts';
@@ -123,7 +123,9 @@ export async function completeSync(ctx: AppContext, ds: DataSource, run: number,
 }
 
 export async function failSync(ctx: AppContext, ds: DataSource, run: number, reason: string): Promise<boolean> {
-  await discardUncommitted(ds._id);
+  // Its own run only, and only once a newer run committed (else the next commit removes it): a newer
+  // run that superseded this one is writing packs of a higher run.
+  await discardRun(ds._id, run);
   const updated = await DataSourceModel.findOneAndUpdate(
     { _id: ds._id, syncRun: run },
     { $set: { state: 'sync_error', lastError: reason, syncHeartbeatAt: null } },

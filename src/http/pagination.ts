@@ -54,3 +54,29 @@ export async function paginate<D extends { id: string }>(
   if (!totalLimit) return { items, pagination: { total, last } };
   return { items, pagination: { total: Math.min(total, totalLimit), last, totalCapped: total > totalLimit } };
 }
+
+/**
+ * The same contract for collections whose `_id` is the public id and time-ordered (rows, data
+ * sources, conversations): the cursor is the previous page's last `_id`, so a page is one query
+ * (and the count) without an anchor lookup.
+ */
+export async function pageById<D extends { _id: string }>(
+  model: Model<any>,
+  filter: Record<string, unknown>,
+  page: PageQuery,
+  projection?: Record<string, 0 | 1>,
+): Promise<Page<D>> {
+  // From the cursor itself on, one item more: the cursor must name an item of this list, as in
+  // paginate, and that item comes first if it does. No lookup of it apart.
+  const query = page.cursor ? { ...filter, _id: trusted({ $gte: page.cursor }) } : filter;
+  const take = page.limit + (page.cursor ? 1 : 0);
+  const [found, total] = await Promise.all([
+    // A batch larger than the limit: FerretDB closes a cursor only after a batch smaller than its
+    // batch size, so 101 of a default batch of 101 would cost a killCursors round trip.
+    model.find(query, projection).sort({ _id: 1 }).limit(take).batchSize(take + 1).lean<D[]>(),
+    model.countDocuments(filter),
+  ]);
+  if (page.cursor && found[0]?._id !== page.cursor) throw new AppError('invalid_cursor', 'cursor does not name an item of this list');
+  const items = page.cursor ? found.slice(1) : found;
+  return { items, pagination: { total, last: items.length ? items[items.length - 1]!._id : null } };
+}

@@ -2,7 +2,7 @@
 // packs, bucket count) and the row states split into buckets by a hash of the row id, each its own
 // document (`${manifestId}:${k}`), so one row's state is one small `_id` read instead of the whole
 // manifest (0.3 s CPU to decode at 100,000 rows; docs/BENCHMARKS.md, session 28). All of them carry
-// the run, so discardUncommitted/discardRun/removeKnowledge (store.ts) remove buckets with headers.
+// the run, so the commit cleanup, discardRun and removeKnowledge (store.ts) remove buckets with headers.
 // Manifests committed before 2026-11-27 are one document with the rows inside: still read (whole,
 // as before) until the next commit writes the split form.
 import { inflateRawSync } from 'node:zlib';

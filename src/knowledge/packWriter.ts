@@ -1,7 +1,7 @@
 // Writing a sync's packs as their rows are ready, not all at its commit: the database stores one
 // pack while the sync chunks (and embeds) the next rows, so the commit waits for the last pack
 // only (docs/BENCHMARKS.md, issue 18). Packs carry the run in their id and field, so packs of a run
-// that never commits are found and removed (store.ts discardUncommitted, discardRun).
+// that never commits are found and removed (store.ts: the next commit, discardRun).
 import { deflateRawSync, constants } from 'node:zlib';
 import { KnowledgePackModel } from './model.ts';
 import { pack12, quantise } from './vectorCodec.ts';

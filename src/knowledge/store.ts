@@ -1,16 +1,16 @@
 // Writing and reading a data source's stored knowledge (see model.ts for the layout).
 // Commit order: new packs, new manifest (its buckets, then its header: manifest.ts), then the
-// segment switch (the commit point), then the old manifest and the old packs nobody references any
-// more are deleted. A crash before the switch leaves only unreferenced documents of an uncommitted
-// run (buckets included), which discardUncommitted removes.
+// segment switch (the commit point, only from the manifest it was built on), then the old manifest
+// and the old packs nobody references any more are deleted. A crash before the switch leaves only
+// unreferenced documents of an uncommitted run (buckets included), which the next commit removes.
 import { randomUUID } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
-import { KnowledgeManifestModel, KnowledgePackModel, KnowledgeSegmentModel } from './model.ts';
+import { KnowledgeManifestModel, KnowledgePackModel, KnowledgeSegmentModel, type KnowledgeSegment } from './model.ts';
 import { BotModel } from '../platform/model.ts';
 import { trusted } from '../db/connection.ts';
 import { dequantise, unpack12 } from './vectorCodec.ts';
 import { PackWriter, type StoredGroup } from './packWriter.ts';
-import { bucketCount, deleteManifest, readHeader, writeManifest, type Manifest, type ManifestRow } from './manifest.ts';
+import { bucketCount, deleteManifest, readCommitted, readHeader, writeManifest, type Manifest, type ManifestRow } from './manifest.ts';
 
 export interface StoredChunk {
   heading: string | null;
@@ -101,8 +101,59 @@ export interface CommitInput {
   now: Date;
 }
 
+/**
+ * Thrown by a commit that lost its segment switch to a run at least as new (a superseded run): it
+ * deleted nothing of what the segment holds, and its own manifest is gone (its packs: discardRun).
+ */
+export class KnowledgeSuperseded extends Error {}
+
+/** Switches after a commit of an older run only this often (each rebuilds on the newer manifest). */
+const COMMIT_ATTEMPTS = 3;
+
 export async function commitKnowledge(input: CommitInput): Promise<{ manifest: Manifest; totalDocuments: number }> {
-  const { previous, dataSourceId, run } = input;
+  const { dataSourceId, run } = input;
+  const writer = input.written ?? new PackWriter(dataSourceId, run);
+  if (!input.written) for (const group of [...input.processed, ...(input.reembedded ?? [])]) writer.add(group);
+  let previous = input.previous;
+  for (let attempt = 1; ; attempt++) {
+    const { manifest, totalDocuments } = await nextManifest(input, previous, writer);
+    const manifestId = await writeManifest(dataSourceId, manifest);
+    const { buckets, tracked } = manifest;
+    if (await switchSegment(dataSourceId, previous.run, { botId: input.botId, run, manifestId, totalDocuments, tracked, buckets })) {
+      await stampKnowledge(input.botId);
+      // Garbage: the previous manifest (its buckets too) and packs the new manifest no longer references.
+      if (previous.run) await deleteManifest(dataSourceId, previous);
+      for (const packId of Object.keys(previous.packs)) if (!(packId in manifest.packs)) await KnowledgePackModel.deleteOne({ _id: packId });
+      await removeRunsBetween(dataSourceId, previous.run, run);
+      return { manifest, totalDocuments };
+    }
+    await deleteManifest(dataSourceId, manifest);
+    const holder = (await KnowledgeSegmentModel.findById(dataSourceId, { run: 1 }).lean())?.run ?? 0;
+    if (holder >= run || attempt === COMMIT_ATTEMPTS) throw new KnowledgeSuperseded(`knowledge of ${dataSourceId} moved to run ${holder} during the commit of run ${run}`);
+    // An older run (superseded, yet past its last heartbeat) committed meanwhile and collected the
+    // manifest this one was built on: build on its manifest instead.
+    previous = await readCommitted(dataSourceId);
+  }
+}
+
+/**
+ * The commit point: the segment moves only from the manifest the commit was built on, so neither a
+ * superseded run overwrites a newer one nor a commit keeps rows in packs another commit collected.
+ * Conditional updates are atomic on MongoDB and on the patched FerretDB (docs/FERRETDB.md).
+ */
+async function switchSegment(dataSourceId: string, from: number, segment: Omit<KnowledgeSegment, '_id'>): Promise<boolean> {
+  if (from) return (await KnowledgeSegmentModel.replaceOne({ _id: dataSourceId, run: from }, segment)).matchedCount === 1;
+  try {
+    await KnowledgeSegmentModel.collection.insertOne({ _id: dataSourceId, ...segment } as never);
+    return true;
+  } catch (err) {
+    if ((err as { code?: number }).code === 11000) return false;
+    throw err;
+  }
+}
+
+/** The manifest of `previous`'s kept rows and the run's written ones (relocations added to `writer`). */
+async function nextManifest(input: CommitInput, previous: Manifest, writer: PackWriter) {
   const now = input.now.getTime();
   /** Synced time of each row this run writes: now for processed rows, as before for the others. */
   const syncedAt = new Map(input.processed.map((r) => [r.rowId, now]));
@@ -113,9 +164,6 @@ export async function commitKnowledge(input: CommitInput): Promise<{ manifest: M
     const entry = syncedAt.has(rowId) ? undefined : previous.rows[rowId];
     if (entry) kept[rowId] = entry;
   }
-
-  const writer = input.written ?? new PackWriter(dataSourceId, run);
-  if (!input.written) for (const group of [...input.processed, ...reembedded]) writer.add(group);
   for (const group of await relocateFromSparsePacks(previous, kept)) {
     syncedAt.set(group.rowId, group.t);
     writer.add(group);
@@ -137,17 +185,7 @@ export async function commitKnowledge(input: CommitInput): Promise<{ manifest: M
     count++;
     totalDocuments += entry.n;
   }
-
-  const manifest = { run, tracked: true, rows, packs, buckets: bucketCount(count) };
-  const manifestId = await writeManifest(dataSourceId, manifest);
-  const { buckets, tracked } = manifest;
-  await KnowledgeSegmentModel.replaceOne({ _id: dataSourceId }, { botId: input.botId, run, manifestId, totalDocuments, tracked, buckets }, { upsert: true });
-  await stampKnowledge(input.botId);
-
-  // Garbage: the previous manifest (its buckets too) and packs the new manifest no longer references.
-  if (previous.run) await deleteManifest(dataSourceId, previous);
-  for (const packId of Object.keys(previous.packs)) if (!(packId in packs)) await KnowledgePackModel.deleteOne({ _id: packId });
-  return { manifest, totalDocuments };
+  return { manifest: { run: input.run, tracked: true, rows, packs, buckets: bucketCount(count) }, totalDocuments };
 }
 
 /** Moves the kept rows of mostly-dead packs into the new run's packs, so dead chunks never pile up. */
@@ -169,20 +207,39 @@ async function relocateFromSparsePacks(previous: Manifest, kept: Record<string, 
   return moved;
 }
 
-/** Removes documents of runs after the committed one (a failed or interrupted sync). */
-export async function discardUncommitted(dataSourceId: string): Promise<void> {
-  const segment = await KnowledgeSegmentModel.findById(dataSourceId).lean();
-  const committed = segment?.run ?? 0;
-  await KnowledgePackModel.deleteMany({ dataSourceId, run: trusted({ $gt: committed }) });
-  await KnowledgeManifestModel.deleteMany({ dataSourceId, run: trusted({ $gt: committed }) });
+/**
+ * A source's packs and manifest documents: their `_id`s all start `${dataSourceId}:`, so a range of
+ * the `_id` index finds them (FerretDB v1 reads no secondary index without the patch; docs/FERRETDB.md).
+ */
+const ofSource = (dataSourceId: string) => ({ _id: trusted({ $gte: `${dataSourceId}:`, $lt: `${dataSourceId};` }), dataSourceId });
+
+/**
+ * What runs between the base and the run just committed left behind (a crash, a failure, a run
+ * superseded or restarted by the sweeper): none of them ever committed, and none can now, since the
+ * segment only moves from a run's base to a newer run. One of them may still be writing; it removes
+ * what it writes after this when it finds itself superseded (discardRun).
+ */
+async function removeRunsBetween(dataSourceId: string, base: number, run: number): Promise<void> {
+  if (run <= base + 1) return;
+  const between = { ...ofSource(dataSourceId), run: trusted({ $gt: base, $lt: run }) };
+  await KnowledgePackModel.deleteMany(between);
+  await KnowledgeManifestModel.deleteMany(between);
 }
 
-/** Removes the documents of one run that never committed (a run superseded by a newer one). */
+/**
+ * Removes what one run (superseded or failed) wrote, once the segment holds a newer run: before, a
+ * second runner of the same run (FerretDB can hand a job to two) may still commit it, and the newer
+ * run's commit removes it anyway (removeRunsBetween). Packs the live manifest names stay: the run
+ * may have committed through that second runner and a newer run kept rows in them.
+ */
 export async function discardRun(dataSourceId: string, run: number): Promise<void> {
-  const segment = await KnowledgeSegmentModel.findById(dataSourceId, { run: 1 }).lean();
-  if (segment?.run === run) return;
-  await KnowledgePackModel.deleteMany({ dataSourceId, run });
-  await KnowledgeManifestModel.deleteMany({ dataSourceId, run });
+  const header = await readHeader(dataSourceId);
+  if (!header || header.run <= run) return;
+  const live = header?.packs ?? {};
+  const packs = await KnowledgePackModel.find({ ...ofSource(dataSourceId), run }, { _id: 1 }).lean();
+  const dead = packs.map((p) => String(p._id)).filter((id) => !(id in live));
+  if (dead.length) await KnowledgePackModel.deleteMany({ _id: trusted({ $in: dead }) });
+  await KnowledgeManifestModel.deleteMany({ ...ofSource(dataSourceId), run });
 }
 
 /**
@@ -200,8 +257,8 @@ export async function removeKnowledge(dataSourceId: string): Promise<void> {
   const segment = await KnowledgeSegmentModel.findById(dataSourceId, { botId: 1 }).lean();
   await KnowledgeSegmentModel.deleteOne({ _id: dataSourceId });
   if (segment) await stampKnowledge(segment.botId);
-  await KnowledgePackModel.deleteMany({ dataSourceId });
-  await KnowledgeManifestModel.deleteMany({ dataSourceId });
+  await KnowledgePackModel.deleteMany(ofSource(dataSourceId));
+  await KnowledgeManifestModel.deleteMany(ofSource(dataSourceId));
 }
 
 /** Live rows kept from the previous run whose vectors are missing or from another model, read from their packs. */

@@ -1,5 +1,7 @@
 // The chat endpoints on both versions: start, message, list conversations and messages, tenancy,
 // validation, and the conversation.started event. No model is configured (grounded answerer).
+import mongoose from 'mongoose';
+import type { CommandStartedEvent } from 'mongodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestRuntime } from '../helpers/harness.ts';
 import { createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
@@ -9,7 +11,7 @@ import { NO_ANSWER } from '../../src/chat/answerers/grounded.ts';
 const VERSIONS = ['1.0', '2.0'] as const;
 
 describe.each(VERSIONS)('chat API on %s', (version) => {
-  const rt = useTestRuntime({ worker: false });
+  const rt = useTestRuntime({ worker: false, monitorCommands: true });
   let tenant: Tenant;
   let api: ReturnType<typeof publicApi>;
   beforeAll(async () => {
@@ -93,6 +95,35 @@ describe.each(VERSIONS)('chat API on %s', (version) => {
       ],
       pagination: { total: 2, last: b.body.conversationId },
     });
+  });
+
+  it('pages by cursor in one read of the conversations (no lookup of the cursor apart), and refuses a cursor not in the list', async () => {
+    const own = await createTenant();
+    const ownApi = publicApi(rt, own, version);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await ownApi('post', '/conversation')).body.conversationId);
+    const first = await ownApi('post', '/conversations', { limit: 1 });
+    expect(first.body.pagination).toEqual({ total: 3, last: ids[0] });
+    const sent: string[] = [];
+    const record = (e: CommandStartedEvent) => {
+      if (e.command[e.commandName] === 'conversations') sent.push(e.commandName);
+    };
+    const client = mongoose.connection.getClient();
+    client.on('commandStarted', record);
+    const next = await ownApi('post', '/conversations', { limit: 1, cursor: first.body.pagination.last });
+    client.off('commandStarted', record);
+    expect(next.body.conversations.map((c: { id: string }) => c.id)).toEqual([ids[1]]);
+    expect(next.body.pagination).toEqual({ total: 3, last: ids[1] });
+    // The page and its total: the cursor's own conversation comes back as the page's first item.
+    expect(sent.sort()).toEqual(['aggregate', 'find']);
+    const last = await ownApi('post', '/conversations', { limit: 5, cursor: ids[2] });
+    expect(last.body).toMatchObject({ conversations: [], pagination: { total: 3, last: null } });
+    const theirs = (await api('post', '/conversation')).body.conversationId as string;
+    for (const cursor of [theirs, '00000000-0000-4000-8000-000000000000']) {
+      const res = await ownApi('post', '/conversations', { cursor });
+      expect(res.status, cursor).toBe(400);
+      expect(res.body).toMatchObject({ success: false, code: 'invalid_cursor' });
+    }
   });
 
   it("gives 404 for a missing conversation and for another bot's, on /message and /messages", async () => {
