@@ -133,6 +133,9 @@ export async function commitKnowledge(input: CommitInput): Promise<{ manifest: M
     // An older run (superseded, yet past its last heartbeat) committed meanwhile and collected the
     // manifest this one was built on: build on its manifest instead.
     previous = await readCommitted(dataSourceId);
+    // A segment whose manifest is gone (a commit never collects the live one): a run built on
+    // nothing learned every row, so it may replace it.
+    if (!previous.run && !input.previous.run) previous = { ...previous, run: holder };
   }
 }
 

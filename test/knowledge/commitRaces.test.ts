@@ -15,7 +15,7 @@ import { failSync } from '../../src/datasources/sync.ts';
 import { performSyncSweep } from '../../src/datasources/sweep.job.ts';
 import { KnowledgeManifestModel, KnowledgePackModel, KnowledgeSegmentModel } from '../../src/knowledge/model.ts';
 import { PackWriter } from '../../src/knowledge/packWriter.ts';
-import { commitKnowledge, discardRun, KnowledgeSuperseded, readCommitted, readPack, removeKnowledge, type Manifest, type RowChunks } from '../../src/knowledge/store.ts';
+import { commitKnowledge, discardRun, emptyManifest, KnowledgeSuperseded, readCommitted, readPack, removeKnowledge, type Manifest, type RowChunks } from '../../src/knowledge/store.ts';
 
 const group = (rowId: string, text: string): RowChunks => ({
   rowId,
@@ -109,6 +109,14 @@ describe('overlapping runs of one data source', () => {
     await discardRun(ds._id, run + 1);
     await commit(ds, run + 1, base, [group(x, 'Xray one.')], twin);
     expect(await live(ds._id)).toEqual({ [x]: group(x, 'Xray one.').hash, [y]: base.rows[y]!.h });
+  });
+
+  it('replaces a segment whose manifest is gone with a run that learned every row', async () => {
+    const { ds, x, y, run } = await syncedSource();
+    await KnowledgeManifestModel.deleteOne({ _id: `${ds._id}:${run}` });
+    const processed = [group(x, 'Xray one.'), group(y, 'Yankee one.')];
+    await commitKnowledge({ botId: ds.botId, dataSourceId: ds._id, run: run + 1, previous: emptyManifest(), processed, liveRowIds: [x, y], now: new Date() });
+    expect(await live(ds._id)).toEqual({ [x]: processed[0]!.hash, [y]: processed[1]!.hash });
   });
 
   it('keeps the packs of a run the sweeper restarts while it still works, so its late commit stays whole', async () => {

@@ -1,0 +1,99 @@
+// Where the API process's CPU goes for a delivery list page of 100 (issue 17): the whole request
+// over HTTP (in-process server, a raw client that only counts bytes), then its stages in a loop:
+// the service (its reads one by one), the presenters and JSON.stringify. CPU from
+// process.cpuUsage (this process: API and client) and /proc (FerretDB); calls counted through
+// mongoose's debug hook. Data: a dir seeded by `bench/lists.ts seed DIR`.
+//
+//   node --import tsx bench/list-stages.ts DIR log|gateway [--requests 100] [--code ROOT]
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import mongoose from 'mongoose';
+import { processTreeCpuMs } from './lib/cpu.ts';
+
+const [dir, which = 'log'] = process.argv.slice(2);
+const arg = (name: string, fallback: string) => (process.argv.includes(`--${name}`) ? process.argv[process.argv.indexOf(`--${name}`) + 1]! : fallback);
+if (!dir || (which !== 'log' && which !== 'gateway')) throw new Error('usage: bench/list-stages.ts DIR log|gateway [--requests N] [--code ROOT]');
+const root = path.resolve(arg('code', path.join(import.meta.dirname, '..')));
+const N = Number(arg('requests', '100'));
+const TOKEN = 'bench-lists-admin-token-0123456789';
+const { loadConfig } = await import(`${root}/src/config.ts`);
+const { startFerretDb } = await import(`${root}/src/db/ferretdb.ts`);
+const { createLogger } = await import(`${root}/src/observability/logger.ts`);
+const { createRuntime } = await import(`${root}/src/runtime.ts`);
+const { createApp } = await import(`${root}/src/http/app.ts`);
+const { trusted } = await import(`${root}/src/db/connection.ts`);
+const target = JSON.parse(fs.readFileSync(path.join(dir, 'target.json'), 'utf8')) as { botId: string; hookId: string };
+const db = await startFerretDb({ dataDir: path.join(dir, 'db'), database: 'relay_lists' });
+const config = loadConfig({ MONGODB_URI: db.uri, ADMIN_TOKEN: TOKEN, RETENTION_DAYS: '0', GATEWAY_CONFIG: path.join(dir, 'gateway.json'), RULES_DIR: path.join(dir, 'rules'), DATA_DIR: path.join(dir, 'data') });
+const runtime = await createRuntime({ config, logger: createLogger('silent'), uri: db.uri, role: { api: true, worker: false } });
+const server = http.createServer(createApp(runtime.ctx, runtime.modules).callback());
+await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+const port = (server.address() as { port: number }).port;
+let calls = 0;
+mongoose.set('debug', () => void calls++);
+const get = (p: string) =>
+  new Promise<number>((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path: `/api/admin${p}`, headers: { authorization: `Bearer ${TOKEN}` } }, (res) => {
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => (bytes += chunk.length)).on('end', () => resolve(bytes));
+      })
+      .on('error', reject);
+  });
+
+/** CPU per call of `fn` (after 20 warm-up calls): this process's, FerretDB's, and mongoose calls. */
+async function stage(label: string, fn: () => unknown): Promise<void> {
+  for (let i = 0; i < 20; i++) await fn();
+  const [node, ferret, before] = [process.cpuUsage(), processTreeCpuMs(db.process.pid), calls];
+  let result: unknown;
+  for (let i = 0; i < N; i++) result = await fn();
+  const used = process.cpuUsage(node);
+  const bytes = label.startsWith('HTTP') ? `, ${String(result)} bytes` : '';
+  const per = (ms: number) => (ms / N).toFixed(2);
+  process.stdout.write(`| ${label} | ${per((used.user + used.system) / 1000)} | ${per(processTreeCpuMs(db.process.pid) - ferret)} | ${(calls - before) / N}${bytes} |\n`);
+}
+
+process.stdout.write(`${which}, page of 100, ${N} calls each, code ${root}\n| stage | Node CPU ms | FerretDB CPU ms | mongoose calls |\n| --- | --- | --- | --- |\n`);
+await stage('HTTP: an admin route without reads (/gateway/sources)', () => get('/gateway/sources'));
+if (which === 'log') {
+  const { listDeliveries } = await import(`${root}/src/webhooks/deliveries.ts`);
+  const { presentDelivery } = await import(`${root}/src/webhooks/presenters.ts`);
+  const { getWebhook } = await import(`${root}/src/webhooks/service.ts`);
+  const { DeliveryModel, AttemptModel, AttemptResultModel } = await import(`${root}/src/webhooks/model.ts`);
+  const filter = { webhookId: target.hookId };
+  const page = await listDeliveries(target.botId, target.hookId, { limit: 100 }, config.DELIVERY_LIST_TOTAL_LIMIT);
+  const ids = { deliveryId: trusted({ $in: page.items.map((d: { id: string }) => d.id) }) };
+  const body = { success: true, deliveries: page.items.map(presentDelivery), pagination: page.pagination };
+  await stage('HTTP: the page', () => get(`/bots/${target.botId}/webhooks/${target.hookId}/deliveries?limit=100`));
+  await stage('service: listDeliveries', () => listDeliveries(target.botId, target.hookId, { limit: 100 }, config.DELIVERY_LIST_TOTAL_LIMIT));
+  await stage('  the hook (getWebhook)', () => getWebhook(target.botId, target.hookId));
+  await stage('  100 deliveries (find, lean)', () => DeliveryModel.find(filter).sort({ _id: 1 }).limit(100).lean());
+  await stage('  100 deliveries, _id only (driver)', () => DeliveryModel.collection.find(filter, { projection: { _id: 1 } }).sort({ _id: 1 }).limit(100).toArray());
+  await stage('  the count', () => DeliveryModel.countDocuments(filter).limit(config.DELIVERY_LIST_TOTAL_LIMIT + 1));
+  await stage('  attempt rows', () => AttemptModel.find(ids).lean());
+  await stage('  attempt results', () => AttemptResultModel.find(ids).lean());
+  await stage('presenters', () => page.items.map(presentDelivery));
+  await stage('JSON.stringify', () => JSON.stringify(body));
+} else {
+  const { listDeliveries } = await import(`${root}/src/gateway/service.ts`);
+  const { presentDelivery } = await import(`${root}/src/gateway/presenters.ts`);
+  const { GatewayDeliveryModel, RuleOutcomeModel, ActionOutcomeModel } = await import(`${root}/src/gateway/model.ts`);
+  const page = await listDeliveries({}, { limit: 100 }, config.DELIVERY_LIST_TOTAL_LIMIT);
+  const ids = { delivery: trusted({ $in: page.items.map((r: { delivery: { id: string } }) => r.delivery.id) }) };
+  const present = () => page.items.map((r: Parameters<typeof presentDelivery>[0]) => presentDelivery(r));
+  const body = { success: true, deliveries: present(), pagination: page.pagination };
+  await stage('HTTP: the page', () => get('/gateway/deliveries?limit=100'));
+  await stage('service: listDeliveries', () => listDeliveries({}, { limit: 100 }, config.DELIVERY_LIST_TOTAL_LIMIT));
+  await stage('  100 deliveries without rawBody', () => GatewayDeliveryModel.find({}, '-rawBody').sort({ _id: 1 }).limit(100).lean());
+  await stage('  100 deliveries without rawBody and headers', () => GatewayDeliveryModel.find({}, '-rawBody -headers').sort({ _id: 1 }).limit(100).lean());
+  await stage('  the count', () => GatewayDeliveryModel.countDocuments({}).limit(config.DELIVERY_LIST_TOTAL_LIMIT + 1));
+  await stage('  rule outcomes', () => RuleOutcomeModel.find(ids).lean());
+  await stage('  action outcomes', () => ActionOutcomeModel.find(ids).lean());
+  await stage('presenters', present);
+  await stage('JSON.stringify', () => JSON.stringify(body));
+}
+server.close();
+await runtime.shutdown();
+await db.stop();
+process.exit(0);
