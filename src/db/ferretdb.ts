@@ -137,6 +137,9 @@ export const COUNTED_INDEXES = [
   'datasourcerows:dataSourceId_1__id_1', // a source's rows pages (spec "List rows")
   'conversations:botId_1__id_1', // a bot's conversations
   'conversations:botId_1_state_1__id_1', // the agents' inbox and the state-filtered list
+  // A hook's delivery log (its total capped at DELIVERY_LIST_TOTAL_LIMIT: still 40,000 VM steps a
+  // page); the deliveries' updates never move webhookId (docs/BENCHMARKS.md, "Session 28: the delivery log's kept count").
+  'webhookdeliveries:webhookId_1__id_1',
 ];
 
 /** 64 MiB: 16 automatic checkpoints' worth of WAL (1,000 pages of 4 KiB each). */

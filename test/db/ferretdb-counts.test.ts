@@ -153,6 +153,28 @@ describe('maintained counts on the embedded FerretDB', () => {
     expect(await db.col.countDocuments({ ds: 'a' })).toBe(Array.from({ length: 40 }, (_, n) => 200 + n).filter((n) => n % 3 === 0).length);
   });
 
+  it("reads a hook's delivery log total, capped or exact, from the kept row under the default COUNTED_INDEXES", async () => {
+    const { col, log } = await open('deliveries', COUNTED_INDEXES, true);
+    const deliveries = col.db.collection<{ _id: string; webhookId: string; status: string }>('webhookdeliveries');
+    await deliveries.createIndex({ webhookId: 1, _id: 1 }); // as src/webhooks/model.ts declares it
+    await deliveries.insertMany(Array.from({ length: 40 }, (_, n) => ({ _id: id(n), webhookId: n % 4 ? 'h1' : 'h2', status: 'pending' })));
+    // A delivery's life: attempts and settling rewrite its row, retention deletes it.
+    await deliveries.updateMany({ webhookId: 'h1' }, { $set: { status: 'delivered' } });
+    await deliveries.deleteMany({ _id: { $in: [id(1), id(4)] } });
+    const from = fs.statSync(log).size;
+    // As paginate asks for a capped total (DELIVERY_LIST_TOTAL_LIMIT + 1), and exactly.
+    expect(await deliveries.countDocuments({ webhookId: 'h1' }, { limit: 11 })).toBe(11);
+    expect(await deliveries.countDocuments({ webhookId: 'h1' })).toBe(29);
+    expect(await deliveries.countDocuments({ webhookId: 'h2' })).toBe(9);
+    let counts: string[] = [];
+    for (let i = 0; i < 200 && counts.length < 3; i++) {
+      await new Promise((r) => setTimeout(r, 25)); // FerretDB writes its log asynchronously
+      counts = fs.readFileSync(log, 'utf8').slice(from).split('\n').filter((l) => /^\{.*">>> SELECT.*(COUNT|_relay_counts)/.test(l)).map((l) => (JSON.parse(l) as { msg: string }).msg);
+    }
+    expect(counts).toHaveLength(3);
+    for (const sql of counts) expect(sql).toMatch(/^>>> SELECT COALESCE\(\(SELECT n FROM "_relay_counts" WHERE idx = \? AND key = json_array/);
+  });
+
   it('names indexes that the models declare', async () => {
     const { default: mongoose } = await import('mongoose');
     await import('../../src/modules.ts');
