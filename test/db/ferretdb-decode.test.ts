@@ -3,34 +3,12 @@
 // reads: random documents (every scalar type, strings with escapes, quotes, control characters and
 // any code point, nested documents and arrays, odd keys) go through two FerretDBs of the same build,
 // one with the patch off (the oracle).
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
-import { Binary, BSON, Double, Int32, Long, MongoClient, type Document } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFerretDb, type EmbeddedDb } from '../../src/db/ferretdb.ts';
+import { Binary, BSON, Double, Int32, Long, type Document } from 'mongodb';
+import { describe, expect, it } from 'vitest';
+import { usePatchedAndOracle } from './oracle.ts';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-decode-'));
-let patched: EmbeddedDb;
-let oracle: EmbeddedDb;
-let patchedClient: MongoClient;
-let oracleClient: MongoClient;
-
-beforeAll(async () => {
-  [patched, oracle] = await Promise.all([
-    startFerretDb({ dataDir: path.join(dir, 'on'), database: 'decode' }),
-    startFerretDb({ dataDir: path.join(dir, 'off'), database: 'decode', pushdown: false }),
-  ]);
-  patchedClient = await new MongoClient(patched.uri).connect();
-  oracleClient = await new MongoClient(oracle.uri).connect();
-}, 120_000);
-afterAll(async () => {
-  await patchedClient?.close();
-  await oracleClient?.close();
-  await Promise.all([patched?.stop(), oracle?.stop()]);
-  if (!process.env.KEEP) fs.rmSync(dir, { recursive: true, force: true });
-});
+const dbs = usePatchedAndOracle('decode');
 
 // Strings the fast path must leave to encoding/json (escapes, control characters) beside plain ones.
 const text = fc.oneof(
@@ -68,7 +46,7 @@ describe('decoding stored documents (the patch against FerretDB’s own decoding
         const name = `docs${run++}`;
         const stored = docs.map((d, i) => ({ ...d, _id: i }));
         const outcomes = await Promise.all(
-          [patchedClient, oracleClient].map(async (client) => {
+          [dbs.patched, dbs.oracle].map(async (client) => {
             const collection = client.db('decode').collection<NumberedDoc>(name);
             const refused: number[] = [];
             for (const d of stored) await collection.insertOne(d).catch(() => refused.push(d._id));
@@ -84,7 +62,7 @@ describe('decoding stored documents (the patch against FerretDB’s own decoding
   });
 
   it('reads documents of one shape with their own values, not a cached neighbour’s', async () => {
-    const collection = patchedClient.db('decode').collection<NumberedDoc>('shared');
+    const collection = dbs.patched.db('decode').collection<NumberedDoc>('shared');
     const docs = Array.from({ length: 50 }, (_, i) => ({ _id: i, name: `n${i}`, at: new Date(i), nested: { n: new Int32(i), tags: [`t${i}`] } }));
     await collection.insertMany(docs);
     expect(canonical(await collection.find({}).sort({ _id: 1 }).toArray())).toEqual(canonical(docs));

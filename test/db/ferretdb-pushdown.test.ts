@@ -3,36 +3,17 @@
 // runs random documents (mixed types, arrays, null and missing fields) and random filters, sorts
 // and limits against two FerretDBs of the same build, one with the pushdown off (the oracle).
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { BSON, Double, Long, MongoClient, ObjectId, type Collection, type Document } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFerretDb, type EmbeddedDb } from '../../src/db/ferretdb.ts';
+import { describe, expect, it } from 'vitest';
+import { startFerretDb } from '../../src/db/ferretdb.ts';
+import { usePatchedAndOracle } from './oracle.ts';
 
 const { EJSON } = BSON;
 /** Documents with any kind of _id (the driver types _id as an ObjectId by default). */
 type AnyDoc = { _id: unknown; [key: string]: unknown };
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-pushdown-'));
-let patched: EmbeddedDb;
-let oracle: EmbeddedDb;
-let patchedClient: MongoClient;
-let oracleClient: MongoClient;
-
-beforeAll(async () => {
-  [patched, oracle] = await Promise.all([
-    startFerretDb({ dataDir: path.join(dir, 'on'), database: 'pushdown' }),
-    startFerretDb({ dataDir: path.join(dir, 'off'), database: 'pushdown', pushdown: false }),
-  ]);
-  patchedClient = await new MongoClient(patched.uri).connect();
-  oracleClient = await new MongoClient(oracle.uri).connect();
-}, 120_000);
-afterAll(async () => {
-  await patchedClient?.close();
-  await oracleClient?.close();
-  await Promise.all([patched?.stop(), oracle?.stop()]);
-  if (!process.env.KEEP) fs.rmSync(dir, { recursive: true, force: true });
-});
+const dbs = usePatchedAndOracle('pushdown');
 
 // Few distinct values, so filters match, arrays hold what filters ask for, and sort keys tie.
 const scalar = fc.oneof(
@@ -106,8 +87,8 @@ async function run(col: Collection<AnyDoc>, f: Document, s: Record<string, 1 | -
 
 async function compare(docs: Document[], indexes: Record<string, 1 | -1>[], queries: [Document, Record<string, 1 | -1> | undefined, number][]) {
   const name = `c${Math.random().toString(36).slice(2, 10)}`;
-  const on = patchedClient.db('pushdown').collection<AnyDoc>(name);
-  const off = oracleClient.db('pushdown').collection<AnyDoc>(name);
+  const on = dbs.patched.db('pushdown').collection<AnyDoc>(name);
+  const off = dbs.oracle.db('pushdown').collection<AnyDoc>(name);
   for (const col of [on, off]) {
     for (const index of indexes) await col.createIndex(index);
     if (docs.length) await col.insertMany(docs.map((d, i) => ({ _id: i % 3 ? `id-${String(i).padStart(3, '0')}` : i, ...d })));
@@ -163,7 +144,7 @@ describe('Relay pushdown on the embedded FerretDB', () => {
   });
 
   it('reads a tenant page and count from the index (SQLite plan)', async () => {
-    const col = patchedClient.db('pushdown').collection<{ _id: string; ds: string; n: number }>('plan');
+    const col = dbs.patched.db('pushdown').collection<{ _id: string; ds: string; n: number }>('plan');
     await col.createIndex({ ds: 1, _id: 1 });
     await col.insertMany(Array.from({ length: 2000 }, (_, n) => ({ _id: `r-${String(n).padStart(5, '0')}`, ds: n < 1990 ? 'big' : 'small', n })));
     const explain = await col.find({ ds: 'small', _id: { $gt: 'r-01995' } }).sort({ _id: 1 }).limit(2).explain();
@@ -181,13 +162,13 @@ describe('Relay pushdown on the embedded FerretDB', () => {
   });
 
   it('stops a count with a limit at the limit-th index entry, in SQL that reads no document', async () => {
-    const logged = await startFerretDb({ dataDir: path.join(dir, 'logged'), database: 'pushdown', logSql: true });
+    const logged = await startFerretDb({ dataDir: path.join(dbs.dir, 'logged'), database: 'pushdown', logSql: true });
     const client = await new MongoClient(logged.uri).connect();
     try {
       const col = client.db('pushdown').collection<{ _id: string; ds: string; n: number }>('capped');
       await col.createIndex({ ds: 1, _id: 1 });
       await col.insertMany(Array.from({ length: 2000 }, (_, n) => ({ _id: `r-${String(n).padStart(5, '0')}`, ds: n < 1990 ? 'big' : 'small', n })));
-      const log = path.join(dir, 'logged', 'ferretdb.log');
+      const log = path.join(dbs.dir, 'logged', 'ferretdb.log');
       /** The SELECTs FerretDB logged for `count` (it writes its log asynchronously: waits for `counts` COUNT statements). */
       const statementsOf = async (count: () => Promise<number>, want: number, counts: number) => {
         const from = fs.statSync(log).size;
@@ -218,7 +199,7 @@ describe('Relay pushdown on the embedded FerretDB', () => {
   });
 
   it('ranges over the next key of an index after a null equality (SQLite plan), missing fields included', async () => {
-    const col = patchedClient.db('pushdown').collection<{ _id: string; done?: Date | null; at: number }>('nullplan');
+    const col = dbs.patched.db('pushdown').collection<{ _id: string; done?: Date | null; at: number }>('nullplan');
     await col.createIndex({ done: 1, at: 1 });
     // Most rows done; the waiting ones have done null or no done at all (older rows).
     await col.insertMany(Array.from({ length: 600 }, (_, n) => (n % 100 === 0 ? { _id: `w-${n}`, at: n } : { _id: `w-${n}`, done: n % 100 === 1 ? null : new Date(n), at: n })));
@@ -230,7 +211,7 @@ describe('Relay pushdown on the embedded FerretDB', () => {
   });
 
   it('rebuilds the indexes of a data directory an unpatched FerretDB wrote, and answers from them', async () => {
-    const old = path.join(dir, 'old');
+    const old = path.join(dbs.dir, 'old');
     let db = await startFerretDb({ dataDir: old, database: 'old', pushdown: false });
     let client = await new MongoClient(db.uri).connect();
     const docs = Array.from({ length: 500 }, (_, n) => ({ _id: `m-${String(n).padStart(4, '0')}`, conv: `c-${n % 5}`, n }));
