@@ -1,6 +1,7 @@
 // What embeddings add to a sync: the same rows synced without an embedding model and with one
-// (an OpenAI-compatible server in its own process that answers at once), alternating, so the sync's
-// own extra work = (sync with embeddings - the provider's wall time) / sync without - 1. Goal < 10 %.
+// (an OpenAI-compatible server in its own process that answers at once, or after
+// BENCH_PROVIDER_LATENCY_MS per request), alternating, so the sync's own extra work = (sync with
+// embeddings - the provider's wall time) / sync without - 1. Goal < 10 %.
 import { fork, type ChildProcess } from 'node:child_process';
 import { startBenchRuntime, machineLine } from './lib/runtime.ts';
 import { seededText } from './lib/text.ts';
@@ -102,7 +103,11 @@ const idle = await (async () => {
 })();
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
 const own = embedded.map((t, i) => t - provider[i]!);
-console.log(`${ROWS} rows, ${inputs} chunks embedded per sync in batches of ${bench.config.EMBEDDING_BATCH_SIZE}, ${process.env.BENCH_VECTOR_DIMS ?? 384}-dim vectors; ${ROUNDS} rounds, medians`);
+const latency = Number(process.env.BENCH_PROVIDER_LATENCY_MS ?? 0);
+console.log(
+  `${ROWS} rows, ${inputs} chunks embedded per sync in batches of ${bench.config.EMBEDDING_BATCH_SIZE}, ${process.env.BENCH_VECTOR_DIMS ?? 384}-dim vectors; ` +
+    `provider answers ${latency ? `after ${latency} ms` : 'at once'}; ${ROUNDS} rounds, medians`,
+);
 console.log(`  baseline: sync without embeddings       ${median(plain).toFixed(2)} s`);
 console.log(`  sync with embeddings                    ${median(embedded).toFixed(2)} s`);
 console.log(`  of which the provider (a request open)  ${median(provider).toFixed(2)} s`);
