@@ -131,7 +131,7 @@ export interface EmbeddedDb {
  * Indexes whose lists' exact totals the patch keeps counted per key (`collection:index`,
  * relay_counts.go; docs/FERRETDB.md, "Maintained counts"): a `countDocuments` of their keys reads
  * one row instead of every index entry of the tenant. A name that no longer matches a model's
- * index only stops the saving (test/db/countedIndexes.test.ts checks they match).
+ * index only stops the saving (the last case of test/db/ferretdb-counts.test.ts checks they match).
  */
 export const COUNTED_INDEXES = [
   'datasourcerows:dataSourceId_1__id_1', // a source's rows pages (spec "List rows")
