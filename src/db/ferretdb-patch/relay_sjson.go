@@ -220,19 +220,7 @@ func relayObject(data []byte) (map[string]json.RawMessage, error) {
 		return v, nil
 	}
 
-	var v map[string]json.RawMessage
-	r := bytes.NewReader(data)
-	dec := json.NewDecoder(r)
-
-	if err := dec.Decode(&v); err != nil {
-		return nil, lazyerrors.Error(err)
-	}
-
-	if err := checkConsumed(dec, r); err != nil {
-		return nil, lazyerrors.Error(err)
-	}
-
-	return v, nil
+	return relayDecode[map[string]json.RawMessage](data)
 }
 
 // relayArray is relayObject for an array.
@@ -241,16 +229,21 @@ func relayArray(data []byte) ([]json.RawMessage, error) {
 		return v, nil
 	}
 
-	var v []json.RawMessage
+	return relayDecode[[]json.RawMessage](data)
+}
+
+// relayDecode is FerretDB's own decoding of a whole value, for what the fast paths leave to it.
+func relayDecode[T any](data []byte) (T, error) {
+	var v T
 	r := bytes.NewReader(data)
 	dec := json.NewDecoder(r)
 
 	if err := dec.Decode(&v); err != nil {
-		return nil, lazyerrors.Error(err)
+		return v, lazyerrors.Error(err)
 	}
 
 	if err := checkConsumed(dec, r); err != nil {
-		return nil, lazyerrors.Error(err)
+		return v, lazyerrors.Error(err)
 	}
 
 	return v, nil
