@@ -12,14 +12,11 @@ import { MongoClient } from 'mongodb';
 import { COUNTED_INDEXES, startFerretDb } from '../src/db/ferretdb.ts';
 import { processTreeCpuMs } from './lib/cpu.ts';
 import { machineLine } from './lib/runtime.ts';
+import { numberFlag } from './lib/args.ts';
 
-const arg = (name: string, fallback: number) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-};
-const ROWS = arg('rows', 30000);
-const COUNTS = arg('counts', 50);
-const UPDATES = arg('updates', 2000);
+const ROWS = numberFlag('rows', 30000);
+const COUNTS = numberFlag('counts', 50);
+const UPDATES = numberFlag('updates', 2000);
 
 async function measure(counted: string[]) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-counts-'));

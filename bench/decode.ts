@@ -12,13 +12,10 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { MongoClient, type Document } from 'mongodb';
 import { processTreeCpuMs } from './lib/cpu.ts';
+import { stringFlag } from './lib/args.ts';
 
-const arg = (name: string, fallback: string) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? process.argv[at + 1]! : fallback;
-};
-const root = path.resolve(arg('code', path.join(import.meta.dirname, '..')));
-const runs = Number(arg('runs', '60'));
+const root = path.resolve(stringFlag('code', path.join(import.meta.dirname, '..')));
+const runs = Number(stringFlag('runs', '60'));
 const { startFerretDb } = await import(`${root}/src/db/ferretdb.ts`);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-decode-bench-'));
 const db = await startFerretDb({ dataDir: dir, database: 'decode' });

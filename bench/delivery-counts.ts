@@ -19,15 +19,12 @@ import { MongoClient, type Collection } from 'mongodb';
 import { startFerretDb, type EmbeddedDb } from '../src/db/ferretdb.ts';
 import { processTreeCpuMs } from './lib/cpu.ts';
 import { machineLine } from './lib/runtime.ts';
+import { numberFlag } from './lib/args.ts';
 
-const arg = (name: string, fallback: number) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-};
-const EVENTS = arg('events', 2000);
-const HOOKS = arg('hooks', 10);
-const BIG = arg('big', 300000);
-const COUNTS = arg('counts', 50);
+const EVENTS = numberFlag('events', 2000);
+const HOOKS = numberFlag('hooks', 10);
+const BIG = numberFlag('big', 300000);
+const COUNTS = numberFlag('counts', 50);
 const CAP = 10_000;
 const COUNTED = ['webhookdeliveries:webhookId_1__id_1'];
 

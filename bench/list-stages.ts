@@ -10,12 +10,12 @@ import http from 'node:http';
 import path from 'node:path';
 import mongoose from 'mongoose';
 import { processTreeCpuMs } from './lib/cpu.ts';
+import { stringFlag } from './lib/args.ts';
 
 const [dir, which = 'log'] = process.argv.slice(2);
-const arg = (name: string, fallback: string) => (process.argv.includes(`--${name}`) ? process.argv[process.argv.indexOf(`--${name}`) + 1]! : fallback);
 if (!dir || (which !== 'log' && which !== 'gateway')) throw new Error('usage: bench/list-stages.ts DIR log|gateway [--requests N] [--code ROOT]');
-const root = path.resolve(arg('code', path.join(import.meta.dirname, '..')));
-const N = Number(arg('requests', '100'));
+const root = path.resolve(stringFlag('code', path.join(import.meta.dirname, '..')));
+const N = Number(stringFlag('requests', '100'));
 const TOKEN = 'bench-lists-admin-token-0123456789';
 const { loadConfig } = await import(`${root}/src/config.ts`);
 const { startFerretDb } = await import(`${root}/src/db/ferretdb.ts`);

@@ -20,15 +20,12 @@ import { execFileSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
 import { processTreeCpuMs } from './lib/cpu.ts';
+import { numberFlag, stringFlag } from './lib/args.ts';
 
 type Doc = Record<string, unknown> & { _id: unknown };
 const [phase, dir] = process.argv.slice(2);
-const arg = (name: string, fallback: string) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? process.argv[at + 1]! : fallback;
-};
 if ((phase !== 'seed' && phase !== 'measure') || !dir) throw new Error('usage: bench/lists.ts seed|measure DIR [--n N] [--code ROOT] [--requests N]');
-const root = path.resolve(arg('code', path.join(import.meta.dirname, '..')));
+const root = path.resolve(stringFlag('code', path.join(import.meta.dirname, '..')));
 const ADMIN_TOKEN = 'bench-lists-admin-token-0123456789';
 const SECRET = 'bench-lists-gateway-secret';
 const progress = (line: string) => process.stderr.write(`[lists ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
@@ -50,7 +47,7 @@ const configFor = (uri: string) =>
     DATA_DIR: path.join(dir, 'data'),
     JOB_PROCESS_EVERY_MS: '200',
     // The lists' cap (DELIVERY_LIST_TOTAL_LIMIT), to see what the count costs at another one.
-    ...(process.argv.includes('--total-limit') ? { DELIVERY_LIST_TOTAL_LIMIT: arg('total-limit', '') } : {}),
+    ...(process.argv.includes('--total-limit') ? { DELIVERY_LIST_TOTAL_LIMIT: stringFlag('total-limit', '') } : {}),
   });
 type Runtime = Awaited<ReturnType<typeof createRuntime>>;
 async function serve(runtime: Runtime) {
@@ -191,7 +188,7 @@ async function measure(requests: number): Promise<void> {
   const ferretCpuMs = () => processTreeCpuMs(db.process.pid);
   runtime = await createRuntime({ config: configFor(db.uri), logger: createLogger('silent'), uri: db.uri, role: { api: true, worker: false } });
   ({ server, baseUrl } = await serve(runtime));
-  process.stdout.write(`bench/lists.ts measure: ${target.n} deliveries in each list, code ${root}, total limit ${arg('total-limit', 'default')}; load average before ${os.loadavg()[0]!.toFixed(1)}\n`);
+  process.stdout.write(`bench/lists.ts measure: ${target.n} deliveries in each list, code ${root}, total limit ${stringFlag('total-limit', 'default')}; load average before ${os.loadavg()[0]!.toFixed(1)}\n`);
   process.stdout.write('| Request | total | SQL reads | SQLite VM steps | of them the count | pages | FerretDB CPU ms | Node CPU ms |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n');
   for (const [name, request] of probes(baseUrl)) {
     await request();
@@ -207,6 +204,6 @@ async function measure(requests: number): Promise<void> {
   await db.stop();
 }
 
-if (phase === 'seed') await seed(Number(arg('n', '300000')));
-else await measure(Number(arg('requests', '20')));
+if (phase === 'seed') await seed(numberFlag('n', 300000));
+else await measure(numberFlag('requests', 20));
 process.exit(0);

@@ -38,16 +38,13 @@ import { DataSourceModel } from '../src/datasources/model.ts';
 import { performSync } from '../src/datasources/sync.job.ts';
 import { syncAndWait } from './lib/sync.ts';
 import { percentile } from './lib/load.ts';
+import { numberFlag } from './lib/args.ts';
 
-const arg = (name: string, fallback: number) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-};
-const ROWS = arg('rows', 3000);
-const CONVERSATIONS = arg('conversations', 300);
-const EVENTS = arg('events', 2000);
-const GATEWAY = arg('gateway', 1000);
-const REQUESTS = arg('requests', 50);
+const ROWS = numberFlag('rows', 3000);
+const CONVERSATIONS = numberFlag('conversations', 300);
+const EVENTS = numberFlag('events', 2000);
+const GATEWAY = numberFlag('gateway', 1000);
+const REQUESTS = numberFlag('requests', 50);
 const SHOW_SQL = process.argv.includes('--sql');
 const progress = (line: string) => process.stderr.write(`[reads ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 

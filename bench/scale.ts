@@ -41,22 +41,19 @@ import { machineLine } from './lib/runtime.ts';
 import { endpointProbes, p99RatioInterval, summarize, timeRequest, timeSamples, type Probe } from './lib/probes.ts';
 import { syncAndWait } from './lib/sync.ts';
 import { ADMIN_TOKEN, GATEWAY_SECRET, clientFor, markdown, patientDispatcher, type Seeded, type TenantKeys } from './lib/scaleTenant.ts';
+import { flag } from './lib/args.ts';
 
-const arg = (name: string) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? process.argv[at + 1] : undefined;
-};
-const RUNS = Number(arg('runs') ?? 3);
-const REQUESTS = Number(arg('requests') ?? 100);
+const RUNS = Number(flag('runs') ?? 3);
+const REQUESTS = Number(flag('requests') ?? 100);
 /** Background gateway intake per second during the runs (the issue's 200; 0 to see the database alone). */
-const INTAKE = Number(arg('intake') ?? 200);
-const REUSE = arg('reuse');
+const INTAKE = Number(flag('intake') ?? 200);
+const REUSE = flag('reuse');
 // Read by bench/lib/scaleInstance.ts in the instances this process forks.
 if (process.argv.includes('--worker-process')) process.env.BENCH_WORKER_PROCESS = '1';
-if (arg('worker-nice')) process.env.BENCH_WORKER_NICE = arg('worker-nice');
+if (flag('worker-nice')) process.env.BENCH_WORKER_NICE = flag('worker-nice');
 const PROCESSES = process.env.BENCH_WORKER_PROCESS === '1' ? `API and worker processes apart${process.env.BENCH_WORKER_NICE ? `, worker at nice ${process.env.BENCH_WORKER_NICE}` : ''}` : 'API and worker in one process';
-if (REUSE && arg('data-dir')) throw new Error('--data-dir seeds a new directory, --reuse runs on a seeded one: give one of them');
-const KEEP = arg('data-dir') ?? REUSE;
+if (REUSE && flag('data-dir')) throw new Error('--data-dir seeds a new directory, --reuse runs on a seeded one: give one of them');
+const KEEP = flag('data-dir') ?? REUSE;
 const progress = (line: string) => process.stderr.write(`[scale ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 const lib = (file: string) => fileURLToPath(new URL(`./lib/${file}`, import.meta.url));
 
@@ -133,7 +130,7 @@ if (REUSE) {
   // The sink listens on a new port each run.
   await big.ask({ retarget: { botId: manifest.big.botId, webhookId: manifest.big.webhookId, url: sinkUrl } }, 'retargeted');
 } else {
-  const scale = Number(arg('scale') ?? process.env.BENCH_SCALE ?? 0.1);
+  const scale = Number(flag('scale') ?? process.env.BENCH_SCALE ?? 0.1);
   const seeded = await big.ask<Seeded>({ seed: { scale, shape: 'install', sinkUrl } }, 'seeded');
   const { rowIds: bigRows, ...bigKeys } = seeded.big!;
   const { rowIds: smallRows, ...smallKeys } = seeded.small;

@@ -37,16 +37,13 @@ import { ActionOutcomeModel, GatewayDeliveryModel, ResyncAttemptModel } from '..
 import { performSweep as webhookSweep } from '../src/webhooks/sweep.job.ts';
 import { performSweep as gatewaySweep } from '../src/gateway/sweep.job.ts';
 import { performSyncSweep } from '../src/datasources/sweep.job.ts';
+import { flag } from './lib/args.ts';
 
-const arg = (name: string) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? process.argv[at + 1] : undefined;
-};
-const SIZES = (arg('n') ?? '15000,150000').split(',').map(Number);
-const UNFINISHED = Number(arg('unfinished') ?? 5);
+const SIZES = (flag('n') ?? '15000,150000').split(',').map(Number);
+const UNFINISHED = Number(flag('unfinished') ?? 5);
 /** Gateway deliveries queued and waiting for the worker, as a backlog leaves them: a tenth of N. */
-const BACKLOG_SHARE = Number(arg('backlog') ?? 0.1);
-const TEMPLATE = Number(arg('template') ?? 2_000);
+const BACKLOG_SHARE = Number(flag('backlog') ?? 0.1);
+const TEMPLATE = Number(flag('template') ?? 2_000);
 const progress = (line: string) => process.stderr.write(`[sweeps ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 
 const GATEWAY_SECRET = 'bench-sweeps-gateway-secret';
