@@ -3,7 +3,9 @@
 // without the limit the file stays at its peak: 46 GB beside a 4.3 GB database after seeding
 // bench/scale.ts --scale 1 (docs/FERRETDB.md). The second case shows what keeps the WAL from
 // restarting at all: an open cursor. The third, reads that overlap without a pause, which the
-// patch's restart loop (src/db/ferretdb-patch/relay_wal_restart.go) overcomes.
+// patch's restart loop (src/db/ferretdb-patch/relay_wal_restart.go) overcomes. How far the WAL
+// grows between restarts depends on how fast this machine writes and reads, so the third case
+// counts restarts; the peak is a benchmark figure (docs/FERRETDB.md).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,28 +30,46 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** 40 MB of inserts while four readers query without a pause; the WAL file's peak size. */
-async function writeBesideReaders(target: MongoClient, wal: string): Promise<number> {
+/**
+ * 40 MB of inserts while a reader is always present: the WAL file's peak size, and how often it
+ * was seen to shrink (a restart cuts it back to the size limit).
+ */
+async function writeBesideReaders(target: MongoClient, wal: string): Promise<{ peak: number; restarts: number }> {
   const source = target.db().collection('readers');
   await source.insertMany(Array.from({ length: 2_000 }, (_, i) => ({ i, pad: 'y'.repeat(200) })));
   const writes = target.db().collection('beside');
   const body = 'x'.repeat(4_000);
+  // A relay of cursors: each holds its read snapshot until the next one holds its own, so no
+  // moment without a reader ever comes, however slow this process is. Each lives ~20 ms.
   let reading = true;
-  const readers = Array.from({ length: 4 }, async () => {
-    // Each read scans the collection (no index on `i`), so one is always running.
-    while (reading) await source.find({ i: { $gte: 0 } }).limit(500).toArray();
-  });
+  const readers = (async () => {
+    let held = source.find({}).batchSize(2);
+    await held.next();
+    while (reading) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const next = source.find({}).batchSize(2);
+      await next.next();
+      await held.close();
+      held = next;
+    }
+    await held.close();
+  })();
   let peak = 0;
+  let last = 0;
+  let restarts = 0;
   try {
     for (let batch = 0; batch < 100; batch++) {
       await writes.insertMany(Array.from({ length: 100 }, () => ({ body })));
-      peak = Math.max(peak, fs.existsSync(wal) ? fs.statSync(wal).size : 0);
+      const size = fs.existsSync(wal) ? fs.statSync(wal).size : 0;
+      if (size < last) restarts++;
+      last = size;
+      peak = Math.max(peak, size);
     }
   } finally {
     reading = false;
-    await Promise.all(readers);
+    await readers;
   }
-  return peak;
+  return { peak, restarts };
 }
 
 describe('embedded database WAL', () => {
@@ -91,8 +111,7 @@ describe('embedded database WAL', () => {
     expect(size()).toBeLessThanOrEqual(LIMIT);
   });
 
-  it('restarts while readers overlap without a pause: 40 MB written peak under 24 MiB, and past 30 MiB without the restart loop', { timeout: 120_000 }, async () => {
-    const MiB = 2 ** 20;
+  it('restarts while readers overlap without a pause, and never without the restart loop', { timeout: 120_000 }, async () => {
     const withLoop = await writeBesideReaders(client, path.join(dir, 'walsize.sqlite-wal'));
     // The control: the same build with the loop off, where no moment without a reader comes.
     const controlDir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-wal-control-'));
@@ -100,14 +119,15 @@ describe('embedded database WAL', () => {
     const controlClient = await MongoClient.connect(control.uri);
     try {
       const without = await writeBesideReaders(controlClient, path.join(controlDir, 'control.sqlite-wal'));
-      expect(without).toBeGreaterThan(30 * MiB);
+      expect(without.restarts).toBe(0);
+      expect(without.peak).toBeGreaterThan(40 * 10 ** 6);
+      expect(withLoop.peak).toBeLessThan(without.peak);
     } finally {
       await controlClient.close();
       await control.stop();
       fs.rmSync(controlDir, { recursive: true, force: true });
     }
-    // Restarted past 8 MiB (2,000 frames) once the readers of the moment have finished; a
-    // restart that finds them slower than its busy timeout leaves the WAL to grow until the next.
-    expect(withLoop).toBeLessThan(24 * MiB);
+    // Restarted past 2,000 frames once the readers of the moment have finished.
+    expect(withLoop.restarts).toBeGreaterThanOrEqual(1);
   });
 });
