@@ -140,9 +140,6 @@ export const COUNTED_INDEXES = [
   // A hook's delivery log (its total capped at DELIVERY_LIST_TOTAL_LIMIT: still 40,000 VM steps a
   // page); the deliveries' updates never move webhookId (docs/BENCHMARKS.md, "Session 28: the delivery log's kept count").
   'webhookdeliveries:webhookId_1__id_1',
-  // The gateway's unfiltered delivery list: the whole collection's count, kept by inserts and
-  // deletes alone (docs/BENCHMARKS.md, "Session 29: the admin delivery lists' p99").
-  'gatewayDeliveries:_id_',
 ];
 
 /** 64 MiB: 16 automatic checkpoints' worth of WAL (1,000 pages of 4 KiB each). */

@@ -11,8 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { COUNTED_INDEXES, startFerretDb, type EmbeddedDb } from '../../src/db/ferretdb.ts';
 
 type Thing = { _id: string; ds?: unknown; bot?: string; state?: string | null; n: number };
-// The _id index's count is the whole collection's (the gateway's unfiltered delivery list).
-const COUNTED = ['things:ds_1__id_1', 'things:bot_1_state_1__id_1', 'things:_id_'];
+const COUNTED = ['things:ds_1__id_1', 'things:bot_1_state_1__id_1'];
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-counts-'));
 const opened: Array<{ db: EmbeddedDb; client: MongoClient }> = [];
 afterAll(async () => {
@@ -40,7 +39,7 @@ async function open(name: string, counted: string[], logSql = false): Promise<{ 
 }
 
 const FILTERS: Array<Record<string, unknown>> = [
-  {}, { ds: 'a' }, { ds: 'b' }, { ds: 'none' }, { ds: null },
+  { ds: 'a' }, { ds: 'b' }, { ds: 'none' }, { ds: null },
   { bot: 'x', state: 'Open' }, { bot: 'x', state: 'Closed' }, { bot: 'y', state: 'Open' }, { bot: 'x', state: null },
 ];
 
@@ -176,39 +175,13 @@ describe('maintained counts on the embedded FerretDB', () => {
     for (const sql of counts) expect(sql).toMatch(/^>>> SELECT COALESCE\(\(SELECT n FROM "_relay_counts" WHERE idx = \? AND key = json_array/);
   });
 
-  it("reads the gateway list's unfiltered total, capped or exact, from the whole collection's kept row, also after an upgrade", async () => {
-    type Received = { _id: string; event: string; processedAt: Date | null };
-    let db = await open('gateway', []);
-    const received = (col: Collection<Thing>) => col.db.collection<Received>('gatewayDeliveries');
-    await received(db.col).insertMany(Array.from({ length: 30 }, (_, n) => ({ _id: id(n), event: 'a', processedAt: null })));
-    await db.close();
-    db = await open('gateway', COUNTED_INDEXES, true);
-    const deliveries = received(db.col);
-    expect(await deliveries.countDocuments({})).toBe(30);
-    // A delivery's life: intake inserts it, processing rewrites it, retention deletes it.
-    await deliveries.insertMany(Array.from({ length: 10 }, (_, n) => ({ _id: id(100 + n), event: 'b', processedAt: null })));
-    await deliveries.updateMany({}, { $set: { processedAt: new Date() } });
-    await deliveries.deleteMany({ _id: { $in: [id(1), id(101), id(999)] } });
-    const from = fs.statSync(db.log).size;
-    expect(await deliveries.countDocuments({}, { limit: 11 })).toBe(11); // as paginate asks for a capped total
-    expect(await deliveries.countDocuments({})).toBe(38);
-    let counts: string[] = [];
-    for (let i = 0; i < 200 && counts.length < 2; i++) {
-      await new Promise((r) => setTimeout(r, 25)); // FerretDB writes its log asynchronously
-      counts = fs.readFileSync(db.log, 'utf8').slice(from).split('\n').filter((l) => /^\{.*">>> SELECT.*(COUNT|_relay_counts)/.test(l)).map((l) => (JSON.parse(l) as { msg: string }).msg);
-    }
-    expect(counts).toEqual(Array(2).fill(expect.stringMatching(/^>>> SELECT COALESCE\(\(SELECT n FROM "_relay_counts" WHERE idx = \? AND key = json_array\(\)\)/)));
-    expect(await deliveries.countDocuments({ event: 'b' })).toBe(9); // a filter is not the whole collection's row
-  });
-
   it('names indexes that the models declare', async () => {
     const { default: mongoose } = await import('mongoose');
     await import('../../src/modules.ts');
     const declared = new Set(
       mongoose.modelNames().flatMap((name) => {
         const model = mongoose.model(name);
-        const named = model.schema.indexes().map(([keys, options]) => `${model.collection.collectionName}:${(options as { name?: string }).name ?? Object.entries(keys).map(([k, v]) => `${k}_${v}`).join('_')}`);
-        return [...named, `${model.collection.collectionName}:_id_`]; // every collection has its _id index
+        return model.schema.indexes().map(([keys, options]) => `${model.collection.collectionName}:${(options as { name?: string }).name ?? Object.entries(keys).map(([k, v]) => `${k}_${v}`).join('_')}`);
       }),
     );
     for (const name of COUNTED_INDEXES) expect(declared, name).toContain(name);

@@ -35,13 +35,12 @@ var relayCountedNames = func() map[string]bool {
 }()
 
 // RelayCountedKeys is the fields whose values an index's counts are kept by: its keys without a
-// trailing _id (none for the _id index: the whole collection's count, one row); nil when the index
-// is not counted.
+// trailing _id; nil when the index is not counted.
 func RelayCountedKeys(collection string, index IndexInfo) []string {
 	if RelayOff || !relayCountedNames[collection+":"+index.Name] {
 		return nil
 	}
-	keys := []string{}
+	var keys []string
 	for i, k := range index.Key {
 		if k.Field == "_id" && i == len(index.Key)-1 {
 			break
@@ -72,14 +71,11 @@ func relayCountTriggers(table, idx string, keys []string) [][2]string {
 	newKey, oldKey := RelayCountKeyExpr(keys, "NEW."+DefaultColumn), RelayCountKeyExpr(keys, "OLD."+DefaultColumn)
 	add := fmt.Sprintf(`INSERT INTO %q (idx, key, n) VALUES (%s, %s, 1) ON CONFLICT (idx, key) DO UPDATE SET n = n + 1;`, RelayCountTable, relaySQLString(idx), newKey)
 	sub := fmt.Sprintf(`UPDATE %q SET n = n - 1 WHERE idx = %s AND key = %s;`, RelayCountTable, relaySQLString(idx), oldKey)
-	triggers := [][2]string{
+	return [][2]string{
 		{name("insert"), fmt.Sprintf(`CREATE TRIGGER %q AFTER INSERT ON %q BEGIN %s END`, name("insert"), table, add)},
 		{name("delete"), fmt.Sprintf(`CREATE TRIGGER %q AFTER DELETE ON %q BEGIN %s END`, name("delete"), table, sub)},
+		{name("update"), fmt.Sprintf(`CREATE TRIGGER %q AFTER UPDATE ON %q WHEN %s IS NOT %s BEGIN %s %s END`, name("update"), table, oldKey, newKey, sub, add)},
 	}
-	if len(keys) == 0 {
-		return triggers // the whole collection's key never moves: updates need no trigger
-	}
-	return append(triggers, [2]string{name("update"), fmt.Sprintf(`CREATE TRIGGER %q AFTER UPDATE ON %q WHEN %s IS NOT %s BEGIN %s %s END`, name("update"), table, oldKey, newKey, sub, add)})
 }
 
 // relayEnsureCounts makes an index's triggers and counts what RELAY_FERRETDB_COUNTED asks: when the

@@ -95,11 +95,11 @@ func relayUpgradeIndexes(ctx context.Context, db *fsql.DB, colls map[string]*Col
 			return lazyerrors.Error(err)
 		}
 		for _, index := range c.Settings.Indexes {
-			if err := relayEnsureCounts(ctx, db, c.Name, c.TableName, index); err != nil {
-				return lazyerrors.Error(err)
-			}
 			if index.Name == backends.DefaultIndexName {
 				continue
+			}
+			if err := relayEnsureCounts(ctx, db, c.Name, c.TableName, index); err != nil {
+				return lazyerrors.Error(err)
 			}
 			name := c.TableName + "_" + index.Name
 			var sql string

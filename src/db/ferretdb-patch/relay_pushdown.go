@@ -472,7 +472,7 @@ func relaySortFits(index metadata.IndexInfo, next int, sort *types.Document, wal
 func relayCountLookup(meta *metadata.Collection, conds map[string]relayCond) (string, []any) {
 	for _, index := range meta.Settings.Indexes {
 		keys := metadata.RelayCountedKeys(meta.Name, index)
-		if keys == nil || len(keys) != len(conds) {
+		if len(keys) == 0 || len(keys) != len(conds) {
 			continue
 		}
 		args := make([]any, 0, len(keys)*2)
@@ -484,7 +484,7 @@ func relayCountLookup(meta *metadata.Collection, conds map[string]relayCond) (st
 			}
 			args = append(args, int64(c.rank), c.val)
 		}
-		if args != nil || len(keys) == 0 {
+		if args != nil {
 			return meta.TableName + "_" + index.Name, args
 		}
 	}
@@ -493,8 +493,8 @@ func relayCountLookup(meta *metadata.Collection, conds map[string]relayCond) (st
 
 // countSQL reads a kept count (no row: none of the documents has the key).
 func (p *relayPlan) countSQL() (string, []any) {
-	q := fmt.Sprintf(`SELECT COALESCE((SELECT n FROM %q WHERE idx = ? AND key = json_array(%s)), 0)`,
-		metadata.RelayCountTable, strings.TrimPrefix(strings.Repeat(", ?", len(p.countArgs)), ", "))
+	q := fmt.Sprintf(`SELECT COALESCE((SELECT n FROM %q WHERE idx = ? AND key = json_array(?%s)), 0)`,
+		metadata.RelayCountTable, strings.Repeat(", ?", len(p.countArgs)-1))
 	return q, append([]any{p.countIdx}, p.countArgs...)
 }
 
