@@ -7,7 +7,7 @@
 // FerretDB CPU (all threads, ns resolution), Node GC pauses and wall time, to see what the slowest
 // ones (the p99) paid for that the median did not; the first request (cold) is shown apart.
 //
-//   node --import tsx bench/list-stages.ts DIR log|gateway [--requests 100] [--code ROOT] [--tail]
+//   node --import tsx bench/list-stages.ts DIR log|gateway [--requests 100] [--code ROOT] [--tail [--heap MB]]
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -64,7 +64,7 @@ const WARM = 20;
 async function tail(pagePath: string): Promise<void> {
   const pauses: Array<{ start: number; end: number; kind: number }> = [];
   const observer = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) pauses.push({ start: e.startTime, end: e.startTime + e.duration, kind: (e.detail as { kind: number }).kind });
+    for (const e of list.getEntries()) pauses.push({ start: e.startTime, end: e.startTime + e.duration, kind: (e as unknown as { detail: { kind: number } }).detail.kind });
   });
   observer.observe({ entryTypes: ['gc'] });
   const samples: Array<{ wall: number; node: number; ferret: number; gc: number; minorGc: number; majorGc: number; start: number; end: number }> = [];
@@ -103,11 +103,19 @@ async function tail(pagePath: string): Promise<void> {
   }
   const slowest = [...warm].sort((a, b) => b.wall - a.wall).slice(0, 3);
   slowest.forEach((s, i) => process.stdout.write(row(`slowest ${i + 1} (#${samples.indexOf(s)})`, s)));
+  const ferretPid = Number(fs.readFileSync(`/proc/${db.process.pid}/task/${db.process.pid}/children`, 'utf8').trim().split(' ')[0]);
+  const peakRss = /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${ferretPid}/status`, 'utf8'))?.[1];
+  process.stdout.write(`FerretDB peak RSS ${Math.round(Number(peakRss) / 1024)} MiB\n`);
   const byCpu = [...warm].sort((a, b) => b.node + b.ferret - (a.node + a.ferret)).slice(0, 3);
   byCpu.forEach((s, i) => process.stdout.write(row(`most CPU ${i + 1} (#${samples.indexOf(s)})`, s)));
 }
 
 if (process.argv.includes('--tail')) {
+  // --heap MB: that much held in small objects, as the API process holds at full size (RSS 440-600 MiB),
+  // so a major GC has a heap of that size to mark.
+  const held: unknown[] = [];
+  for (let mb = 0; mb < Number(stringFlag('heap', '0')); mb++) held.push(Array.from({ length: 13_000 }, (_, i) => ({ i, s: `v${i}` })));
+  (globalThis as { heldForBench?: unknown }).heldForBench = held;
   await tail(which === 'log' ? `/bots/${target.botId}/webhooks/${target.hookId}/deliveries?limit=100` : '/gateway/deliveries?limit=100');
   server.close();
   await runtime.shutdown();
