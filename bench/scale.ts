@@ -177,13 +177,14 @@ async function measure(list: Probe[]): Promise<Figures> {
 
 /** Paced gateway intake at `baseUrl` in a process of its own, until stop(); moveTo() retargets it. */
 async function backgroundIntake(baseUrl: string) {
-  if (INTAKE === 0) return { moveTo: async (_baseUrl: string) => {}, stop: async () => ({ sent: 0, failed: 0 }) };
+  if (INTAKE === 0) return { moveTo: async (_baseUrl: string) => {}, stop: async () => ({ sent: 0, failed: 0, cpuMs: 0 }) };
   const receiver = (url: string) => `${url}/gateway/relay`;
   const intake = child(lib('intake.ts'), [receiver(baseUrl), String(INTAKE)], { GATEWAY_BENCH_SECRET: GATEWAY_SECRET });
   await intake.next('started');
   return {
     moveTo: async (url: string) => void (await intake.ask<string>({ target: receiver(url) }, 'targeted')),
-    stop: () => intake.ask<{ sent: number; failed: number }>({ stop: true }, 'stopped'),
+    /** cpuMs: the sender's own CPU over its life, so the reader sees what it took from the 2 cores. */
+    stop: () => intake.ask<{ sent: number; failed: number; cpuMs: number }>({ stop: true }, 'stopped'),
   };
 }
 
@@ -260,12 +261,20 @@ const bigApi = clientFor(bigUrl, bigTenant);
 for (let run = 1; run <= RUNS; run++) {
   await big.ask({ walPeak: true }, 'walPeak');
   const rss = sampleRss();
+  const started = { ms: performance.now(), client: process.cpuUsage(), sink: await sink.ask<number>({ cpu: true }, 'cpuMs') };
   const intake = await backgroundIntake(bigUrl);
   const bigFigures = await measure([...probes(bigUrl, bigTenant), ['gateway delivery list (admin)', () => admin(bigUrl, '/gateway/deliveries?limit=100')]]);
   const peak = await rss.stop();
   const { small: smallFigures, alone: aloneFigures, interval } = await measureIsolation(intake);
-  const { sent, failed } = await intake.stop();
+  const { sent, failed, cpuMs: senderMs } = await intake.stop();
+  const seconds = (performance.now() - started.ms) / 1000;
+  const clientCpu = process.cpuUsage(started.client);
+  const share = (ms: number) => `${(ms / seconds / 10).toFixed(1)} %`;
   print(`\n### Run ${run} (background gateway intake: ${sent} sent, ${failed} failed; machine load average ${os.loadavg()[0]!.toFixed(1)}); ms, ${REQUESTS} requests each`);
+  print(
+    `Load generators' CPU over the ${seconds.toFixed(0)} s of requests, share of one core: intake sender ${share(senderMs)} (${(senderMs / Math.max(sent, 1)).toFixed(2)} ms a delivery), ` +
+      `webhook sink ${share((await sink.ask<number>({ cpu: true }, 'cpuMs')) - started.sink)}, this measuring client ${share((clientCpu.user + clientCpu.system) / 1000)}`,
+  );
   print('| Request | big p50 | big p99 | small p50 | small p99 | small alone p99 | small / alone | 90 % interval |');
   print('| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const [name, b] of bigFigures) {

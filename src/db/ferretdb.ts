@@ -157,6 +157,8 @@ export async function startFerretDb(opts: {
   atomicUpdates?: boolean;
   /** true: every SQL statement is logged to DIR/ferretdb.log as JSON (bench/reads.ts reads it). */
   logSql?: boolean;
+  /** true: each attempt of the WAL restart loop is logged to DIR/ferretdb.log as JSON (the WAL test reads it). */
+  walLog?: boolean;
   /** Bytes the WAL file is cut back to when SQLite restarts it (default WAL_SIZE_LIMIT). */
   walSizeLimit?: number;
   /** The indexes whose counts are kept (default COUNTED_INDEXES; [] keeps none, the count test's control). */
@@ -196,6 +198,7 @@ export async function startFerretDb(opts: {
       RELAY_FERRETDB_COUNTED: (opts.counted ?? COUNTED_INDEXES).join(' '),
       ...(opts.pushdown === false ? { RELAY_FERRETDB_PUSHDOWN: 'off' } : {}),
       ...(opts.walRestart === false ? { RELAY_FERRETDB_WAL_RESTART: 'off' } : {}),
+      ...(opts.walLog ? { RELAY_FERRETDB_WAL_LOG: '1' } : {}),
       ...(opts.atomicUpdates === false ? { RELAY_FERRETDB_ATOMIC_UPDATES: 'off' } : {}),
     },
   });

@@ -3,7 +3,8 @@
 // v1 a command costs about 1 ms and a document inside an insertMany about 0.1 ms, so under load this
 // both raises throughput and shortens the queue behind a stalled write (docs/FERRETDB.md). Up to
 // `lanes` batches are in flight at once, so at low load a document does not wait behind another
-// batch's round trip.
+// batch's round trip; `gatherMs` makes documents arriving close together wait that long for company
+// (serialBatcher.ts), fewer commands for a little latency.
 import { MongoOperationTimeoutError } from 'mongodb';
 import { failedWrites } from './insertNew.ts';
 import { SerialBatcher } from './serialBatcher.ts';
@@ -29,10 +30,10 @@ export class GroupInsert {
 
   constructor(
     private readonly collection: InsertManyTarget,
-    opts: { max?: number; lanes?: number; timeoutMs?: number } = {},
+    opts: { max?: number; lanes?: number; timeoutMs?: number; gatherMs?: number } = {},
   ) {
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_LANE_TIMEOUT_MS;
-    this.batcher = new SerialBatcher(opts.max ?? 256, (items) => this.write(items), undefined, opts.lanes ?? 2);
+    this.batcher = new SerialBatcher(opts.max ?? 256, (items) => this.write(items), undefined, opts.lanes ?? 2, opts.gatherMs ?? 0);
   }
 
   /** True when this call inserted the document, false when its unique key existed; other errors throw. */

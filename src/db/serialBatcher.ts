@@ -3,21 +3,35 @@
 // v1 every command is a SQLite commit and concurrent writers wait on each other, so fewer, larger
 // commands are what makes a busy path fast (docs/FERRETDB.md). With `lanes` above 1, that many
 // batches may be in flight at once: at low load an item then does not wait behind another
-// batch's round trip.
+// batch's round trip. With `gatherMs`, an item that arrives within that long of the one before waits
+// up to `gatherMs` for more to share its command; one after a quiet spell goes at once.
 export class SerialBatcher<T> {
   private waiting: T[] = [];
   private inFlight = 0;
   private drainWaiters: Array<() => void> = [];
+  private lastAddedAt = -Infinity;
+  private gathering: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly max: number,
     private readonly flush: (items: T[]) => Promise<void>,
     private readonly onIdle: () => void = () => undefined,
     private readonly lanes = 1,
+    private readonly gatherMs = 0,
   ) {}
 
   add(item: T): void {
     this.waiting.push(item);
+    const now = performance.now();
+    const busy = now - this.lastAddedAt < this.gatherMs;
+    this.lastAddedAt = now;
+    if (busy && this.waiting.length < this.max) {
+      this.gathering ??= setTimeout(() => {
+        this.gathering = null;
+        this.pump();
+      }, this.gatherMs);
+      return;
+    }
     this.pump();
   }
 
@@ -32,7 +46,7 @@ export class SerialBatcher<T> {
   }
 
   private pump(): void {
-    while (this.inFlight < this.lanes && this.waiting.length) {
+    while (this.inFlight < this.lanes && this.waiting.length && (!this.gathering || this.waiting.length >= this.max)) {
       this.inFlight++;
       // `flush` logs and handles its own failures; a throw that escapes it must not stop the batcher.
       void this.flush(this.waiting.splice(0, this.max))

@@ -1,9 +1,11 @@
 // Hands stored deliveries to the gateway.process job in batches, off the request path. The intake
 // answers once the delivery is stored; deliveries stored within one short window go out as one
 // job. On FerretDB/SQLite every write is a commit, and one job insert per delivery halved intake
-// throughput (docs/BENCHMARKS.md, "Gateway"). The window is 100 ms: each job costs about four
-// database commands plus its lock queries, and at 200/s a 20 ms window made ~6-delivery jobs whose
-// upkeep was a quarter of the database CPU per delivery (docs/BENCHMARKS.md, issue 17). A crash inside the window, or a failed enqueue,
+// throughput (docs/BENCHMARKS.md, "Gateway"). The window is 250 ms: a job costs about ten database
+// commands (its own, its reads and its writes) whatever it holds; at 200/s a 20 ms window made
+// ~6-delivery jobs whose upkeep was a quarter of the database CPU per delivery, and 250 ms against
+// 100 ms took a further ~0.07 of a core (docs/BENCHMARKS.md, issue 17 and session 29); processing
+// merely starts later, the answer does not wait for it. A crash inside the window, or a failed enqueue,
 // leaves stored deliveries without a job: the sweep job enqueues them (docs/GATEWAY.md).
 import type { Logger } from '../observability/logger.ts';
 import type { Scheduler } from '../jobs/scheduler.ts';
@@ -19,7 +21,7 @@ export class ProcessQueue {
   constructor(
     private readonly jobs: Scheduler,
     private readonly logger: Logger,
-    private readonly windowMs = 100,
+    private readonly windowMs = 250,
   ) {}
 
   add(item: ProcessItem): void {

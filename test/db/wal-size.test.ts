@@ -7,6 +7,7 @@
 // grows between restarts depends on how fast this machine writes and reads, so the third case
 // counts restarts; the peak is a benchmark figure (docs/FERRETDB.md).
 import fs from 'node:fs';
+import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
@@ -20,7 +21,7 @@ let client: MongoClient;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-wal-'));
-  db = await startFerretDb({ dataDir: dir, database: 'walsize', walSizeLimit: LIMIT });
+  db = await startFerretDb({ dataDir: dir, database: 'walsize', walSizeLimit: LIMIT, walLog: true });
   client = await MongoClient.connect(db.uri);
 });
 
@@ -70,6 +71,38 @@ async function writeBesideReaders(target: MongoClient, wal: string): Promise<{ p
     await readers;
   }
   return { peak, restarts };
+}
+
+/**
+ * Holds SQLite's checkpoint lock on a database from another process, as another connection's
+ * checkpoint does while it runs: an exclusive POSIX lock on byte 121 of the wal-index (the unix
+ * VFS's lock bytes start at 120; the checkpoint lock is the second). Perl is part of every Debian.
+ */
+async function holdCheckpointLock(shm: string): Promise<{ release: () => Promise<void> }> {
+  const script =
+    'use Fcntl qw(F_SETLK F_WRLCK SEEK_SET); open(my $f, "+<", $ARGV[0]) or die $!; ' +
+    'my $lock = pack("s s x4 q q l x4", F_WRLCK, SEEK_SET, 121, 1, 0); fcntl($f, F_SETLK, $lock) or die "lock: $!"; ' +
+    '$| = 1; print "locked\n"; <STDIN>;';
+  const perl = spawn('perl', ['-e', script, shm], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => perl.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    perl.stdout.once('data', () => resolve());
+    perl.once('exit', (code) => reject(new Error(`perl could not take the checkpoint lock (${code})`)));
+  });
+  return { release: () => (perl.stdin.end(), exited) };
+}
+
+/** The restart loop's attempts logged since byte `from` of FerretDB's log (RELAY_FERRETDB_WAL_LOG). */
+function restartAttempts(from: number): Array<{ t: string; busy: number; walFrames: number; tries: number; pause: number }> {
+  const lines = fs.readFileSync(path.join(dir, 'ferretdb.log'), 'utf8').slice(from).split('\n');
+  return lines.filter((line) => line.includes('"relayWal"')).map((line) => JSON.parse(line));
+}
+
+/** Polls `done` every 50 ms until it holds, for at most `ms`. */
+async function until(done: () => boolean, ms = 30_000): Promise<void> {
+  for (const end = Date.now() + ms; !done(); await new Promise((resolve) => setTimeout(resolve, 50))) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+  }
 }
 
 describe('embedded database WAL', () => {
@@ -129,5 +162,48 @@ describe('embedded database WAL', () => {
     }
     // Restarted past 2,000 frames once the readers of the moment have finished.
     expect(withLoop.restarts).toBeGreaterThanOrEqual(1);
+  });
+
+  it('restarts once another checkpoint lets go of the lock, having tried again within each tick and never backed off', { timeout: 120_000 }, async () => {
+    const wal = path.join(dir, 'walsize.sqlite-wal');
+    const from = fs.statSync(path.join(dir, 'ferretdb.log')).size;
+    const attempts = () => restartAttempts(from);
+    const metTheLock = () => attempts().filter((a) => a.busy === 1 && a.walFrames === -1);
+
+    const writes = client.db().collection('checkpointed');
+    await writes.insertOne({ first: true }); // the database and its wal-index exist
+    const lock = await holdCheckpointLock(path.join(dir, 'walsize.sqlite-shm'));
+    try {
+      // No checkpoint runs while the lock is held, so the WAL keeps all 12 MB: past the loop's 2,000 frames.
+      const body = 'x'.repeat(4_000);
+      for (let batch = 0; batch < 30; batch++) await writes.insertMany(Array.from({ length: 100 }, () => ({ body })));
+      // Before the fix, the fourth such miss in a row paused the loop for 2, then 4, ... 40 ticks.
+      await until(() => metTheLock().length >= 5);
+    } finally {
+      await lock.release();
+    }
+    await until(() => attempts().some((a) => a.busy === 0));
+    expect(fs.statSync(wal).size).toBeLessThanOrEqual(LIMIT);
+    // Each attempt that met the lock kept trying for its busy timeout, and none was counted as a
+    // miss: writers were not held, so there was no reason to space the tries out.
+    expect(metTheLock().every((a) => a.tries > 1)).toBe(true);
+    expect(attempts().every((a) => a.pause === 0)).toBe(true);
+  });
+
+  it('restarts beside an update that reads, then waits to write back: the restart lets it finish first', { timeout: 180_000 }, async () => {
+    const docs = client.db().collection('updated');
+    const pad = 'p'.repeat(1_000);
+    for (let batch = 0; batch < 20; batch++) await docs.insertMany(Array.from({ length: 1_000 }, (_, i) => ({ i: batch * 1_000 + i, pad })));
+    const from = fs.statSync(path.join(dir, 'ferretdb.log')).size;
+    const started = new Date().toISOString().slice(11, 23);
+    // One command that keeps its query's read snapshot while it writes back 20,000 documents in
+    // batches, each waiting for SQLite's write lock: its writes take the WAL past 2,000 frames,
+    // and a restart that held the write lock while waiting for that snapshot would wait for a
+    // command that waits for it (the miss issue 17's runs were made of).
+    await docs.updateMany({}, { $set: { pad: 'q'.repeat(1_000) } });
+    await until(() => restartAttempts(from).some((a) => a.busy === 0));
+    // Attempts are logged when they end; one still running at `started` belongs to the inserts.
+    const during = restartAttempts(from).filter((a) => a.t >= started);
+    expect(during[0]!.busy).toBe(0);
   });
 });

@@ -15,6 +15,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/url"
@@ -47,30 +48,84 @@ const (
 	// WAL restarts on its own.
 	relayWALRestartFrames = 2000
 
-	// relayWALRestartBusyMs bounds each wait of a restart (for the write lock, then for the
-	// readers): writers wait for it, at most a few times this.
-	relayWALRestartBusyMs = 500
+	// relayWALRestartBusyMs bounds each wait of a restart (for another checkpoint, the write lock,
+	// then the readers) per relayWALRestartFrames the WAL holds: a bigger WAL is worth holding
+	// writers longer (the readers' wait holds them), up to relayWALRestartMaxBusyMs.
+	relayWALRestartBusyMs    = 500
+	relayWALRestartMaxBusyMs = 2000
+
+	// relayWALRestartCapFrames (64 MiB, the journal size limit): past it the loop no longer backs
+	// off and waits its longest, so the WAL stops growing once the reads of the moment end
+	// (issue 17: pauses of 10 s let it grow to 483 MiB beside 200/s of gateway intake).
+	relayWALRestartCapFrames = 16000
 
 	// relayWALRestartMaxPause: ticks skipped at most after restarts that met a long reader.
 	relayWALRestartMaxPause = 40
 )
 
-// relayWALFrames reads the frames the WAL holds from the header of SQLite's wal-index (the
-// `-shm` file: mxFrame at byte 16, native byte order), without a connection or a lock: a
-// database at rest costs one small file read per tick. A torn read only delays a restart.
-func relayWALFrames(shm string) (uint32, bool) {
+// relayWALBusyMs is how long a restart of a WAL holding frames may wait.
+func relayWALBusyMs(frames uint32) int {
+	return min(relayWALRestartBusyMs*max(1, int(frames/relayWALRestartFrames)), relayWALRestartMaxBusyMs)
+}
+
+// relayWALIndex is what the loop reads of SQLite's wal-index (the `-shm` file, native byte
+// order): the frames the WAL holds (mxFrame, byte 16 of the header), the frames copied back
+// (nBackfill, byte 96) and the readers' marks (aReadMark[5], bytes 100-119: the WAL frame each
+// reader slot's snapshot ends at).
+type relayWALIndex struct {
+	frames, backfilled uint32
+	marks              [5]uint32
+}
+
+// relayWALRead reads the wal-index without a connection or a lock: a database at rest costs one
+// small file read per tick. A torn read only delays a restart.
+func relayWALRead(shm string) (relayWALIndex, bool) {
+	var w relayWALIndex
+
 	f, err := os.Open(shm)
 	if err != nil {
-		return 0, false
+		return w, false
 	}
 	defer f.Close()
 
-	var header [24]byte
-	if _, err = f.ReadAt(header[:], 0); err != nil {
-		return 0, false
+	var b [120]byte
+	if _, err = f.ReadAt(b[:], 0); err != nil {
+		return w, false
 	}
 
-	return binary.NativeEndian.Uint32(header[16:20]), true
+	w.frames = binary.NativeEndian.Uint32(b[16:20])
+	w.backfilled = binary.NativeEndian.Uint32(b[96:100])
+	for i := range w.marks {
+		w.marks[i] = binary.NativeEndian.Uint32(b[100+4*i:])
+	}
+
+	return w, true
+}
+
+// relayWALGates: database name -> *sync.RWMutex. An update or findAndModify command keeps its
+// query's read snapshot open while it waits for SQLite's write lock to write back; a restart holds
+// that lock while it waits for the readers, so each waited for the other until the restart gave
+// up: under steady updates (Agenda's job locks, the gateway's claims) nearly every restart missed
+// and held all writers for its whole wait (issue 17). Such commands hold the gate's read side
+// (RelayWALReadWrite); a restart takes its write side, so none is in flight while it runs.
+var relayWALGates sync.Map
+
+func relayWALGate(db string) *sync.RWMutex {
+	g, _ := relayWALGates.LoadOrStore(db, new(sync.RWMutex))
+	return g.(*sync.RWMutex)
+}
+
+// RelayWALReadWrite is held for the whole of a command that reads and then writes back what it
+// read (internal/handler, relay_atomic_update.go); call the result when the command ends.
+func RelayWALReadWrite(db string) func() {
+	if relayWALRestartEvery == 0 {
+		return func() {}
+	}
+
+	g := relayWALGate(db)
+	g.RLock()
+
+	return g.RUnlock
 }
 
 // relayWALDatabase is one database the loop looks after.
@@ -128,7 +183,7 @@ func relayWALLoop(l *slog.Logger) {
 				continue
 			}
 
-			frames, ok := relayWALFrames(d.shm)
+			index, ok := relayWALRead(d.shm)
 			if !ok {
 				// SQLite removes the wal-index when the last connection closes: a dropped database
 				if err := d.db.Ping(); relayWALClosed(err) {
@@ -138,26 +193,37 @@ func relayWALLoop(l *slog.Logger) {
 				continue
 			}
 
-			if frames < relayWALRestartFrames {
+			if index.frames < relayWALRestartFrames {
 				continue
 			}
 
-			restarted, err := relayRestartWALOnce(d.db)
+			started := time.Now()
+			gate := relayWALGate(d.name)
+			gate.Lock()
+			res, err := relayRestartWALOnce(d.db, relayWALBusyMs(index.frames))
+			gate.Unlock()
 
 			switch {
 			case relayWALClosed(err):
 				relayWALForget(d)
 			case err != nil:
 				l.Debug("relay: WAL restart failed", slog.String("db", d.name), slog.String("error", err.Error()))
-			case restarted:
+			case res.busy == 0:
 				d.missed = 0
+			case res.relayWALOtherCheckpoint():
+				// writers were not held: no reason to space the tries out
 			default:
 				// slow reads make a miss now and then: the next tick tries again; only a run of
-				// misses (a long reader) spaces the tries out, so writers are not held again and again
+				// misses (a long reader) spaces the tries out, so writers are not held again and
+				// again, until the WAL reaches the cap
 				d.missed++
-				if d.missed > 3 {
+				if d.missed > 3 && index.frames < relayWALRestartCapFrames {
 					d.pause = min(1<<min(d.missed-3, 6), relayWALRestartMaxPause)
 				}
+			}
+
+			if relayWALLog {
+				relayWALLogAttempt(d, index, res, time.Since(started), err)
 			}
 		}
 	}
@@ -174,40 +240,79 @@ func relayWALForget(d *relayWALDatabase) {
 	relayWAL.dbs = slices.DeleteFunc(relayWAL.dbs, func(x *relayWALDatabase) bool { return x == d })
 }
 
+// relayWALCheckpoint is what `PRAGMA wal_checkpoint` answers: busy 0 when the WAL restarted;
+// frames and checkpointed -1 when another connection's checkpoint was running, else the WAL's
+// frames and those copied back. tries counts the checkpoints run.
+type relayWALCheckpoint struct {
+	busy, frames, checkpointed, tries int
+}
+
+// relayWALOtherCheckpoint: SQLite gives up at once, without its busy handler, when another
+// connection holds the checkpoint lock, and past 1,000 frames every commit runs an automatic
+// checkpoint that takes it: among steady writers two of three restarts met one (.trace/walrace.mts).
+func (c relayWALCheckpoint) relayWALOtherCheckpoint() bool {
+	return c.busy != 0 && c.frames == -1
+}
+
 // relayRestartWALOnce checkpoints and truncates the WAL (TRUNCATE: the checkpoint restarts the
 // WAL itself; RESTART would leave that to the next writer, which new readers can again keep from
-// it); false when a reader kept it from restarting.
-func relayRestartWALOnce(db *sql.DB) (bool, error) {
+// it); busy when a reader or a writer kept it from restarting.
+func relayRestartWALOnce(db *sql.DB, busyMs int) (relayWALCheckpoint, error) {
+	var res relayWALCheckpoint
+
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 
 	conn, err := db.Conn(ctx)
 	if err != nil {
-		return false, err
+		return res, err
 	}
 	defer conn.Close()
 
-	var busy, frames, checkpointed int
 	var timeout int
 	if err = conn.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&timeout); err != nil {
-		return false, err
+		return res, err
 	}
 
-	if _, err = conn.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", relayWALRestartBusyMs)); err != nil {
-		return false, err
+	if _, err = conn.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", busyMs)); err != nil {
+		return res, err
 	}
 
-	err = conn.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &frames, &checkpointed)
+	// Another connection's checkpoint lasts a few milliseconds: try again within the busy timeout.
+	deadline := time.Now().Add(time.Duration(busyMs) * time.Millisecond)
+	for {
+		res.tries++
+		err = conn.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&res.busy, &res.frames, &res.checkpointed)
+		if err != nil || !res.relayWALOtherCheckpoint() || time.Now().After(deadline) {
+			break
+		}
+
+		time.Sleep(time.Millisecond)
+	}
 
 	if _, restoreErr := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", timeout)); restoreErr != nil {
 		// with the short timeout left on it, the connection would fail ordinary writes: drop it
 		_ = conn.Raw(func(any) error { return driver.ErrBadConn })
-		return false, restoreErr
+		return res, restoreErr
 	}
 
+	return res, err
+}
+
+// relayWALLog (RELAY_FERRETDB_WAL_LOG=1) writes one JSON line per restart attempt to stderr
+// (FerretDB's log file): a diagnosis aid for WALs that grow (docs/FERRETDB.md, "The WAL file").
+var relayWALLog = os.Getenv("RELAY_FERRETDB_WAL_LOG") == "1"
+
+func relayWALLogAttempt(d *relayWALDatabase, before relayWALIndex, res relayWALCheckpoint, took time.Duration, err error) {
+	line := map[string]any{
+		"relayWal": d.name, "t": time.Now().UTC().Format("15:04:05.000"), "frames": before.frames,
+		"backfilled": before.backfilled, "marks": before.marks, "busy": res.busy, "walFrames": res.frames,
+		"checkpointed": res.checkpointed, "tries": res.tries, "ms": took.Milliseconds(), "missed": d.missed, "pause": d.pause,
+	}
 	if err != nil {
-		return false, err
+		line["error"] = err.Error()
 	}
 
-	return busy == 0, nil
+	b, _ := json.Marshal(line)
+	fmt.Fprintf(os.Stderr, "%s\n", b)
 }
