@@ -136,7 +136,7 @@ const stats = (t: number[]) => `p50 ${percentile(t, 50).toFixed(2)} ms  p99 ${pe
   console.log(`  vector recall@10 against an exhaustive Float32 scan (${RECALL_QUERIES} queries): stored (12-bit) vectors ${storedRecall}, 16-bit ${recall(former)}, Float32 ${recall(originalTables)}`);
   let asked = 0;
   // No similarity floor: every vector candidate reaches the fusion, the costliest case.
-  const embedder: Embedder = { model: 'bench-embedding', batchSize: 64, minSimilarity: -1, embed: async (texts) => texts.map(() => queryVectors[asked++ % QUESTIONS]!) };
+  const embedder: Embedder = { model: 'bench-embedding', batchSize: 64, minSimilarity: -1, embed: async (texts) => texts.map(() => queryVectors[asked++ % QUESTIONS]!), embedStored: () => Promise.reject(new Error('the bench embeds questions only')) };
   await timeEach((i) => search(i, { embedder }), 20);
   const hybridTimes = await timeEach((i) => search(i, { embedder }), QUESTIONS);
   console.log(`  searchKnowledge, hybrid (${dims}-dim vectors) ${stats(hybridTimes)}   ratio p99 ${(percentile(hybridTimes, 99) / percentile(searchTimes, 99)).toFixed(2)}x of BM25 alone`);

@@ -2,10 +2,13 @@
 // thread (a question's one text) and the embedding thread (a sync's batches, embeddingThread.ts).
 // It does not import the ai SDK, so the thread starts light.
 import { request } from 'undici';
+import { quantiseUnit, type StoredVectors } from './vectorCodec.ts';
 
 export type EmbeddingAnswer =
   /** The vectors end to end, `floats.length / count` components each, in input order. */
   | { kind: 'vectors'; floats: Float32Array; count: number; tokens?: number }
+  /** The same, asked `stored`: scaled to unit length and quantised as packs store them (vectorCodec.ts). */
+  | { kind: 'stored'; vectors: StoredVectors; count: number; tokens?: number }
   /** The server answered an error status (its body, for the error's message). */
   | { kind: 'status'; status: number; text: string }
   /** A 2xx answer that is not a valid set of embeddings. */
@@ -19,6 +22,11 @@ export interface EmbeddingRequest {
   /** The JSON body, whose `input` holds `count` texts. */
   body: string;
   count: number;
+  /**
+   * Answer the vectors as packs store them: a sync's batches are only stored, so the thread that
+   * reads them quantises them too, and the main thread, which chunks and writes, does no vector work.
+   */
+  stored?: boolean;
 }
 
 /**
@@ -37,16 +45,26 @@ export async function requestEmbeddings(req: EmbeddingRequest, signal?: AbortSig
   const bytes = Buffer.from(await response.body.arrayBuffer());
   if (response.statusCode >= 300) return { kind: 'status', status: response.statusCode, text: bytes.toString('utf8') };
   const fast = base64Embeddings(bytes, req.count);
-  if (fast) return { kind: 'vectors', floats: fast.floats, count: req.count, ...(fast.tokens === undefined ? {} : { tokens: fast.tokens }) };
+  if (fast) return answerOf(req, fast.floats, fast.tokens);
   const body = parseJson(bytes.toString('utf8')) as { data?: unknown; usage?: { prompt_tokens?: unknown } } | null;
+  let floats: Float32Array;
   try {
-    const floats = new Float32Array(decodeEmbeddings(body?.data, req.count)[0]!.buffer);
-    const tokens = body?.usage?.prompt_tokens;
-    return { kind: 'vectors', floats, count: req.count, ...(typeof tokens === 'number' ? { tokens } : {}) };
+    floats = new Float32Array(decodeEmbeddings(body?.data, req.count)[0]!.buffer);
   } catch (err) {
     return { kind: 'invalid', message: (err as Error).message };
   }
+  const tokens = body?.usage?.prompt_tokens;
+  return answerOf(req, floats, typeof tokens === 'number' ? tokens : undefined);
 }
+
+function answerOf(req: EmbeddingRequest, floats: Float32Array, tokens: number | undefined): EmbeddingAnswer {
+  const usage = tokens === undefined ? {} : { tokens };
+  if (!req.stored) return { kind: 'vectors', floats, count: req.count, ...usage };
+  const vectors = quantiseUnit(floats, floats.length / req.count);
+  return vectors ? { kind: 'stored', vectors, count: req.count, ...usage } : { kind: 'invalid', message: NOT_FINITE };
+}
+
+export const NOT_FINITE = 'a vector holds a value that is not a finite number';
 
 const EMBEDDING_KEY = Buffer.from('"embedding"');
 const INDEX_KEY = Buffer.from('"index"');
@@ -142,9 +160,9 @@ export function decodeEmbeddings(data: unknown, count: number): Float32Array[] {
 }
 
 /** The vectors of an answer, each a view into its one array. */
-export const vectorsOf = (floats: Float32Array, count: number): Float32Array[] => {
-  const dims = floats.length / count;
-  return Array.from({ length: count }, (_, i) => floats.subarray(i * dims, (i + 1) * dims));
+export const vectorsOf = <T extends Float32Array | Int16Array>(values: T, count: number): T[] => {
+  const dims = values.length / count;
+  return Array.from({ length: count }, (_, i) => values.subarray(i * dims, (i + 1) * dims) as T);
 };
 
 export function parseJson(text: string): unknown {

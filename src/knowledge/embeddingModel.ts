@@ -6,6 +6,9 @@
 // (docs/BENCHMARKS.md, issue 18). A server that answers float arrays anyway is read as floats; one
 // that refuses base64 with a 400 or 422 is asked again for floats, and for floats from then on.
 // Requests of several texts (a sync's batches) are made on the embedding thread (embeddingThread.ts).
+// With `providerOptions: { relay: { stored: true } }` (a sync's batches, which are only stored) the
+// answer is quantised there too: the embeddings are each text's 12-bit integers and
+// `providerMetadata.relay.stored` the batch's codes and scales (vectorCodec.ts StoredVectors).
 import { APICallError, type EmbeddingModel } from 'ai';
 import { parseJson, requestEmbeddings, vectorsOf, type EmbeddingAnswer, type EmbeddingRequest } from './embeddingAnswer.ts';
 import { onEmbeddingThread } from './embeddingThreadClient.ts';
@@ -30,12 +33,13 @@ const REFUSED_FORMAT = new Set([400, 422]);
 export function createEmbeddingModel(endpoint: EmbeddingEndpoint): EmbeddingModelV3 {
   const url = `${endpoint.baseURL.replace(/\/+$/, '')}/embeddings`;
   let format: Format = 'base64';
-  const post = (values: string[], as: Format, headers: Record<string, string | undefined> | undefined, signal?: AbortSignal): Promise<EmbeddingAnswer> => {
+  const post = (values: string[], as: Format, headers: Record<string, string | undefined> | undefined, stored: boolean, signal?: AbortSignal): Promise<EmbeddingAnswer> => {
     const req: EmbeddingRequest = {
       url,
       headers: withoutUndefined({ ...headers, 'content-type': 'application/json', ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}) }),
       body: JSON.stringify({ model: endpoint.modelId, input: values, encoding_format: as }),
       count: values.length,
+      ...(stored ? { stored } : {}),
     };
     // One text (a chat's question) stays here: the hop to the thread would cost more than it saves.
     return values.length > 1 ? onEmbeddingThread(req, signal) : requestEmbeddings(req, signal);
@@ -46,19 +50,26 @@ export function createEmbeddingModel(endpoint: EmbeddingEndpoint): EmbeddingMode
     modelId: endpoint.modelId,
     maxEmbeddingsPerCall: 2048,
     supportsParallelCalls: true,
-    async doEmbed({ values, abortSignal, headers }) {
-      let answer = await post(values, format, headers, abortSignal);
+    async doEmbed({ values, abortSignal, headers, providerOptions }) {
+      const stored = providerOptions?.relay?.stored === true;
+      let answer = await post(values, format, headers, stored, abortSignal);
       if (format === 'base64' && answer.kind === 'status' && REFUSED_FORMAT.has(answer.status)) {
-        answer = await post(values, 'float', headers, abortSignal);
-        if (answer.kind === 'vectors') format = 'float';
+        answer = await post(values, 'float', headers, stored, abortSignal);
+        if (answer.kind === 'vectors' || answer.kind === 'stored') format = 'float';
       }
       if (answer.kind === 'unreachable') {
         throw new APICallError({ message: `Cannot connect to API: ${answer.message}`, url, requestBodyValues: { model: endpoint.modelId }, isRetryable: true });
       }
       if (answer.kind === 'status') throw apiError(url, endpoint.modelId, answer.status, answer.text);
       if (answer.kind === 'invalid') throw new Error(answer.message);
+      const usage = answer.tokens === undefined ? undefined : { tokens: answer.tokens };
+      if (answer.kind === 'stored') {
+        // The integers per text as the embeddings; the whole batch, with its scales, as the provider's metadata.
+        const embeddings = vectorsOf(answer.vectors.codes, answer.count);
+        return { embeddings: embeddings as unknown as number[][], usage, providerMetadata: { relay: { stored: answer.vectors as never } }, warnings: [] };
+      }
       const embeddings = vectorsOf(answer.floats, answer.count);
-      return { embeddings: embeddings as unknown as number[][], usage: answer.tokens === undefined ? undefined : { tokens: answer.tokens }, warnings: [] };
+      return { embeddings: embeddings as unknown as number[][], usage, warnings: [] };
     },
   };
 }

@@ -1,12 +1,15 @@
 // The embedding model (EMBEDDING_MODEL on the OpenAI-compatible server of OPENAI_BASE_URL), called
-// through the ai SDK's embedMany with a model of our own that asks for base64 (embeddingModel.ts). Vectors are kept L2-normalised as Float32, so cosine similarity
-// is a dot product, and travel with their chunks in the same pack document (store.ts).
+// through the ai SDK's embedMany with a model of our own that asks for base64 (embeddingModel.ts). Vectors are kept L2-normalised, so cosine similarity
+// is a dot product, and travel with their chunks in the same pack document (store.ts). A sync's
+// batches come back quantised as packs store them (vectorCodec.ts), done on the embedding thread.
 // Like the chat model, the server is the operator's own configuration, not user input, so it is
 // called directly rather than through src/outbound's SSRF guard.
 import { APICallError, embedMany } from 'ai';
 import { createEmbeddingModel } from './embeddingModel.ts';
 import type { Config } from '../config.ts';
 import type { RowChunks } from './store.ts';
+import { NOT_FINITE } from './embeddingAnswer.ts';
+import type { StoredVectors } from './vectorCodec.ts';
 
 export interface Embedder {
   /** The model name; stored with every vector so a change of model is seen. */
@@ -16,9 +19,13 @@ export interface Embedder {
   minSimilarity: number;
   /** One normalised vector per text, in order. Throws EmbeddingError. */
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  /** The texts' vectors as packs store them (a sync's batches), in order. Throws EmbeddingError. */
+  embedStored(texts: string[], signal?: AbortSignal): Promise<StoredVectors>;
 }
 
 export class EmbeddingError extends Error {}
+
+const NO_VECTORS: StoredVectors = { codes: new Int16Array(0), scales: new Float32Array(0) };
 
 export const normalise = (vector: ArrayLike<number>): Float32Array => normaliseInPlace(Float32Array.from(vector));
 
@@ -26,7 +33,7 @@ export const normalise = (vector: ArrayLike<number>): Float32Array => normaliseI
 function normaliseInPlace(vector: Float32Array): Float32Array {
   let norm = 0;
   for (let i = 0; i < vector.length; i++) norm += vector[i]! * vector[i]!;
-  if (!Number.isFinite(norm)) throw new EmbeddingError('a vector holds a value that is not a finite number');
+  if (!Number.isFinite(norm)) throw new EmbeddingError(NOT_FINITE);
   norm = Math.sqrt(norm) || 1;
   // Most models answer unit vectors already.
   if (Math.abs(norm - 1) > 1e-6) for (let i = 0; i < vector.length; i++) vector[i]! /= norm;
@@ -36,11 +43,11 @@ function normaliseInPlace(vector: Float32Array): Float32Array {
 /** The text a chunk is embedded as: its heading path gives the body its subject. */
 export const embeddingText = (chunk: { heading: string | null; text: string }) => (chunk.heading ? `${chunk.heading}\n\n${chunk.text}` : chunk.text);
 
-/** One array of several vectors, end to end. */
-export function joinFloats(vectors: Float32Array[]): Float32Array {
-  const out = new Float32Array(vectors.reduce((n, v) => n + v.length, 0));
+/** One array of several, end to end. */
+function joinArrays<T extends Float32Array | Int16Array>(Type: { new (length: number): T }, parts: T[]): T {
+  const out = new Type(parts.reduce((n, v) => n + v.length, 0));
   let at = 0;
-  for (const v of vectors) {
+  for (const v of parts) {
     out.set(v, at);
     at += v.length;
   }
@@ -60,32 +67,47 @@ export function embedderFor(config: Config): Embedder | null {
 export function createEmbedder(config: Pick<Config, 'OPENAI_BASE_URL' | 'OPENAI_API_KEY' | 'EMBEDDING_MODEL' | 'EMBEDDING_BATCH_SIZE' | 'EMBEDDING_TIMEOUT_MS' | 'EMBEDDING_MIN_SIMILARITY'>): Embedder {
   const modelName = config.EMBEDDING_MODEL!;
   const model = createEmbeddingModel({ baseURL: config.OPENAI_BASE_URL!, apiKey: config.OPENAI_API_KEY, modelId: modelName });
+  /** One embedMany call; the result checked by `read`, any failure an EmbeddingError. */
+  async function call<T>(texts: string[], stored: boolean, signal: AbortSignal | undefined, read: (result: Awaited<ReturnType<typeof embedMany>>) => T): Promise<T> {
+    const timeout = AbortSignal.timeout(config.EMBEDDING_TIMEOUT_MS);
+    try {
+      const result = await embedMany({
+        model,
+        values: texts,
+        // The caller decides: a sync fails with the reason, a chat falls back to BM25.
+        maxRetries: 0,
+        maxParallelCalls: 1,
+        abortSignal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        ...(stored ? { providerOptions: { relay: { stored: true } } } : {}),
+      });
+      if (result.embeddings.length !== texts.length) throw new EmbeddingError(`expected ${texts.length} vectors, got ${result.embeddings.length}`);
+      return read(result);
+    } catch (err) {
+      if (err instanceof EmbeddingError) throw new EmbeddingError(`embedding model ${modelName}: ${err.message}`);
+      const detail = APICallError.isInstance(err) ? `${err.statusCode ?? 'no response'} ${err.message}` : err instanceof Error ? err.message : String(err);
+      throw new EmbeddingError(`embedding model ${modelName} failed: ${detail}`);
+    }
+  }
   return {
     model: modelName,
     batchSize: config.EMBEDDING_BATCH_SIZE,
     minSimilarity: config.EMBEDDING_MIN_SIMILARITY,
     async embed(texts, signal) {
       if (!texts.length) return [];
-      const timeout = AbortSignal.timeout(config.EMBEDDING_TIMEOUT_MS);
-      try {
-        const { embeddings } = await embedMany({
-          model,
-          values: texts,
-          // The caller decides: a sync fails with the reason, a chat falls back to BM25.
-          maxRetries: 0,
-          maxParallelCalls: 1,
-          abortSignal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-        });
-        if (embeddings.length !== texts.length) throw new EmbeddingError(`expected ${texts.length} vectors, got ${embeddings.length}`);
+      return call(texts, false, signal, ({ embeddings }) => {
         // Float32Array views into one array per request (embeddingModel.ts), normalised where they lie.
         const vectors = (embeddings as unknown as Float32Array[]).map(normaliseInPlace);
         if (vectors.some((v) => v.length !== vectors[0]!.length || v.length === 0)) throw new EmbeddingError('vectors of different or zero dimensions');
         return vectors;
-      } catch (err) {
-        if (err instanceof EmbeddingError) throw new EmbeddingError(`embedding model ${modelName}: ${err.message}`);
-        const detail = APICallError.isInstance(err) ? `${err.statusCode ?? 'no response'} ${err.message}` : err instanceof Error ? err.message : String(err);
-        throw new EmbeddingError(`embedding model ${modelName} failed: ${detail}`);
-      }
+      });
+    },
+    async embedStored(texts, signal) {
+      if (!texts.length) return NO_VECTORS;
+      return call(texts, true, signal, ({ providerMetadata }) => {
+        const stored = (providerMetadata?.relay as { stored?: StoredVectors } | undefined)?.stored;
+        if (!stored || stored.scales.length !== texts.length || !stored.codes.length) throw new EmbeddingError('vectors of different or zero dimensions');
+        return stored;
+      });
     },
   };
 }
@@ -107,9 +129,12 @@ export class EmbeddingPipeline {
   private texts: string[] = [];
   private queued = 0;
   /** Answers that came back ahead of an earlier batch, by the index of their first text. */
-  private readonly early = new Map<number, Float32Array[]>();
+  private readonly early = new Map<number, StoredVectors>();
+  /** Batches back in order whose vectors are not all given to groups; `used` of the first are. */
+  private ready: StoredVectors[] = [];
+  private used = 0;
   /** Vectors back in order and not yet given to a group; the first is text `handedOn`. */
-  private vectors: Float32Array[] = [];
+  private unused = 0;
   private handedOn = 0;
   private readonly inFlight = new Set<Promise<void>>();
   private failed: { err: unknown } | null = null;
@@ -131,7 +156,7 @@ export class EmbeddingPipeline {
     if (this.texts.length) await this.send();
     await Promise.all(this.inFlight);
     if (this.failed) throw this.failed.err;
-    this.received(this.queued, []);
+    this.received(this.queued, NO_VECTORS);
   }
 
   /** Hands nothing more on and waits for the requests in flight (a sync that failed otherwise). */
@@ -147,7 +172,7 @@ export class EmbeddingPipeline {
     this.queued += batch.length;
     this.texts = [];
     const request = this.embedder
-      .embed(batch)
+      .embedStored(batch)
       .then(async (vectors) => {
         this.received(start, vectors);
         await this.hooks.afterBatch?.();
@@ -158,25 +183,46 @@ export class EmbeddingPipeline {
   }
 
   /** Takes a batch's vectors and hands on every group whose vectors are all back. */
-  private received(start: number, vectors: Float32Array[]): void {
+  private received(start: number, vectors: StoredVectors): void {
     if (this.failed) return;
     this.early.set(start, vectors);
-    let inOrder: Float32Array[] | undefined;
-    while ((inOrder = this.early.get(this.handedOn + this.vectors.length))) {
-      this.early.delete(this.handedOn + this.vectors.length);
-      if (!inOrder.length) break;
-      this.vectors.push(...inOrder);
+    let inOrder: StoredVectors | undefined;
+    while ((inOrder = this.early.get(this.handedOn + this.unused))) {
+      this.early.delete(this.handedOn + this.unused);
+      if (!inOrder.scales.length) break;
+      this.ready.push(inOrder);
+      this.unused += inOrder.scales.length;
     }
-    let used = 0;
-    while (this.waiting.length && this.waiting[0]!.end <= this.handedOn + this.vectors.length) {
+    while (this.waiting.length && this.waiting[0]!.end <= this.handedOn + this.unused) {
       const { group } = this.waiting.shift()!;
-      const count = group.chunks.length;
-      group.embedding = { model: this.embedder.model, vectors: joinFloats(this.vectors.slice(used, used + count)) };
-      used += count;
+      const stored = this.take(group.chunks.length);
+      // Vectors of two sizes (a provider that changed dimensions) are left out: the next sync embeds the row again.
+      if (stored) group.embedding = { model: this.embedder.model, stored };
       this.hooks.onEmbedded?.(group);
     }
-    this.vectors = this.vectors.slice(used);
-    this.handedOn += used;
+  }
+
+  /** The next `count` vectors: views into their batch, or copied together when they span batches. */
+  private take(count: number): StoredVectors | null {
+    const parts: StoredVectors[] = [];
+    for (let left = count; left > 0; ) {
+      const batch = this.ready[0]!;
+      const dims = batch.codes.length / batch.scales.length;
+      const n = Math.min(left, batch.scales.length - this.used);
+      parts.push({ codes: batch.codes.subarray(this.used * dims, (this.used + n) * dims), scales: batch.scales.subarray(this.used, this.used + n) });
+      left -= n;
+      this.used += n;
+      if (this.used === batch.scales.length) {
+        this.ready.shift();
+        this.used = 0;
+      }
+    }
+    this.unused -= count;
+    this.handedOn += count;
+    if (parts.length === 1) return parts[0]!;
+    const dims = parts.map((p) => p.codes.length / p.scales.length);
+    if (dims.some((d) => d !== dims[0])) return null;
+    return { codes: joinArrays(Int16Array, parts.map((p) => p.codes)), scales: joinArrays(Float32Array, parts.map((p) => p.scales)) };
   }
 }
 

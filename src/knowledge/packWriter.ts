@@ -4,7 +4,7 @@
 // that never commits are found and removed (store.ts: the next commit, discardRun).
 import { deflateRawSync, constants } from 'node:zlib';
 import { KnowledgePackModel } from './model.ts';
-import { pack12, quantise } from './vectorCodec.ts';
+import { pack12, quantise, type StoredVectors } from './vectorCodec.ts';
 import type { RowChunks } from './store.ts';
 
 /** Chunks per pack: a pack is one `_id` read when a process loads the index. */
@@ -23,13 +23,12 @@ function packDocument(id: string, dataSourceId: string, run: number, batch: RowC
   const scales: Float32Array[] = [];
   let floats = 0;
   const stored: StoredGroup[] = batch.map(({ rowId, hash, chunks, embedding }) => {
-    // A block that is not whole vectors is left out: the row is embedded again by the next sync.
-    if (!embedding || !chunks.length || embedding.vectors.length % chunks.length) return { rowId, hash, chunks };
-    const encoded = quantise(embedding.vectors, embedding.vectors.length / chunks.length, 12);
+    const encoded = embedding && chunks.length ? storedForm(embedding, chunks.length) : null;
+    if (!encoded) return { rowId, hash, chunks };
     codes.push(encoded.codes);
     floats += encoded.codes.length;
     scales.push(encoded.scales);
-    return { rowId, hash, chunks, embedding: { model: embedding.model, floats: embedding.vectors.length } };
+    return { rowId, hash, chunks, embedding: { model: embedding!.model, floats: encoded.codes.length } };
   });
   const doc: { _id: string; dataSourceId: string; run: number; data: Buffer; vectors12?: Buffer; vectorScales?: Buffer } = { _id: id, dataSourceId, run, data: encode(stored) };
   if (codes.length) {
@@ -43,6 +42,16 @@ function packDocument(id: string, dataSourceId: string, run: number, batch: RowC
     doc.vectorScales = Buffer.concat(scales.map(asBuffer));
   }
   return { doc, stored };
+}
+
+/**
+ * A group's vectors as stored: a sync's are quantised already (on the embedding thread); those read
+ * back from a pack (a compaction) are quantised here. A block that is not whole vectors is left
+ * out: the row is embedded again by the next sync.
+ */
+function storedForm(embedding: NonNullable<RowChunks['embedding']>, count: number): StoredVectors | null {
+  if ('stored' in embedding) return embedding.stored.scales.length === count && embedding.stored.codes.length % count === 0 ? embedding.stored : null;
+  return embedding.vectors.length % count ? null : quantise(embedding.vectors, embedding.vectors.length / count, 12);
 }
 
 /** Where a written row's chunks are: its manifest entry but the synced time (store.ts ManifestRow). */

@@ -8,7 +8,7 @@ import { inflateRawSync } from 'node:zlib';
 import { KnowledgeManifestModel, KnowledgePackModel, KnowledgeSegmentModel, type KnowledgeSegment } from './model.ts';
 import { BotModel } from '../platform/model.ts';
 import { trusted } from '../db/connection.ts';
-import { dequantise, unpack12 } from './vectorCodec.ts';
+import { dequantise, unpack12, type StoredVectors } from './vectorCodec.ts';
 import { PackWriter, type StoredGroup } from './packWriter.ts';
 import { bucketCount, deleteManifest, readCommitted, readHeader, writeManifest, type Manifest, type ManifestRow } from './manifest.ts';
 
@@ -22,9 +22,14 @@ export interface RowChunks {
   rowId: string;
   hash: string;
   chunks: StoredChunk[];
-  /** The chunks' vectors (chunk i at i × dims) when an embedding model is configured (knowledge/embeddings.ts). */
-  embedding?: { model: string; vectors: Float32Array };
+  /**
+   * The chunks' vectors (chunk i at i × dims) when an embedding model is configured: as read from a
+   * pack, or as a sync's embedding thread quantised them for storing (knowledge/embeddings.ts).
+   */
+  embedding?: { model: string; vectors: Float32Array } | { model: string; stored: StoredVectors };
 }
+/** Row chunks as read from a pack: vectors decoded. */
+export type ReadRowChunks = RowChunks & { embedding?: { model: string; vectors: Float32Array } };
 export { emptyManifest, readCommitted, type Manifest, type ManifestRow } from './manifest.ts';
 
 /** A pack whose live share falls below this is rewritten by the next sync. */
@@ -53,7 +58,7 @@ function aligned<T extends Float32Array | Int16Array>(raw: Buffer, Type: { new (
   return out;
 }
 
-export async function readPack(packId: string): Promise<RowChunks[]> {
+export async function readPack(packId: string): Promise<ReadRowChunks[]> {
   const doc = await KnowledgePackModel.findById(packId).lean();
   if (!doc) return [];
   const groups = decode<StoredGroup[]>(doc.data);

@@ -92,6 +92,12 @@ async function holdCheckpointLock(shm: string): Promise<{ release: () => Promise
   return { release: () => (perl.stdin.end(), exited) };
 }
 
+/** The restart loop's attempts logged since byte `from` of FerretDB's log (RELAY_FERRETDB_WAL_LOG). */
+function restartAttempts(from: number): Array<{ t: string; busy: number; walFrames: number; tries: number; pause: number }> {
+  const lines = fs.readFileSync(path.join(dir, 'ferretdb.log'), 'utf8').slice(from).split('\n');
+  return lines.filter((line) => line.includes('"relayWal"')).map((line) => JSON.parse(line));
+}
+
 /** Polls `done` every 50 ms until it holds, for at most `ms`. */
 async function until(done: () => boolean, ms = 30_000): Promise<void> {
   for (const end = Date.now() + ms; !done(); await new Promise((resolve) => setTimeout(resolve, 50))) {
@@ -160,11 +166,8 @@ describe('embedded database WAL', () => {
 
   it('restarts once another checkpoint lets go of the lock, having tried again within each tick and never backed off', { timeout: 120_000 }, async () => {
     const wal = path.join(dir, 'walsize.sqlite-wal');
-    const log = path.join(dir, 'ferretdb.log');
-    const from = fs.statSync(log).size;
-    type Attempt = { busy: number; walFrames: number; tries: number; pause: number };
-    const attempts = (): Attempt[] =>
-      fs.readFileSync(log, 'utf8').slice(from).split('\n').filter((line) => line.includes('"relayWal"')).map((line) => JSON.parse(line) as Attempt);
+    const from = fs.statSync(path.join(dir, 'ferretdb.log')).size;
+    const attempts = () => restartAttempts(from);
     const metTheLock = () => attempts().filter((a) => a.busy === 1 && a.walFrames === -1);
 
     const writes = client.db().collection('checkpointed');
@@ -185,5 +188,22 @@ describe('embedded database WAL', () => {
     // miss: writers were not held, so there was no reason to space the tries out.
     expect(metTheLock().every((a) => a.tries > 1)).toBe(true);
     expect(attempts().every((a) => a.pause === 0)).toBe(true);
+  });
+
+  it('restarts beside an update that reads, then waits to write back: the restart lets it finish first', { timeout: 180_000 }, async () => {
+    const docs = client.db().collection('updated');
+    const pad = 'p'.repeat(1_000);
+    for (let batch = 0; batch < 20; batch++) await docs.insertMany(Array.from({ length: 1_000 }, (_, i) => ({ i: batch * 1_000 + i, pad })));
+    const from = fs.statSync(path.join(dir, 'ferretdb.log')).size;
+    const started = new Date().toISOString().slice(11, 23);
+    // One command that keeps its query's read snapshot while it writes back 20,000 documents in
+    // batches, each waiting for SQLite's write lock: its writes take the WAL past 2,000 frames,
+    // and a restart that held the write lock while waiting for that snapshot would wait for a
+    // command that waits for it (the miss issue 17's runs were made of).
+    await docs.updateMany({}, { $set: { pad: 'q'.repeat(1_000) } });
+    await until(() => restartAttempts(from).some((a) => a.busy === 0));
+    // Attempts are logged when they end; one still running at `started` belongs to the inserts.
+    const during = restartAttempts(from).filter((a) => a.t >= started);
+    expect(during[0]!.busy).toBe(0);
   });
 });

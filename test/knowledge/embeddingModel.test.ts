@@ -9,7 +9,7 @@ import { startEmbeddingsStub, stubVector, type EmbeddingsStub } from '../helpers
 import { createEmbedder, normalise } from '../../src/knowledge/embeddings.ts';
 import { base64Embeddings, decodeEmbeddings } from '../../src/knowledge/embeddingAnswer.ts';
 import { startEmbeddingThread } from '../../src/knowledge/embeddingThreadClient.ts';
-import { dequantise, pack12, quantise, unpack12 } from '../../src/knowledge/vectorCodec.ts';
+import { dequantise, pack12, quantise, quantiseUnit, unpack12 } from '../../src/knowledge/vectorCodec.ts';
 
 let stub: EmbeddingsStub;
 beforeAll(async () => (stub = await startEmbeddingsStub()));
@@ -62,6 +62,16 @@ describe('the embedding model', () => {
     const [batch, one] = [await model.embed(TEXTS), await model.embed([TEXTS[2]!])];
     close(batch);
     expect(Array.from(one[0]!)).toEqual(Array.from(batch[2]!));
+  });
+
+  it('quantises a sync\'s batch on the embedding thread as packs store it: the integers of the normalised vectors', async () => {
+    expect(await startEmbeddingThread()).toBe(true);
+    const { codes, scales } = await embedder().embedStored(TEXTS);
+    const dims = codes.length / TEXTS.length;
+    const fromFloats = quantise(Float32Array.from(expected.flat()), dims, 12);
+    expect(scales).toHaveLength(TEXTS.length);
+    Array.from(codes).forEach((c, i) => expect(Math.abs(c - fromFloats.codes[i]!)).toBeLessThanOrEqual(1));
+    Array.from(scales).forEach((s, i) => expect(s).toBeCloseTo(fromFloats.scales[i]!, 7));
   });
 
   it('gives up on a request the server holds past EMBEDDING_TIMEOUT_MS, and answers the next one', async () => {
@@ -183,6 +193,18 @@ describe('stored vectors (16 bits per dimension and a scale per vector)', () => 
     expect(worst).toBeLessThan(1e-4);
     const again = quantise(decoded, dims, 12);
     expect(Array.from(again.codes)).toEqual(Array.from(codes));
+  });
+
+  it('quantises a provider\'s vectors of any length as their unit vectors would be, and refuses one with a value that is not finite', () => {
+    const scaledEach = Float32Array.from({ length: floats.length }, (_, i) => floats[i]! * (3 + Math.floor(i / dims)));
+    for (const input of [floats, scaledEach]) {
+      const unit = quantiseUnit(input, dims)!;
+      const reference = quantise(floats, dims, 12);
+      Array.from(unit.codes).forEach((c, i) => expect(Math.abs(c - reference.codes[i]!)).toBeLessThanOrEqual(1));
+      Array.from(unit.scales).forEach((s, i) => expect(s).toBeCloseTo(reference.scales[i]!, 7));
+    }
+    for (const bad of [NaN, Infinity]) expect(quantiseUnit(Float32Array.from([0.5, bad, 0.5, 0.5]), 2)).toBeNull();
+    expect(Array.from(quantiseUnit(new Float32Array(4), 2)!.codes)).toEqual([0, 0, 0, 0]);
   });
 
   it('packs and unpacks 12-bit integers exactly, an odd count and the extremes included', () => {

@@ -52,7 +52,7 @@ const (
 	// then the readers) per relayWALRestartFrames the WAL holds: a bigger WAL is worth holding
 	// writers longer (the readers' wait holds them), up to relayWALRestartMaxBusyMs.
 	relayWALRestartBusyMs    = 500
-	relayWALRestartMaxBusyMs = 4000
+	relayWALRestartMaxBusyMs = 2000
 
 	// relayWALRestartCapFrames (64 MiB, the journal size limit): past it the loop no longer backs
 	// off and waits its longest, so the WAL stops growing once the reads of the moment end
@@ -100,6 +100,32 @@ func relayWALRead(shm string) (relayWALIndex, bool) {
 	}
 
 	return w, true
+}
+
+// relayWALGates: database name -> *sync.RWMutex. An update or findAndModify command keeps its
+// query's read snapshot open while it waits for SQLite's write lock to write back; a restart holds
+// that lock while it waits for the readers, so each waited for the other until the restart gave
+// up: under steady updates (Agenda's job locks, the gateway's claims) nearly every restart missed
+// and held all writers for its whole wait (issue 17). Such commands hold the gate's read side
+// (RelayWALReadWrite); a restart takes its write side, so none is in flight while it runs.
+var relayWALGates sync.Map
+
+func relayWALGate(db string) *sync.RWMutex {
+	g, _ := relayWALGates.LoadOrStore(db, new(sync.RWMutex))
+	return g.(*sync.RWMutex)
+}
+
+// RelayWALReadWrite is held for the whole of a command that reads and then writes back what it
+// read (internal/handler, relay_atomic_update.go); call the result when the command ends.
+func RelayWALReadWrite(db string) func() {
+	if relayWALRestartEvery == 0 {
+		return func() {}
+	}
+
+	g := relayWALGate(db)
+	g.RLock()
+
+	return g.RUnlock
 }
 
 // relayWALDatabase is one database the loop looks after.
@@ -172,7 +198,10 @@ func relayWALLoop(l *slog.Logger) {
 			}
 
 			started := time.Now()
+			gate := relayWALGate(d.name)
+			gate.Lock()
 			res, err := relayRestartWALOnce(d.db, relayWALBusyMs(index.frames))
+			gate.Unlock()
 
 			switch {
 			case relayWALClosed(err):
