@@ -101,6 +101,8 @@ async function tail(pagePath: string): Promise<void> {
   for (const q of [50, 90, 99, 100]) {
     process.stdout.write(`| p${q} of each column apart | ${at(q, 'wall').toFixed(1)} | ${at(q, 'node').toFixed(2)} | ${at(q, 'ferret').toFixed(2)} | ${at(q, 'gc').toFixed(2)} | |\n`);
   }
+  const mean = (key: 'wall' | 'node' | 'ferret' | 'gc') => (warm.reduce((sum, s) => sum + s[key], 0) / warm.length).toFixed(2);
+  process.stdout.write(`| mean | ${mean('wall')} | ${mean('node')} | ${mean('ferret')} | ${mean('gc')} | |\n`);
   const slowest = [...warm].sort((a, b) => b.wall - a.wall).slice(0, 3);
   slowest.forEach((s, i) => process.stdout.write(row(`slowest ${i + 1} (#${samples.indexOf(s)})`, s)));
   const ferretPid = Number(fs.readFileSync(`/proc/${db.process.pid}/task/${db.process.pid}/children`, 'utf8').trim().split(' ')[0]);
