@@ -141,6 +141,20 @@ const candidates = post.filter((v) => v !== 0 && retained[v]! > total / 200).sor
 console.log(`\n| retained MiB | object | path from the roots |\n| --- | --- | --- |`);
 for (const v of candidates.slice(0, TOP)) console.log(`| ${MiB(retained[v]!)} | ${name(v)} | ${pathTo(v)} |`);
 
+// Strings by what first reaches them (most heaps are mostly strings: source code, keys, texts).
+const stringsBy = new Map<string, { self: number; count: number }>();
+for (const v of post) {
+  const t = nodeTypes[snap.nodes[v * NF + nType]!];
+  if (t !== 'string' && t !== 'concatenated string' && t !== 'sliced string') continue;
+  const holder = parentInTree[v]! >= 0 ? `${name(parentInTree[v]!).slice(0, 50)} .${edgeName(parentEdge[v]!).replace(/^\[\d+\]$/, '[n]')}` : '?';
+  const entry = stringsBy.get(holder) ?? { self: 0, count: 0 };
+  entry.self += snap.nodes[v * NF + nSelf]!;
+  entry.count++;
+  stringsBy.set(holder, entry);
+}
+console.log(`\n| string MiB | count | first held by |\n| --- | --- | --- |`);
+for (const [k, s] of [...stringsBy].sort((a, b) => b[1].self - a[1].self).slice(0, TOP / 2)) console.log(`| ${MiB(s.self)} | ${s.count} | ${k.replace(/\|/g, '/').replace(/\n/g, ' ')} |`);
+
 const byCtor = new Map<string, { self: number; count: number }>();
 for (const v of post) {
   const key = name(v).slice(0, 50);
