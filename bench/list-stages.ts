@@ -67,6 +67,9 @@ async function tail(pagePath: string): Promise<void> {
     for (const e of list.getEntries()) pauses.push({ start: e.startTime, end: e.startTime + e.duration, kind: (e as unknown as { detail: { kind: number } }).detail.kind });
   });
   observer.observe({ entryTypes: ['gc'] });
+  // The admin path (auth, router, error middleware) warmed first, as a running API's is: what stays
+  // cold is the list's own code and reads.
+  for (let i = 0; i < WARM; i++) await get('/gateway/sources');
   const samples: Array<{ wall: number; node: number; ferret: number; gc: number; minorGc: number; majorGc: number; start: number; end: number }> = [];
   for (let i = 0; i < WARM + N; i++) {
     const [start, node, ferret] = [performance.now(), process.cpuUsage(), processThreadsCpuMs(db.process.pid)];
