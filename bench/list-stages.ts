@@ -3,13 +3,18 @@
 // the service (its reads one by one), the presenters and JSON.stringify. CPU from
 // process.cpuUsage (this process: API and client) and /proc (FerretDB); calls counted through
 // mongoose's debug hook. Data: a dir seeded by `bench/lists.ts seed DIR`.
+// --tail: instead of the stages, the page's requests one by one, each with its own Node CPU,
+// FerretDB CPU (all threads, ns resolution), Node GC pauses and wall time, to see what the slowest
+// ones (the p99) paid for that the median did not; the first request (cold) is shown apart.
 //
-//   node --import tsx bench/list-stages.ts DIR log|gateway [--requests 100] [--code ROOT]
+//   node --import tsx bench/list-stages.ts DIR log|gateway [--requests 100] [--code ROOT] [--tail [--heap MB]]
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import mongoose from 'mongoose';
-import { processTreeCpuMs } from './lib/cpu.ts';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { processThreadsCpuMs, processTreeCpuMs } from './lib/cpu.ts';
 import { stringFlag } from './lib/args.ts';
 
 const [dir, which = 'log'] = process.argv.slice(2);
@@ -52,6 +57,72 @@ async function stage(label: string, fn: () => unknown): Promise<void> {
   const bytes = label.startsWith('HTTP') ? `, ${String(result)} bytes` : '';
   const per = (ms: number) => (ms / N).toFixed(2);
   process.stdout.write(`| ${label} | ${per((used.user + used.system) / 1000)} | ${per(processTreeCpuMs(db.process.pid) - ferret)} | ${(calls - before) / N}${bytes} |\n`);
+}
+
+const WARM = 20;
+/** --tail: N requests of the page one by one, per request, after WARM (the first, cold, shown apart). */
+async function tail(pagePath: string): Promise<void> {
+  const pauses: Array<{ start: number; end: number; kind: number }> = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) pauses.push({ start: e.startTime, end: e.startTime + e.duration, kind: (e as unknown as { detail: { kind: number } }).detail.kind });
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  const samples: Array<{ wall: number; node: number; ferret: number; gc: number; minorGc: number; majorGc: number; start: number; end: number }> = [];
+  for (let i = 0; i < WARM + N; i++) {
+    const [start, node, ferret] = [performance.now(), process.cpuUsage(), processThreadsCpuMs(db.process.pid)];
+    await get(pagePath);
+    const used = process.cpuUsage(node);
+    const ferretMs = processThreadsCpuMs(db.process.pid) - ferret;
+    const end = performance.now();
+    samples.push({ wall: end - start, node: (used.user + used.system) / 1000, ferret: ferretMs, gc: 0, minorGc: 0, majorGc: 0, start, end });
+  }
+  await new Promise((r) => setTimeout(r, 100)); // gc entries arrive after the fact
+  observer.disconnect();
+  for (const s of samples) {
+    for (const p of pauses.filter((p) => p.start < s.end && p.end > s.start)) {
+      s.gc += Math.min(p.end, s.end) - Math.max(p.start, s.start);
+      // PerformanceGC kinds: 1 minor (scavenge), 2 major (mark-compact), 4 incremental marking, 8 weak callbacks
+      if (p.kind === 1) s.minorGc++;
+      if (p.kind === 2) s.majorGc++;
+    }
+  }
+  const row = (label: string, s: (typeof samples)[number]) =>
+    `| ${label} | ${s.wall.toFixed(1)} | ${s.node.toFixed(2)} | ${s.ferret.toFixed(2)} | ${s.gc.toFixed(2)} (${s.minorGc} minor, ${s.majorGc} major) | ${(s.wall - s.node - s.ferret).toFixed(1)} |\n`;
+  const warm = samples.slice(WARM);
+  const warming = samples.slice(1, WARM).sort((a, b) => b.wall - a.wall)[0]!;
+  const at = (q: number, key: 'wall' | 'node' | 'ferret' | 'gc') => {
+    const sorted = warm.map((s) => s[key]).sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.floor((q / 100) * sorted.length))]!;
+  };
+  process.stdout.write(`${which}, page of 100: ${N} requests one by one after ${WARM}, code ${root}; load average ${os.loadavg()[0]!.toFixed(1)}\n`);
+  process.stdout.write('| request | wall ms | Node CPU ms | FerretDB CPU ms | Node GC ms | wall - CPU ms |\n| --- | --- | --- | --- | --- | --- |\n');
+  process.stdout.write(row('the first (cold)', samples[0]!));
+  process.stdout.write(row(`the slowest of the next ${WARM - 1} (#${samples.indexOf(warming)})`, warming));
+  for (const q of [50, 90, 99, 100]) {
+    process.stdout.write(`| p${q} of each column apart | ${at(q, 'wall').toFixed(1)} | ${at(q, 'node').toFixed(2)} | ${at(q, 'ferret').toFixed(2)} | ${at(q, 'gc').toFixed(2)} | |\n`);
+  }
+  const mean = (key: 'wall' | 'node' | 'ferret' | 'gc') => (warm.reduce((sum, s) => sum + s[key], 0) / warm.length).toFixed(2);
+  process.stdout.write(`| mean | ${mean('wall')} | ${mean('node')} | ${mean('ferret')} | ${mean('gc')} | |\n`);
+  const slowest = [...warm].sort((a, b) => b.wall - a.wall).slice(0, 3);
+  slowest.forEach((s, i) => process.stdout.write(row(`slowest ${i + 1} (#${samples.indexOf(s)})`, s)));
+  const ferretPid = Number(fs.readFileSync(`/proc/${db.process.pid}/task/${db.process.pid}/children`, 'utf8').trim().split(' ')[0]);
+  const peakRss = /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${ferretPid}/status`, 'utf8'))?.[1];
+  process.stdout.write(`FerretDB peak RSS ${Math.round(Number(peakRss) / 1024)} MiB\n`);
+  const byCpu = [...warm].sort((a, b) => b.node + b.ferret - (a.node + a.ferret)).slice(0, 3);
+  byCpu.forEach((s, i) => process.stdout.write(row(`most CPU ${i + 1} (#${samples.indexOf(s)})`, s)));
+}
+
+if (process.argv.includes('--tail')) {
+  // --heap MB: that much held in small objects, as the API process holds at full size (RSS 440-600 MiB),
+  // so a major GC has a heap of that size to mark.
+  const held: unknown[] = [];
+  for (let mb = 0; mb < Number(stringFlag('heap', '0')); mb++) held.push(Array.from({ length: 13_000 }, (_, i) => ({ i, s: `v${i}` })));
+  (globalThis as { heldForBench?: unknown }).heldForBench = held;
+  await tail(which === 'log' ? `/bots/${target.botId}/webhooks/${target.hookId}/deliveries?limit=100` : '/gateway/deliveries?limit=100');
+  server.close();
+  await runtime.shutdown();
+  await db.stop();
+  process.exit(0);
 }
 
 process.stdout.write(`${which}, page of 100, ${N} calls each, code ${root}\n| stage | Node CPU ms | FerretDB CPU ms | mongoose calls |\n| --- | --- | --- | --- |\n`);

@@ -67,7 +67,7 @@ export async function addRows(ds: DataSource, rows: Array<{ name: string; conten
 }
 
 export function listRows(ds: DataSource, page: PageQuery) {
-  return pageById<DataSourceRow>(DataSourceRowModel, { dataSourceId: ds._id }, page, { _id: 1, name: 1 });
+  return pageById<DataSourceRow>(DataSourceRowModel, { dataSourceId: ds._id }, page, { projection: { _id: 1, name: 1 } });
 }
 
 /** A row's own state: synced when the live knowledge holds its current content (docs/DATA_SOURCES.md). */

@@ -45,26 +45,29 @@ export async function paginate<D extends { id: string }>(
     if (!anchor) throw new AppError('invalid_cursor', 'cursor does not name an item of this list');
     query = { ...filter, _id: trusted({ $gt: anchor._id }) } as QueryFilter<D>;
   }
-  const [items, total] = await Promise.all([
-    model.find(query, projection).sort({ _id: 1 }).limit(page.limit).lean<D[]>(),
-    // One over the limit tells "exactly the limit" from "more than it".
-    totalLimit ? model.countDocuments(filter).limit(totalLimit + 1) : model.countDocuments(filter),
-  ]);
-  const last = items.length ? items[items.length - 1]!.id : null;
-  if (!totalLimit) return { items, pagination: { total, last } };
-  return { items, pagination: { total: Math.min(total, totalLimit), last, totalCapped: total > totalLimit } };
+  const [items, total] = await Promise.all([model.find(query, projection).sort({ _id: 1 }).limit(page.limit).lean<D[]>(), countOf(model, filter, totalLimit)]);
+  return { items, pagination: paginationOf(total, items.length ? items[items.length - 1]!.id : null, totalLimit) };
+}
+
+// One over the limit tells "exactly the limit" from "more than it".
+const countOf = (model: Model<any>, filter: Record<string, unknown>, totalLimit?: number) =>
+  totalLimit ? model.countDocuments(filter).limit(totalLimit + 1) : model.countDocuments(filter);
+
+function paginationOf(total: number, last: string | null, totalLimit?: number): Page<unknown>['pagination'] {
+  if (!totalLimit) return { total, last };
+  return { total: Math.min(total, totalLimit), last, totalCapped: total > totalLimit };
 }
 
 /**
  * The same contract for collections whose `_id` is the public id and time-ordered (rows, data
- * sources, conversations): the cursor is the previous page's last `_id`, so a page is one query
+ * sources, conversations, webhook deliveries): the cursor is the previous page's last `_id`, so a page is one query
  * (and the count) without an anchor lookup.
  */
 export async function pageById<D extends { _id: string }>(
   model: Model<any>,
   filter: Record<string, unknown>,
   page: PageQuery,
-  projection?: Record<string, 0 | 1>,
+  { projection, totalLimit }: { projection?: Record<string, 0 | 1>; totalLimit?: number } = {},
 ): Promise<Page<D>> {
   // From the cursor itself on, one item more: the cursor must name an item of this list, as in
   // paginate, and that item comes first if it does. No lookup of it apart.
@@ -74,9 +77,9 @@ export async function pageById<D extends { _id: string }>(
     // A batch larger than the limit: FerretDB closes a cursor only after a batch smaller than its
     // batch size, so 101 of a default batch of 101 would cost a killCursors round trip.
     model.find(query, projection).sort({ _id: 1 }).limit(take).batchSize(take + 1).lean<D[]>(),
-    model.countDocuments(filter),
+    countOf(model, filter, totalLimit),
   ]);
   if (page.cursor && found[0]?._id !== page.cursor) throw new AppError('invalid_cursor', 'cursor does not name an item of this list');
   const items = page.cursor ? found.slice(1) : found;
-  return { items, pagination: { total, last: items.length ? items[items.length - 1]!._id : null } };
+  return { items, pagination: paginationOf(total, items.length ? items[items.length - 1]!._id : null, totalLimit) };
 }

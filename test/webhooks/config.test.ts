@@ -73,6 +73,7 @@ describe('webhook configuration', () => {
       ['post', '/secret'],
       ['post', '/test'],
       ['get', '/deliveries'],
+      ['get', `/deliveries?cursor=${UNKNOWN}`], // the hook's 404 before the cursor's 400
     ] as const) {
       const res = await api()(method, `${hooksPath()}/${body.webhook.id}${suffix}`, method === 'patch' ? { enabled: true } : undefined);
       expect(res.status, `${method} ${suffix}`).toBe(404);

@@ -41,5 +41,8 @@ describe('webhook delivery log total', () => {
     const ids = [...first.body.deliveries, ...second.body.deliveries].map((d: { id: string }) => d.id);
     expect(new Set(ids).size).toBe(6);
     expect((await log(`limit=3&cursor=${second.body.pagination.last}`)).body.deliveries).toEqual([]);
+    const stranger = await log(`cursor=${crypto.randomUUID()}`);
+    expect(stranger.status).toBe(400);
+    expect(stranger.body).toMatchObject({ success: false, code: 'invalid_cursor' });
   });
 });

@@ -11,6 +11,8 @@ package handler
 import (
 	"os"
 	"sync"
+
+	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata/pool"
 )
 
 // relayAtomicOff keeps FerretDB's own behaviour (RELAY_FERRETDB_ATOMIC_UPDATES=off), for the test
@@ -20,15 +22,22 @@ var relayAtomicOff = os.Getenv("RELAY_FERRETDB_ATOMIC_UPDATES") == "off"
 // relayCollectionLocks: "database.collection" -> *sync.Mutex.
 var relayCollectionLocks sync.Map
 
-// relayLockCollection locks the collection's read-modify-write commands; call the result to unlock.
+// relayLockCollection locks the collection's read-modify-write commands; call the result to
+// unlock. The command also keeps the WAL restart of its database waiting until it ends
+// (pool.RelayWALReadWrite): taken after the collection's turn, so a restart waits only for the
+// commands in flight, not for their queue.
 func relayLockCollection(db, collection string) func() {
 	if relayAtomicOff {
-		return func() {}
+		return pool.RelayWALReadWrite(db)
 	}
 
 	m, _ := relayCollectionLocks.LoadOrStore(db+"."+collection, new(sync.Mutex))
 	mu := m.(*sync.Mutex)
 	mu.Lock()
+	writing := pool.RelayWALReadWrite(db)
 
-	return mu.Unlock
+	return func() {
+		writing()
+		mu.Unlock()
+	}
 }
