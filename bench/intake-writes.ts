@@ -3,6 +3,8 @@
 // does (an updateMany of 20), and the alternative of an "unprocessed" marker inserted with each
 // delivery and deleted 20 at a time. FerretDB CPU from /proc (10 ms ticks over 2,000 deliveries);
 // the deliveries are written through the real model's indexes. --code ROOT for another tree.
+// Last, the intake's own group insert fed at 200/s, without and with its gathering window
+// (gateway/state.ts), with the insert commands it sent per delivery (session 29).
 //
 //   node --import tsx bench/intake-writes.ts [--code ROOT]
 import fs from 'node:fs';
@@ -11,14 +13,18 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
 import { processTreeCpuMs } from './lib/cpu.ts';
+import { paced } from './lib/load.ts';
 
 const at = process.argv.indexOf('--code');
 const root = path.resolve(at > 0 ? process.argv[at + 1]! : path.join(import.meta.dirname, '..'));
 const { startFerretDb } = await import(`${root}/src/db/ferretdb.ts`);
 const { GatewayDeliveryModel } = await import(`${root}/src/gateway/model.ts`);
+const { GroupInsert } = await import(`${root}/src/db/groupInsert.ts`);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-intake-writes-'));
 const db = await startFerretDb({ dataDir: dir, database: 'writes' });
-await mongoose.connect(db.uri);
+await mongoose.connect(`${db.uri}?monitorCommands=true`);
+let insertCommands = 0;
+mongoose.connection.getClient().on('commandStarted', (e) => void (e.commandName === 'insert' && insertCommands++));
 await GatewayDeliveryModel.createIndexes();
 const deliveries = GatewayDeliveryModel.collection;
 const markers = mongoose.connection.db!.collection<{ _id: string; sweptAt: Date; run: number }>('unprocessed');
@@ -65,6 +71,12 @@ await measure('"unprocessed" marker, one per insert', async () => {
 await measure('"unprocessed" marker, deleteMany of 20', async () => {
   for (let i = 0; i < N; i += 20) await markers.deleteMany({ _id: { $in: ids.slice(i, i + 20) } });
 });
+for (const gatherMs of [0, 10, 0, 10]) {
+  const group = new GroupInsert(deliveries, { gatherMs });
+  insertCommands = 0;
+  await measure(`store at 200/s through the intake's group insert, gatherMs ${gatherMs}`, () => paced(N, 200, () => group.insert(delivery())));
+  process.stdout.write(`|   insert commands per delivery | ${(insertCommands / N).toFixed(2)} |\n`);
+}
 process.stdout.write(`load average after: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
 await mongoose.disconnect();
 await db.stop();

@@ -102,17 +102,32 @@ func relayWALRead(shm string) (relayWALIndex, bool) {
 	return w, true
 }
 
-// relayWALGates: database name -> *sync.RWMutex. An update or findAndModify command keeps its
+// relayWALGates: database name -> *relayWALGate. An update or findAndModify command keeps its
 // query's read snapshot open while it waits for SQLite's write lock to write back; a restart holds
 // that lock while it waits for the readers, so each waited for the other until the restart gave
 // up: under steady updates (Agenda's job locks, the gateway's claims) nearly every restart missed
-// and held all writers for its whole wait (issue 17). Such commands hold the gate's read side
-// (RelayWALReadWrite); a restart takes its write side, so none is in flight while it runs.
+// and held all writers for its whole wait (issue 17). Such commands pass the gate
+// (RelayWALReadWrite); a restart closes it first, so none is in flight while it runs.
 var relayWALGates sync.Map
 
-func relayWALGate(db string) *sync.RWMutex {
-	g, _ := relayWALGates.LoadOrStore(db, new(sync.RWMutex))
-	return g.(*sync.RWMutex)
+// relayWALGate counts the read-then-write commands in flight; closed, it holds new ones back.
+type relayWALGate struct {
+	mu     sync.Mutex
+	opened *sync.Cond
+	active int
+	closed bool
+}
+
+func relayWALGateOf(db string) *relayWALGate {
+	if g, ok := relayWALGates.Load(db); ok {
+		return g.(*relayWALGate)
+	}
+
+	g := &relayWALGate{}
+	g.opened = sync.NewCond(&g.mu)
+	actual, _ := relayWALGates.LoadOrStore(db, g)
+
+	return actual.(*relayWALGate)
 }
 
 // RelayWALReadWrite is held for the whole of a command that reads and then writes back what it
@@ -122,10 +137,48 @@ func RelayWALReadWrite(db string) func() {
 		return func() {}
 	}
 
-	g := relayWALGate(db)
-	g.RLock()
+	g := relayWALGateOf(db)
+	g.mu.Lock()
+	for g.closed {
+		g.opened.Wait()
+	}
+	g.active++
+	g.mu.Unlock()
 
-	return g.RUnlock
+	return func() {
+		g.mu.Lock()
+		g.active--
+		g.mu.Unlock()
+	}
+}
+
+// close holds new commands back and waits up to wait for those in flight to end; false, and open
+// again, when they outlast it (a command that hangs must not stop every update).
+func (g *relayWALGate) close(wait time.Duration) bool {
+	deadline := time.Now().Add(wait)
+
+	g.mu.Lock()
+	g.closed = true
+	for g.active > 0 && time.Now().Before(deadline) {
+		g.mu.Unlock()
+		time.Sleep(time.Millisecond)
+		g.mu.Lock()
+	}
+	drained := g.active == 0
+	g.mu.Unlock()
+
+	if !drained {
+		g.open()
+	}
+
+	return drained
+}
+
+func (g *relayWALGate) open() {
+	g.mu.Lock()
+	g.closed = false
+	g.mu.Unlock()
+	g.opened.Broadcast()
 }
 
 // relayWALDatabase is one database the loop looks after.
@@ -198,10 +251,17 @@ func relayWALLoop(l *slog.Logger) {
 			}
 
 			started := time.Now()
-			gate := relayWALGate(d.name)
-			gate.Lock()
-			res, err := relayRestartWALOnce(d.db, relayWALBusyMs(index.frames))
-			gate.Unlock()
+			busyMs := relayWALBusyMs(index.frames)
+			gate := relayWALGateOf(d.name)
+
+			var res relayWALCheckpoint
+			var err error
+			if gate.close(time.Duration(busyMs) * time.Millisecond) {
+				res, err = relayRestartWALOnce(d.db, busyMs)
+				gate.open()
+			} else {
+				res.busy, res.frames, res.checkpointed = 1, -2, -2 // updates outlasted the wait
+			}
 
 			switch {
 			case relayWALClosed(err):
@@ -241,8 +301,9 @@ func relayWALForget(d *relayWALDatabase) {
 }
 
 // relayWALCheckpoint is what `PRAGMA wal_checkpoint` answers: busy 0 when the WAL restarted;
-// frames and checkpointed -1 when another connection's checkpoint was running, else the WAL's
-// frames and those copied back. tries counts the checkpoints run.
+// frames and checkpointed -1 when another connection's checkpoint was running (-2: not run, the
+// updates in flight outlasted the wait), else the WAL's frames and those copied back. tries counts
+// the checkpoints run.
 type relayWALCheckpoint struct {
 	busy, frames, checkpointed, tries int
 }
