@@ -14,6 +14,8 @@
 //   --reuse DIR      skip seeding: start on DIR's database and manifest and go straight to the runs
 //                    (--scale is then the manifest's); each run edits 1 % of the big source's rows
 //   --intake 0       no background intake (the database alone)
+//   --warmup N       untimed requests per probe before its timed ones (default 5; 0 times a fresh
+//                    instance's cold first pages too)
 //   --worker-process each instance runs its jobs in a second process (ROLE=worker, as docker-compose.yml
 //                    deploys), the API process serving HTTP only; --worker-nice N runs it at OS priority N
 //   MONGODB_URI=mongodb://host/relay_scale node --import tsx bench/scale.ts   (an empty MongoDB you run;
@@ -45,6 +47,12 @@ import { flag } from './lib/args.ts';
 
 const RUNS = Number(flag('runs') ?? 3);
 const REQUESTS = Number(flag('requests') ?? 100);
+/**
+ * Untimed requests per probe first. With 100 samples the p99 is the worst one, and a fresh
+ * instance's first pages of a route run its code cold: the delivery lists' first page of 100 cost
+ * 70-107 ms of CPU against ~20 warm (docs/BENCHMARKS.md, "Session 29: the admin delivery lists' p99").
+ */
+const WARMUP = Number(flag('warmup') ?? 5);
 /** Background gateway intake per second during the runs (the issue's 200; 0 to see the database alone). */
 const INTAKE = Number(flag('intake') ?? 200);
 const REUSE = flag('reuse');
@@ -171,7 +179,10 @@ const probes = (baseUrl: string, t: TenantKeys): Probe[] => endpointProbes(clien
 type Figures = Map<string, { p50: number; p99: number }>;
 async function measure(list: Probe[]): Promise<Figures> {
   const out: Figures = new Map();
-  for (const [name, request] of list) out.set(name, await timeRequest(request, REQUESTS));
+  for (const [name, request] of list) {
+    await timeSamples(request, WARMUP);
+    out.set(name, await timeRequest(request, REQUESTS));
+  }
   return out;
 }
 
@@ -201,6 +212,7 @@ async function measureIsolation(intake: Awaited<ReturnType<typeof backgroundInta
       { url: bigUrl, request, ms: [] as number[] },
       { url: aloneUrl, request: aloneProbes.get(name)!, ms: [] as number[] },
     ];
+    for (const side of sides) await timeSamples(side.request, WARMUP);
     for (let done = 0, block = 0; done < REQUESTS; done += BLOCK, block++) {
       for (const side of block % 2 ? [...sides].reverse() : sides) {
         await intake.moveTo(side.url);
@@ -270,7 +282,7 @@ for (let run = 1; run <= RUNS; run++) {
   const seconds = (performance.now() - started.ms) / 1000;
   const clientCpu = process.cpuUsage(started.client);
   const share = (ms: number) => `${(ms / seconds / 10).toFixed(1)} %`;
-  print(`\n### Run ${run} (background gateway intake: ${sent} sent, ${failed} failed; machine load average ${os.loadavg()[0]!.toFixed(1)}); ms, ${REQUESTS} requests each`);
+  print(`\n### Run ${run} (background gateway intake: ${sent} sent, ${failed} failed; machine load average ${os.loadavg()[0]!.toFixed(1)}); ms, ${REQUESTS} requests each after ${WARMUP} untimed`);
   print(
     `Load generators' CPU over the ${seconds.toFixed(0)} s of requests, share of one core: intake sender ${share(senderMs)} (${(senderMs / Math.max(sent, 1)).toFixed(2)} ms a delivery), ` +
       `webhook sink ${share((await sink.ask<number>({ cpu: true }, 'cpuMs')) - started.sink)}, this measuring client ${share((clientCpu.user + clientCpu.system) / 1000)}`,

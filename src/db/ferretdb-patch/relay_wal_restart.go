@@ -6,7 +6,7 @@
 // seeded gateway deliveries). A TRUNCATE checkpoint waits for the readers of the moment to finish
 // (readers that start meanwhile read the database file and do not hold the WAL) and blocks writers
 // while it waits, so it runs only past a size, with a short busy timeout, and backs off when it
-// fails (a long reader).
+// fails (a long reader). Read-then-write commands let it pass first (relay_wal_gate.go).
 
 package pool
 
@@ -102,85 +102,6 @@ func relayWALRead(shm string) (relayWALIndex, bool) {
 	return w, true
 }
 
-// relayWALGates: database name -> *relayWALGate. An update or findAndModify command keeps its
-// query's read snapshot open while it waits for SQLite's write lock to write back; a restart holds
-// that lock while it waits for the readers, so each waited for the other until the restart gave
-// up: under steady updates (Agenda's job locks, the gateway's claims) nearly every restart missed
-// and held all writers for its whole wait (issue 17). Such commands pass the gate
-// (RelayWALReadWrite); a restart closes it first, so none is in flight while it runs.
-var relayWALGates sync.Map
-
-// relayWALGate counts the read-then-write commands in flight; closed, it holds new ones back.
-type relayWALGate struct {
-	mu     sync.Mutex
-	opened *sync.Cond
-	active int
-	closed bool
-}
-
-func relayWALGateOf(db string) *relayWALGate {
-	if g, ok := relayWALGates.Load(db); ok {
-		return g.(*relayWALGate)
-	}
-
-	g := &relayWALGate{}
-	g.opened = sync.NewCond(&g.mu)
-	actual, _ := relayWALGates.LoadOrStore(db, g)
-
-	return actual.(*relayWALGate)
-}
-
-// RelayWALReadWrite is held for the whole of a command that reads and then writes back what it
-// read (internal/handler, relay_atomic_update.go); call the result when the command ends.
-func RelayWALReadWrite(db string) func() {
-	if relayWALRestartEvery == 0 {
-		return func() {}
-	}
-
-	g := relayWALGateOf(db)
-	g.mu.Lock()
-	for g.closed {
-		g.opened.Wait()
-	}
-	g.active++
-	g.mu.Unlock()
-
-	return func() {
-		g.mu.Lock()
-		g.active--
-		g.mu.Unlock()
-	}
-}
-
-// close holds new commands back and waits up to wait for those in flight to end; false, and open
-// again, when they outlast it (a command that hangs must not stop every update).
-func (g *relayWALGate) close(wait time.Duration) bool {
-	deadline := time.Now().Add(wait)
-
-	g.mu.Lock()
-	g.closed = true
-	for g.active > 0 && time.Now().Before(deadline) {
-		g.mu.Unlock()
-		time.Sleep(time.Millisecond)
-		g.mu.Lock()
-	}
-	drained := g.active == 0
-	g.mu.Unlock()
-
-	if !drained {
-		g.open()
-	}
-
-	return drained
-}
-
-func (g *relayWALGate) open() {
-	g.mu.Lock()
-	g.closed = false
-	g.mu.Unlock()
-	g.opened.Broadcast()
-}
-
 // relayWALDatabase is one database the loop looks after.
 type relayWALDatabase struct {
 	db     *sql.DB
@@ -250,42 +171,48 @@ func relayWALLoop(l *slog.Logger) {
 				continue
 			}
 
-			started := time.Now()
-			busyMs := relayWALBusyMs(index.frames)
-			gate := relayWALGateOf(d.name)
-
-			var res relayWALCheckpoint
-			var err error
-			if gate.close(time.Duration(busyMs) * time.Millisecond) {
-				res, err = relayRestartWALOnce(d.db, busyMs)
-				gate.open()
-			} else {
-				res.busy, res.frames, res.checkpointed = 1, -2, -2 // updates outlasted the wait
-			}
-
-			switch {
-			case relayWALClosed(err):
-				relayWALForget(d)
-			case err != nil:
-				l.Debug("relay: WAL restart failed", slog.String("db", d.name), slog.String("error", err.Error()))
-			case res.busy == 0:
-				d.missed = 0
-			case res.relayWALOtherCheckpoint():
-				// writers were not held: no reason to space the tries out
-			default:
-				// slow reads make a miss now and then: the next tick tries again; only a run of
-				// misses (a long reader) spaces the tries out, so writers are not held again and
-				// again, until the WAL reaches the cap
-				d.missed++
-				if d.missed > 3 && index.frames < relayWALRestartCapFrames {
-					d.pause = min(1<<min(d.missed-3, 6), relayWALRestartMaxPause)
-				}
-			}
-
-			if relayWALLog {
-				relayWALLogAttempt(d, index, res, time.Since(started), err)
-			}
+			d.restart(index, l)
 		}
+	}
+}
+
+// restart closes the database's gate and restarts its WAL, and spaces the next tries out after a
+// run of misses that held writers.
+func (d *relayWALDatabase) restart(index relayWALIndex, l *slog.Logger) {
+	started := time.Now()
+	busyMs := relayWALBusyMs(index.frames)
+	gate := relayWALGateOf(d.name)
+
+	var res relayWALCheckpoint
+	var err error
+	if gate.close(time.Duration(busyMs) * time.Millisecond) {
+		res, err = relayRestartWALOnce(d.db, busyMs)
+		gate.open()
+	} else {
+		res.busy, res.frames, res.checkpointed = 1, -2, -2 // updates outlasted the wait
+	}
+
+	switch {
+	case relayWALClosed(err):
+		relayWALForget(d)
+	case err != nil:
+		l.Debug("relay: WAL restart failed", slog.String("db", d.name), slog.String("error", err.Error()))
+	case res.busy == 0:
+		d.missed = 0
+	case res.relayWALOtherCheckpoint():
+		// writers were not held: no reason to space the tries out
+	default:
+		// slow reads make a miss now and then: the next tick tries again; only a run of
+		// misses (a long reader) spaces the tries out, so writers are not held again and
+		// again, until the WAL reaches the cap
+		d.missed++
+		if d.missed > 3 && index.frames < relayWALRestartCapFrames {
+			d.pause = min(1<<min(d.missed-3, 6), relayWALRestartMaxPause)
+		}
+	}
+
+	if relayWALLog {
+		relayWALLogAttempt(d, index, res, time.Since(started), err)
 	}
 }
 
