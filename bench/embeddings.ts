@@ -27,7 +27,8 @@ const report = () =>
     server.send({ report: true });
   });
 
-const bench = await startBenchRuntime({ env: { JOB_PROCESS_EVERY_MS: '50' } });
+// EMBEDDING_BATCH_SIZE as the server reads it (default 64): each request costs the sync CPU of its own, whatever its size.
+const bench = await startBenchRuntime({ env: { JOB_PROCESS_EVERY_MS: '50', ...(process.env.EMBEDDING_BATCH_SIZE ? { EMBEDDING_BATCH_SIZE: process.env.EMBEDDING_BATCH_SIZE } : {}) } });
 const tenant = await provisionTenant({ plan: 'enterprise' });
 const api = createRelayClient({ baseUrl: bench.baseUrl, channelId: tenant.channelId, secretKey: tenant.secretKey, timeoutMs: 10 * 60_000 });
 console.log(`embeddings sync benchmark — ${machineLine()}`);

@@ -16,6 +16,8 @@
 //   --intake 0       no background intake (the database alone)
 //   --big-only       only the big tenant's requests, no lone instance nor isolation (e.g. to compare
 //                    the API process's GC under two BENCH_INSTANCE_NODE_ARGS in a few minutes)
+//   --warmup N       untimed requests per probe before its timed ones (default 5; 0 times a fresh
+//                    instance's cold first pages too)
 //   --worker-process each instance runs its jobs in a second process (ROLE=worker, as docker-compose.yml
 //                    deploys), the API process serving HTTP only; --worker-nice N runs it at OS priority N
 //   BENCH_HEAP_SNAPSHOTS=DIR  the big instance's API heap written to DIR after each run's big-tenant
@@ -49,6 +51,12 @@ import { flag } from './lib/args.ts';
 
 const RUNS = Number(flag('runs') ?? 3);
 const REQUESTS = Number(flag('requests') ?? 100);
+/**
+ * Untimed requests per probe first. With 100 samples the p99 is the worst one, and a fresh
+ * instance's first pages of a route run its code cold: the delivery lists' first page of 100 cost
+ * 60-110 ms of CPU against ~20 warm (docs/BENCHMARKS.md, "Session 29: the admin delivery lists' p99").
+ */
+const WARMUP = Number(flag('warmup') ?? 5);
 /** Background gateway intake per second during the runs (the issue's 200; 0 to see the database alone). */
 const INTAKE = Number(flag('intake') ?? 200);
 const REUSE = flag('reuse');
@@ -176,7 +184,10 @@ const probes = (baseUrl: string, t: TenantKeys): Probe[] => endpointProbes(clien
 type Figures = Map<string, { p50: number; p99: number }>;
 async function measure(list: Probe[]): Promise<Figures> {
   const out: Figures = new Map();
-  for (const [name, request] of list) out.set(name, await timeRequest(request, REQUESTS));
+  for (const [name, request] of list) {
+    await timeSamples(request, WARMUP);
+    out.set(name, await timeRequest(request, REQUESTS));
+  }
   return out;
 }
 
@@ -206,6 +217,7 @@ async function measureIsolation(intake: Awaited<ReturnType<typeof backgroundInta
       { url: bigUrl, request, ms: [] as number[] },
       { url: aloneUrl, request: aloneProbes.get(name)!, ms: [] as number[] },
     ];
+    for (const side of sides) await timeSamples(side.request, WARMUP);
     for (let done = 0, block = 0; done < REQUESTS; done += BLOCK, block++) {
       for (const side of block % 2 ? [...sides].reverse() : sides) {
         await intake.moveTo(side.url);
@@ -283,7 +295,7 @@ for (let run = 1; run <= RUNS; run++) {
   const seconds = (performance.now() - started.ms) / 1000;
   const clientCpu = process.cpuUsage(started.client);
   const share = (ms: number) => `${(ms / seconds / 10).toFixed(1)} %`;
-  print(`\n### Run ${run} (background gateway intake: ${sent} sent, ${failed} failed; machine load average ${os.loadavg()[0]!.toFixed(1)}); ms, ${REQUESTS} requests each`);
+  print(`\n### Run ${run} (background gateway intake: ${sent} sent, ${failed} failed; machine load average ${os.loadavg()[0]!.toFixed(1)}); ms, ${REQUESTS} requests each after ${WARMUP} untimed`);
   print(
     `Load generators' CPU over the ${seconds.toFixed(0)} s of requests, share of one core: intake sender ${share(senderMs)} (${(senderMs / Math.max(sent, 1)).toFixed(2)} ms a delivery), ` +
       `webhook sink ${share((await sink.ask<number>({ cpu: true }, 'cpuMs')) - started.sink)}, this measuring client ${share((clientCpu.user + clientCpu.system) / 1000)}`,
@@ -319,9 +331,10 @@ for (let run = 1; run <= RUNS; run++) {
     `Sync start ${syncStart.toFixed(1)} ms; re-sync of ${edited.length} edited rows (1 %) ${(resync / 1000).toFixed(2)} s; ` +
       `RSS peak during the requests: API process ${mib(peak.apiRss)} MiB, ${peak.workerRss ? `worker process ${mib(peak.workerRss)} MiB, ` : ''}FerretDB ${process.env.MONGODB_URI ? '-' : `${mib(peak.dbRss)} MiB`}`,
   );
-  const per1k = 1000 / (bigProbes.length * REQUESTS);
+  const bigRequests = bigProbes.length * (REQUESTS + WARMUP);
+  const per1k = 1000 / bigRequests;
   print(
-    `Big instance's API process during the big tenant's ${bigProbes.length * REQUESTS} requests (${bigSeconds.toFixed(0)} s, intake included): CPU ${(gc.cpuMs / (bigProbes.length * REQUESTS)).toFixed(2)} ms a request; ` +
+    `Big instance's API process during the big tenant's ${bigRequests} requests (warm-ups included; ${bigSeconds.toFixed(0)} s, intake included): CPU ${(gc.cpuMs / bigRequests).toFixed(2)} ms a request; ` +
       `GC per 1,000 requests ${(gc.minor * per1k).toFixed(0)} scavenges (${(gc.minorMs * per1k).toFixed(0)} ms), ${(gc.major * per1k).toFixed(1)} mark-compacts (${(gc.majorMs * per1k).toFixed(0)} ms), ` +
       `incremental marking ${(gc.otherMs * per1k).toFixed(0)} ms; longest pause ${gc.maxMs.toFixed(1)} ms; heap used peak ${mib(gc.heapPeak)} MiB, at the end ${mib(gc.heapUsed)} MiB`,
   );

@@ -6,7 +6,7 @@
 // seeded gateway deliveries). A TRUNCATE checkpoint waits for the readers of the moment to finish
 // (readers that start meanwhile read the database file and do not hold the WAL) and blocks writers
 // while it waits, so it runs only past a size, with a short busy timeout, and backs off when it
-// fails (a long reader).
+// fails (a long reader). Read-then-write commands let it pass first (relay_wal_gate.go).
 
 package pool
 
@@ -102,32 +102,6 @@ func relayWALRead(shm string) (relayWALIndex, bool) {
 	return w, true
 }
 
-// relayWALGates: database name -> *sync.RWMutex. An update or findAndModify command keeps its
-// query's read snapshot open while it waits for SQLite's write lock to write back; a restart holds
-// that lock while it waits for the readers, so each waited for the other until the restart gave
-// up: under steady updates (Agenda's job locks, the gateway's claims) nearly every restart missed
-// and held all writers for its whole wait (issue 17). Such commands hold the gate's read side
-// (RelayWALReadWrite); a restart takes its write side, so none is in flight while it runs.
-var relayWALGates sync.Map
-
-func relayWALGate(db string) *sync.RWMutex {
-	g, _ := relayWALGates.LoadOrStore(db, new(sync.RWMutex))
-	return g.(*sync.RWMutex)
-}
-
-// RelayWALReadWrite is held for the whole of a command that reads and then writes back what it
-// read (internal/handler, relay_atomic_update.go); call the result when the command ends.
-func RelayWALReadWrite(db string) func() {
-	if relayWALRestartEvery == 0 {
-		return func() {}
-	}
-
-	g := relayWALGate(db)
-	g.RLock()
-
-	return g.RUnlock
-}
-
 // relayWALDatabase is one database the loop looks after.
 type relayWALDatabase struct {
 	db     *sql.DB
@@ -197,35 +171,48 @@ func relayWALLoop(l *slog.Logger) {
 				continue
 			}
 
-			started := time.Now()
-			gate := relayWALGate(d.name)
-			gate.Lock()
-			res, err := relayRestartWALOnce(d.db, relayWALBusyMs(index.frames))
-			gate.Unlock()
-
-			switch {
-			case relayWALClosed(err):
-				relayWALForget(d)
-			case err != nil:
-				l.Debug("relay: WAL restart failed", slog.String("db", d.name), slog.String("error", err.Error()))
-			case res.busy == 0:
-				d.missed = 0
-			case res.relayWALOtherCheckpoint():
-				// writers were not held: no reason to space the tries out
-			default:
-				// slow reads make a miss now and then: the next tick tries again; only a run of
-				// misses (a long reader) spaces the tries out, so writers are not held again and
-				// again, until the WAL reaches the cap
-				d.missed++
-				if d.missed > 3 && index.frames < relayWALRestartCapFrames {
-					d.pause = min(1<<min(d.missed-3, 6), relayWALRestartMaxPause)
-				}
-			}
-
-			if relayWALLog {
-				relayWALLogAttempt(d, index, res, time.Since(started), err)
-			}
+			d.restart(index, l)
 		}
+	}
+}
+
+// restart closes the database's gate and restarts its WAL, and spaces the next tries out after a
+// run of misses that held writers.
+func (d *relayWALDatabase) restart(index relayWALIndex, l *slog.Logger) {
+	started := time.Now()
+	busyMs := relayWALBusyMs(index.frames)
+	gate := relayWALGateOf(d.name)
+
+	var res relayWALCheckpoint
+	var err error
+	if gate.close(time.Duration(busyMs) * time.Millisecond) {
+		res, err = relayRestartWALOnce(d.db, busyMs)
+		gate.open()
+	} else {
+		res.busy, res.frames, res.checkpointed = 1, -2, -2 // updates outlasted the wait
+	}
+
+	switch {
+	case relayWALClosed(err):
+		relayWALForget(d)
+	case err != nil:
+		l.Debug("relay: WAL restart failed", slog.String("db", d.name), slog.String("error", err.Error()))
+	case res.busy == 0:
+		d.missed = 0
+	case res.relayWALOtherCheckpoint():
+		// writers were not held: no reason to space the tries out
+	default:
+		// slow reads make a miss now and then: the next tick tries again; only a run of
+		// misses (a long reader) spaces the tries out, so writers are not held again and
+		// again, until the WAL reaches the cap
+		d.missed++
+		if d.missed > 3 && index.frames < relayWALRestartCapFrames {
+			d.pause = min(1<<min(d.missed-3, 6), relayWALRestartMaxPause)
+		}
+	}
+
+	if relayWALLog {
+		relayWALLogAttempt(d, index, res, time.Since(started), err)
 	}
 }
 
@@ -241,8 +228,9 @@ func relayWALForget(d *relayWALDatabase) {
 }
 
 // relayWALCheckpoint is what `PRAGMA wal_checkpoint` answers: busy 0 when the WAL restarted;
-// frames and checkpointed -1 when another connection's checkpoint was running, else the WAL's
-// frames and those copied back. tries counts the checkpoints run.
+// frames and checkpointed -1 when another connection's checkpoint was running (-2: not run, the
+// updates in flight outlasted the wait), else the WAL's frames and those copied back. tries counts
+// the checkpoints run.
 type relayWALCheckpoint struct {
 	busy, frames, checkpointed, tries int
 }

@@ -21,6 +21,7 @@ const EDITS: Edit[] = [
 export const walRestart: PatchTopic = {
   added: {
     'relay_wal_restart.go': 'internal/backends/sqlite/metadata/pool/relay_wal_restart.go',
+    'relay_wal_gate.go': 'internal/backends/sqlite/metadata/pool/relay_wal_gate.go',
   },
   edits: EDITS,
 };
