@@ -50,7 +50,7 @@ const REQUESTS = Number(flag('requests') ?? 100);
 /**
  * Untimed requests per probe first. With 100 samples the p99 is the worst one, and a fresh
  * instance's first pages of a route run its code cold: the delivery lists' first page of 100 cost
- * 70-107 ms of CPU against ~20 warm (docs/BENCHMARKS.md, "Session 29: the admin delivery lists' p99").
+ * 60-110 ms of CPU against ~20 warm (docs/BENCHMARKS.md, "Session 29: the admin delivery lists' p99").
  */
 const WARMUP = Number(flag('warmup') ?? 5);
 /** Background gateway intake per second during the runs (the issue's 200; 0 to see the database alone). */
