@@ -14,10 +14,14 @@
 //   --reuse DIR      skip seeding: start on DIR's database and manifest and go straight to the runs
 //                    (--scale is then the manifest's); each run edits 1 % of the big source's rows
 //   --intake 0       no background intake (the database alone)
+//   --big-only       only the big tenant's requests, no lone instance nor isolation (e.g. to compare
+//                    the API process's GC under two BENCH_INSTANCE_NODE_ARGS in a few minutes)
 //   --warmup N       untimed requests per probe before its timed ones (default 5; 0 times a fresh
 //                    instance's cold first pages too)
 //   --worker-process each instance runs its jobs in a second process (ROLE=worker, as docker-compose.yml
 //                    deploys), the API process serving HTTP only; --worker-nice N runs it at OS priority N
+//   BENCH_HEAP_SNAPSHOTS=DIR  the big instance's API heap written to DIR after each run's big-tenant
+//                    requests and after its re-sync (read them with bench/heap-holders.ts)
 //   MONGODB_URI=mongodb://host/relay_scale node --import tsx bench/scale.ts   (an empty MongoDB you run;
 //                    the lone instance uses <database>_alone, dropped at start; --reuse keeps only the manifest)
 //
@@ -42,7 +46,7 @@ import { MongoClient } from 'mongodb';
 import { machineLine } from './lib/runtime.ts';
 import { endpointProbes, p99RatioInterval, summarize, timeRequest, timeSamples, type Probe } from './lib/probes.ts';
 import { syncAndWait } from './lib/sync.ts';
-import { ADMIN_TOKEN, GATEWAY_SECRET, clientFor, markdown, patientDispatcher, type Seeded, type TenantKeys } from './lib/scaleTenant.ts';
+import { ADMIN_TOKEN, GATEWAY_SECRET, clientFor, markdown, patientDispatcher, type GcTally, type Seeded, type TenantKeys } from './lib/scaleTenant.ts';
 import { flag } from './lib/args.ts';
 
 const RUNS = Number(flag('runs') ?? 3);
@@ -56,6 +60,7 @@ const WARMUP = Number(flag('warmup') ?? 5);
 /** Background gateway intake per second during the runs (the issue's 200; 0 to see the database alone). */
 const INTAKE = Number(flag('intake') ?? 200);
 const REUSE = flag('reuse');
+const BIG_ONLY = process.argv.includes('--big-only');
 // Read by bench/lib/scaleInstance.ts in the instances this process forks.
 if (process.argv.includes('--worker-process')) process.env.BENCH_WORKER_PROCESS = '1';
 if (flag('worker-nice')) process.env.BENCH_WORKER_NICE = flag('worker-nice');
@@ -162,9 +167,9 @@ if (process.env.MONGODB_URI) {
   await client.close();
   aloneEnv = { MONGODB_URI: uri.toString() };
 }
-const alone = child(lib('scaleInstance.ts'), [fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-scale-alone-'))], aloneEnv, instanceNodeArgs);
-const aloneUrl = await alone.next<string>('ready');
-const aloneTenant = (await alone.ask<Seeded>({ seed: { scale: manifest.scale, shape: 'tenant', sinkUrl } }, 'seeded')).small;
+const alone = BIG_ONLY ? undefined : child(lib('scaleInstance.ts'), [fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-scale-alone-'))], aloneEnv, instanceNodeArgs);
+const aloneUrl = alone ? await alone.next<string>('ready') : '';
+const aloneTenant = alone ? (await alone.ask<Seeded>({ seed: { scale: manifest.scale, shape: 'tenant', sinkUrl } }, 'seeded')).small : small;
 
 // ---- Requests ------------------------------------------------------------------------------------
 async function admin(baseUrl: string, pathname: string): Promise<unknown> {
@@ -275,9 +280,17 @@ for (let run = 1; run <= RUNS; run++) {
   const rss = sampleRss();
   const started = { ms: performance.now(), client: process.cpuUsage(), sink: await sink.ask<number>({ cpu: true }, 'cpuMs') };
   const intake = await backgroundIntake(bigUrl);
-  const bigFigures = await measure([...probes(bigUrl, bigTenant), ['gateway delivery list (admin)', () => admin(bigUrl, '/gateway/deliveries?limit=100')]]);
+  await big.ask({ gc: true }, 'gc');
+  const bigProbes: Probe[] = [...probes(bigUrl, bigTenant), ['gateway delivery list (admin)', () => admin(bigUrl, '/gateway/deliveries?limit=100')]];
+  const bigStarted = performance.now();
+  const bigFigures = await measure(bigProbes);
+  const gc = await big.ask<GcTally>({ gc: true }, 'gc');
+  const bigSeconds = (performance.now() - bigStarted) / 1000;
   const peak = await rss.stop();
-  const { small: smallFigures, alone: aloneFigures, interval } = await measureIsolation(intake);
+  const snapshot = (when: string) =>
+    process.env.BENCH_HEAP_SNAPSHOTS && big.ask<string>({ heapSnapshot: path.join(path.resolve(process.env.BENCH_HEAP_SNAPSHOTS), `run${run}-${when}.heapsnapshot`) }, 'heapSnapshot');
+  await snapshot('requests');
+  const { small: smallFigures, alone: aloneFigures, interval } = BIG_ONLY ? { small: new Map(), alone: new Map(), interval: new Map() } : await measureIsolation(intake);
   const { sent, failed, cpuMs: senderMs } = await intake.stop();
   const seconds = (performance.now() - started.ms) / 1000;
   const clientCpu = process.cpuUsage(started.client);
@@ -313,14 +326,22 @@ for (let run = 1; run <= RUNS; run++) {
   for (let i = 0; i < edited.length; i += 100) await bigApi.rows.update(bigTenant.dataSourceId, edited.slice(i, i + 100));
   const resync = (await syncAndWait(bigApi, bigTenant.dataSourceId, 50)).totalMs;
   const walSyncs = await big.ask<{ file: number; used: number }>({ walPeak: true }, 'walPeak');
+  await snapshot('resync');
   print(
     `Sync start ${syncStart.toFixed(1)} ms; re-sync of ${edited.length} edited rows (1 %) ${(resync / 1000).toFixed(2)} s; ` +
       `RSS peak during the requests: API process ${mib(peak.apiRss)} MiB, ${peak.workerRss ? `worker process ${mib(peak.workerRss)} MiB, ` : ''}FerretDB ${process.env.MONGODB_URI ? '-' : `${mib(peak.dbRss)} MiB`}`,
   );
+  const bigRequests = bigProbes.length * (REQUESTS + WARMUP);
+  const per1k = 1000 / bigRequests;
+  print(
+    `Big instance's API process during the big tenant's ${bigRequests} requests (warm-ups included; ${bigSeconds.toFixed(0)} s, intake included): CPU ${(gc.cpuMs / bigRequests).toFixed(2)} ms a request; ` +
+      `GC per 1,000 requests ${(gc.minor * per1k).toFixed(0)} scavenges (${(gc.minorMs * per1k).toFixed(0)} ms), ${(gc.major * per1k).toFixed(1)} mark-compacts (${(gc.majorMs * per1k).toFixed(0)} ms), ` +
+      `incremental marking ${(gc.otherMs * per1k).toFixed(0)} ms; longest pause ${gc.maxMs.toFixed(1)} ms; heap used peak ${mib(gc.heapPeak)} MiB, at the end ${mib(gc.heapUsed)} MiB`,
+  );
   if (!process.env.MONGODB_URI) print(`WAL peak, MiB in use (file size): during the requests and intake ${walMiB(walRequests)}, during the sweeps, a sync and the 1 % re-sync ${walMiB(walSyncs)}`);
 }
 
-await Promise.all([big.close(), alone.close(), sink.close()]);
+await Promise.all([big.close(), alone?.close(), sink.close()]);
 if (!KEEP) fs.rmSync(dir, { recursive: true, force: true });
 if (process.env.BENCH_OUT) fs.appendFileSync(process.env.BENCH_OUT, `${lines.join('\n')}\n`);
 process.exit(0);

@@ -10,19 +10,23 @@
 //     this run's sink;
 //   { sweeps } -> { sweeps: { ms, found } by sweep, the gateway's with its backlog and read-alone ms }; { stats } -> { stats: { apiRss, dbRss, workerRss } } (bytes; workerRss 0 without a worker process);
 //   { walPeak } -> { walPeak: { file, used } }: the WAL's peaks in bytes since the last ask (or seeding part);
+//   { heapSnapshot: file } -> { heapSnapshot: file }: writes this process's heap snapshot (bench/heap-holders.ts reads it);
+//   { gc } -> { gc: GcTally }: this process's GC pauses by kind, CPU and heap used since the last ask;
 //   { close } -> stops the runtime and the database, and exits.
 // BENCH_WORKER_PROCESS=1 runs the jobs in a second process, `src/main.ts` with ROLE=worker on the
 // same database (docker-compose.yml's shape), at the OS priority BENCH_WORKER_NICE (default 0);
 // otherwise one process serves HTTP and runs the jobs (ROLE=all, the embedded default).
 import fs from 'node:fs';
 import os from 'node:os';
+import v8 from 'node:v8';
 import path from 'node:path';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
 import { fetch } from 'undici';
 import { startBenchRuntime, type BenchRuntime, type WalSize } from './runtime.ts';
-import { ADMIN_TOKEN, GATEWAY_SECRET, clientFor, markdown, patientDispatcher, words, type Seeded, type TenantKeys } from './scaleTenant.ts';
+import { ADMIN_TOKEN, GATEWAY_SECRET, clientFor, markdown, patientDispatcher, words, type GcTally, type Seeded, type TenantKeys } from './scaleTenant.ts';
 import { syncAndWait } from './sync.ts';
 import { signedGatewayDelivery } from './gatewayDelivery.ts';
 import { drained, writeBenchRule } from './gatewayRule.ts';
@@ -203,6 +207,31 @@ async function startWorkerProcess(uri: string) {
 }
 const { ctx } = bench.runtime;
 setInterval(() => walPeak.sample(bench.database.walSize()), 100).unref();
+
+/** GC pauses (counts and sizes do not depend on the load; their ms do), CPU and heap since the last take. */
+const gcTally = {
+  tally: { minor: 0, major: 0, otherMs: 0, minorMs: 0, majorMs: 0, maxMs: 0, heapPeak: 0 } satisfies Omit<GcTally, 'cpuMs' | 'heapUsed'>,
+  cpuFrom: process.cpuUsage(),
+  take(): GcTally {
+    const cpu = process.cpuUsage(this.cpuFrom);
+    const out = { ...this.tally, cpuMs: (cpu.user + cpu.system) / 1000, heapUsed: process.memoryUsage().heapUsed };
+    this.tally = { minor: 0, major: 0, otherMs: 0, minorMs: 0, majorMs: 0, maxMs: 0, heapPeak: 0 };
+    this.cpuFrom = process.cpuUsage();
+    return out;
+  },
+};
+new PerformanceObserver((list) => {
+  const t = gcTally.tally;
+  for (const entry of list.getEntries()) {
+    // PerformanceGC kinds: 1 minor (scavenge), 2 major (mark-compact), 4 incremental marking, 8 weak callbacks
+    const kind = (entry as unknown as { detail?: { kind?: number } }).detail?.kind;
+    if (kind === 1) (t.minor++, (t.minorMs += entry.duration));
+    else if (kind === 2) (t.major++, (t.majorMs += entry.duration));
+    else t.otherMs += entry.duration;
+    t.maxMs = Math.max(t.maxMs, entry.duration);
+  }
+}).observe({ entryTypes: ['gc'] });
+setInterval(() => (gcTally.tally.heapPeak = Math.max(gcTally.tally.heapPeak, process.memoryUsage().heapUsed)), 500).unref();
 const timed = async (fn: () => Promise<unknown>) => {
   const started = performance.now();
   await fn();
@@ -215,6 +244,8 @@ type Message = {
   sweeps?: boolean;
   stats?: boolean;
   walPeak?: boolean;
+  gc?: boolean;
+  heapSnapshot?: string;
   close?: boolean;
 };
 process.on('message', async (msg: Message) => {
@@ -248,6 +279,8 @@ process.on('message', async (msg: Message) => {
   }
   if (msg.stats) process.send!({ stats: { apiRss: process.memoryUsage().rss, dbRss: bench.database.rssBytes(), workerRss: worker?.rssBytes() ?? 0 } });
   if (msg.walPeak) process.send!({ walPeak: walPeak.take() });
+  if (msg.gc) process.send!({ gc: gcTally.take() });
+  if (msg.heapSnapshot) process.send!({ heapSnapshot: v8.writeHeapSnapshot(msg.heapSnapshot) });
   if (msg.close) {
     await worker?.stop();
     await bench.close();

@@ -29,6 +29,21 @@ export interface Seeded {
   counts: string;
 }
 
+/** An instance's API process between two asks (bench/lib/scaleInstance.ts): GC pauses by kind, CPU, heap bytes. */
+export interface GcTally {
+  minor: number;
+  major: number;
+  minorMs: number;
+  majorMs: number;
+  /** Incremental marking and weak callbacks. */
+  otherMs: number;
+  maxMs: number;
+  cpuMs: number;
+  heapUsed: number;
+  /** Heap used, sampled every 500 ms. */
+  heapPeak: number;
+}
+
 const prose = seededText(17);
 export const { words } = prose;
 export function markdown(i: number, bytes = 2048): string {

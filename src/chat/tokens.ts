@@ -1,12 +1,13 @@
 // Token counting for replies that no model metered (the grounded answerer, aborted streams).
-// cl100k_base is loaded once, on first use, because its rank table takes a moment to build.
-import { getEncoding, type Tiktoken } from 'js-tiktoken';
+// The same cl100k_base tokenizer as chunking (datasources/chunking.ts): one rank table per process,
+// not two (docs/BENCHMARKS.md, session 29 heap: a second library held ~10 MiB of live heap).
+import { countTokens as count } from 'gpt-tokenizer/encoding/cl100k_base';
 
-let encoding: Tiktoken | undefined;
+/** Special-token text ("<|endoftext|>") counts as the plain text it is: the library would throw. */
+const PLAIN = { disallowedSpecial: new Set<string>() };
 
 export function countTokens(...texts: string[]): number {
-  encoding ??= getEncoding('cl100k_base');
   let total = 0;
-  for (const text of texts) if (text) total += encoding.encode(text).length;
+  for (const text of texts) if (text) total += count(text, PLAIN);
   return total;
 }

@@ -12,6 +12,8 @@ export interface Chunk {
 
 /** About 300-400 tokens of English: small enough to rank precisely, big enough to answer from. */
 export const MAX_CHUNK_CHARS = 1_500;
+/** A row's "<|endoftext|>" is text like any other: the library would throw and fail the sync. */
+const PLAIN = { disallowedSpecial: new Set<string>() };
 
 const HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
 const FENCE = /^ {0,3}(```|~~~)/;
@@ -83,7 +85,7 @@ export function chunkMarkdown(markdown: string, maxChars = MAX_CHUNK_CHARS, clea
     const heading = section.path.length ? section.path.join(' > ') : null;
     for (const piece of split(body, maxChars)) {
       const text = piece.trim();
-      if (text) chunks.push({ heading, text, tokens: countTokens(text) });
+      if (text) chunks.push({ heading, text, tokens: countTokens(text, PLAIN) });
     }
   }
   return chunks;

@@ -45,9 +45,9 @@ describe('chunking', () => {
       }),
       { numRuns: 200 },
     );
-    const sample = '# Café\n\nNaïve façade — 東京 🚀 `code()` [link](https://example.com).';
+    const sample = '# Café\n\nNaïve façade — 東京 🚀 `code()` [link](https://example.com) <|endoftext|>.';
     expect(chunkMarkdown(sample).reduce((n, c) => n + c.tokens, 0)).toBe(
-      chunkMarkdown(sample).reduce((n, c) => n + encoding.encode(c.text).length, 0),
+      chunkMarkdown(sample).reduce((n, c) => n + encoding.encode(c.text, [], []).length, 0),
     );
   });
 
