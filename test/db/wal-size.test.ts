@@ -5,7 +5,10 @@
 // restarting at all: an open cursor. The third, reads that overlap without a pause, which the
 // patch's restart loop (src/db/ferretdb-patch/relay_wal_restart.go) overcomes. How far the WAL
 // grows between restarts depends on how fast this machine writes and reads, so the third case
-// counts restarts; the peak is a benchmark figure (docs/FERRETDB.md).
+// counts restarts; the peak is a benchmark figure (docs/FERRETDB.md). The last two are what made
+// the loop miss in issue 17's runs: another connection's checkpoint holding the lock, and updates
+// whose snapshots the restart waited for while they waited for its write lock (the loop's log,
+// RELAY_FERRETDB_WAL_LOG, says how each attempt ended).
 import fs from 'node:fs';
 import { spawn } from 'node:child_process';
 import os from 'node:os';

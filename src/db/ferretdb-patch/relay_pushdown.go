@@ -37,7 +37,6 @@ import (
 	"github.com/FerretDB/FerretDB/internal/util/must"
 )
 
-
 // relayInexactRanks are the type ranks whose SQLite order is not MongoDB's: object, array,
 // binData, timestamp, regex.
 const relayInexactRanks = "4, 5, 6, 10, 11"
@@ -256,11 +255,11 @@ func relayMakePlan(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 
 	// Walk each Relay-form index: its leading keys with conditions, each probed for arrays.
 	type walk struct {
-		where   []string
-		args    []any
-		fields  []string
-		next    int // index of the first key not narrowed by an equality
-		index   metadata.IndexInfo
+		where  []string
+		args   []any
+		fields []string
+		next   int // index of the first key not narrowed by an equality
+		index  metadata.IndexInfo
 	}
 	var best *walk
 	indexes := append([]metadata.IndexInfo{{Name: metadata.RelayIDIndex, Key: []metadata.IndexKeyPair{{Field: "_id"}}}}, meta.Settings.Indexes...)

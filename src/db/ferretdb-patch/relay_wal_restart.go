@@ -54,12 +54,8 @@ const (
 	relayWALRestartBusyMs    = 500
 	relayWALRestartMaxBusyMs = 2000
 
-	// relayWALRestartCapFrames (64 MiB, the journal size limit): past it the loop no longer backs
-	// off and waits its longest, so the WAL stops growing once the reads of the moment end
-	// (issue 17: pauses of 10 s let it grow to 483 MiB beside 200/s of gateway intake).
-	relayWALRestartCapFrames = 16000
-
-	// relayWALRestartMaxPause: ticks skipped at most after restarts that met a long reader.
+	// relayWALRestartMaxPause: ticks skipped at most after restarts that met a long reader (10 s:
+	// a long reader then holds writers at most 2 s in 12).
 	relayWALRestartMaxPause = 40
 )
 
@@ -203,10 +199,11 @@ func (d *relayWALDatabase) restart(index relayWALIndex, l *slog.Logger) {
 		// writers were not held: no reason to space the tries out
 	default:
 		// slow reads make a miss now and then: the next tick tries again; only a run of
-		// misses (a long reader) spaces the tries out, so writers are not held again and
-		// again, until the WAL reaches the cap
+		// misses (a long reader) spaces the tries out, whatever the WAL's size: each miss held
+		// every writer for its whole wait, and trying at every tick would hold them most of the
+		// time for as long as the reader lasts
 		d.missed++
-		if d.missed > 3 && index.frames < relayWALRestartCapFrames {
+		if d.missed > 3 {
 			d.pause = min(1<<min(d.missed-3, 6), relayWALRestartMaxPause)
 		}
 	}
