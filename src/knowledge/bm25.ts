@@ -34,27 +34,31 @@ export interface RetrieverOptions {
 
 export const DEFAULT_RETRIEVER: RetrieverOptions = { splitIdentifiers: true, headingWeight: 3, onePerSection: true, rowShare: 0.5, rowWeight: 1 };
 
+/** A list of small integers: a JS array while a segment is built, an Int32Array once compacted. */
+type Ints = number[] | Int32Array;
+
 const K1 = 1.2;
 const B = 0.75;
 
 export class Bm25Segment {
   readonly chunks: IndexedChunk[] = [];
   /** Per chunk: heading length, body length. */
-  private readonly lengths: number[] = [];
+  private lengths: Ints = [];
   /** Per chunk: the section it belongs to (same row, same heading path). */
-  private readonly sections: number[] = [];
-  private readonly sectionIds = new Map<string, number>();
+  private sections: Ints = [];
+  private sectionIds = new Map<string, number>();
   /** Per chunk: its row, as an index into rowTotals. */
-  private readonly rows: number[] = [];
-  private readonly rowIds = new Map<string, number>();
+  private rows: Ints = [];
+  private rowIds = new Map<string, number>();
   /** Per row: its length (heading + body terms of all its chunks). */
-  private readonly rowLengths: number[] = [];
+  private rowLengths: Ints = [];
   /** term → flat [row, tf, ...], heading words counted at the heading weight; a row's chunks are added one after another. */
-  private readonly rowPostings = new Map<string, number[]>();
+  private readonly rowPostings = new Map<string, number[] | Float32Array>();
   totalHeadingLength = 0;
   totalBodyLength = 0;
   /** term → flat [chunkIndex, headingTf, bodyTf, ...] */
-  private readonly postings = new Map<string, number[]>();
+  private readonly postings = new Map<string, Ints>();
+  private compacted = false;
   /** The chunks' vectors, in chunk order, when every chunk has one of the same model. */
   vectors: SegmentVectors | null = null;
 
@@ -65,33 +69,34 @@ export class Bm25Segment {
   ) {}
 
   add(chunk: IndexedChunk): void {
+    if (this.compacted) throw new Error('a compacted segment takes no more chunks');
     const index = this.chunks.length;
     this.chunks.push(chunk);
     const sectionKey = `${chunk.rowId}\n${chunk.heading ?? ''}`;
     let section = this.sectionIds.get(sectionKey);
     if (section === undefined) this.sectionIds.set(sectionKey, (section = this.sectionIds.size));
-    this.sections.push(section);
+    (this.sections as number[]).push(section);
     let row = this.rowIds.get(chunk.rowId);
     if (row === undefined) this.rowIds.set(chunk.rowId, (row = this.rowIds.size));
-    this.rows.push(row);
-    if (row === this.rowLengths.length) this.rowLengths.push(0);
+    (this.rows as number[]).push(row);
+    if (row === this.rowLengths.length) (this.rowLengths as number[]).push(0);
 
     const split = { splitIdentifiers: this.options.splitIdentifiers };
     const fielded = this.options.headingWeight !== null;
     const headingWords = fielded && chunk.heading ? terms(chunk.heading, split) : [];
     const bodyWords = terms(!fielded && chunk.heading ? `${chunk.heading}\n${chunk.text}` : chunk.text, split);
-    this.lengths.push(headingWords.length, bodyWords.length);
+    (this.lengths as number[]).push(headingWords.length, bodyWords.length);
     this.totalHeadingLength += headingWords.length;
     this.totalBodyLength += bodyWords.length;
     const tf = new Map<string, [number, number]>();
     for (const w of headingWords) (tf.get(w) ?? tf.set(w, [0, 0]).get(w)!)[0]++;
     for (const w of bodyWords) (tf.get(w) ?? tf.set(w, [0, 0]).get(w)!)[1]++;
     for (const [term, [inHeading, inBody]] of tf) {
-      let list = this.postings.get(term);
+      let list = this.postings.get(term) as number[] | undefined;
       if (!list) this.postings.set(term, (list = []));
       list.push(index, inHeading, inBody);
       if (this.options.rowWeight) {
-        let rowList = this.rowPostings.get(term);
+        let rowList = this.rowPostings.get(term) as number[] | undefined;
         if (!rowList) this.rowPostings.set(term, (rowList = []));
         const rowTf = inBody + (this.options.headingWeight ?? 1) * inHeading;
         if (rowList[rowList.length - 2] === row) rowList[rowList.length - 1]! += rowTf;
@@ -99,6 +104,25 @@ export class Bm25Segment {
       }
     }
     this.rowLengths[row]! += headingWords.length + bodyWords.length;
+  }
+
+  /**
+   * Once the last chunk is added: every list of numbers becomes a typed array (4 bytes an entry
+   * instead of a JS array's 8 and its spare capacity), and the maps only adding needs are dropped.
+   * A segment lives as long as its process answers the bot (knowledge/service.ts).
+   */
+  compact(): void {
+    if (this.compacted) return;
+    this.compacted = true;
+    for (const [term, list] of this.postings) this.postings.set(term, Int32Array.from(list));
+    // A row's tf counts heading words at the heading weight, which need not be whole.
+    for (const [term, list] of this.rowPostings) this.rowPostings.set(term, Float32Array.from(list));
+    this.lengths = Int32Array.from(this.lengths);
+    this.sections = Int32Array.from(this.sections);
+    this.rows = Int32Array.from(this.rows);
+    this.rowLengths = Int32Array.from(this.rowLengths);
+    this.sectionIds = new Map();
+    this.rowIds = new Map();
   }
 
   get rowCount(): number {

@@ -59,6 +59,7 @@ async function buildSegment(dataSourceId: string): Promise<Bm25Segment> {
     }
   }
   segment.vectors = joinVectors(vectorBlocks);
+  segment.compact();
   return segment;
 }
 

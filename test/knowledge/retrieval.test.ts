@@ -106,3 +106,29 @@ describe('ranking', () => {
     expect(searchSegments([segment], 'install package', 5)).toEqual(first);
   });
 });
+
+describe('a compacted segment', () => {
+  it('ranks and scores exactly as before compacting, with a fractional heading weight, and takes no more chunks', () => {
+    const markdown = [
+      '# Streaming',
+      'Use streamText to stream a reply token by token; the stream ends with a finish part.',
+      '## Errors while streaming',
+      'An error while streaming arrives as an error part of the stream, not as a thrown error.',
+      '# Objects',
+      'generateObject takes a zod schema and answers an object that matches it.',
+      '## Streaming objects',
+      'streamObject streams partial objects while the model writes them.',
+    ].join('\n\n');
+    const rows = ['guide', 'reference', 'faq'].flatMap((rowId) => chunkMarkdown(markdown).map((c) => ({ rowId, heading: c.heading, text: `${c.text} ${rowId}` })));
+    const questions = ['how do I stream a reply', 'errors while streaming', 'zod schema object', 'partial objects faq'];
+    for (const options of [DEFAULT_RETRIEVER, { ...DEFAULT_RETRIEVER, headingWeight: 2.5 }]) {
+      const segment = segmentOf(rows, options);
+      const before = questions.map((q) => searchSegments([segment], q, 5));
+      segment.compact();
+      const after = questions.map((q) => searchSegments([segment], q, 5));
+      expect(after).toEqual(before);
+      expect(before.every((hits) => hits.length > 0)).toBe(true);
+      expect(() => segment.add({ chunkId: 'late', rowId: 'late', heading: null, text: 'late' })).toThrow(/compacted/);
+    }
+  });
+});
