@@ -34,7 +34,8 @@ function encode(floats: Float32Array, dims: number, bits: 12 | 16, unit: boolean
   const codes = new Int16Array(floats.length);
   const scales = new Float32Array(count);
   for (let v = 0, base = 0; v < count; v++, base += dims) {
-    let [max, squares] = [0, 0];
+    let max = 0;
+    let squares = 0;
     for (let j = base; j < base + dims; j++) {
       const x = floats[j]!;
       squares += x * x;
