@@ -77,7 +77,7 @@ const EnvSchema = z.object({
   OPENAI_MODEL: z.string().optional(),
   /** Optional embedding model on the same server: hybrid retrieval (BM25 + vectors), docs/CHAT.md. */
   EMBEDDING_MODEL: z.string().optional(),
-  /** Chunks per /embeddings request during a sync. */
+  /** Chunks per /embeddings request during a sync, at first: they double up to 4x while the provider answers fast (knowledge/embeddings.ts). */
   EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
   /** Bound on one /embeddings request; a chat whose query embedding takes longer answers from BM25. */
   EMBEDDING_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),

@@ -137,6 +137,7 @@ async function learnRows(ctx: AppContext, ds: DataSource, previous: Manifest, ro
           if (++batches % BEAT_EVERY_BATCHES === 0) await beat();
         },
         onEmbedded: (group) => packs.add(group),
+        timeoutMs: ctx.config.EMBEDDING_TIMEOUT_MS,
       })
     : null;
   const live = new Set<string>();

@@ -1,5 +1,6 @@
 // The embedding model (EMBEDDING_MODEL on the OpenAI-compatible server of OPENAI_BASE_URL), called
-// through the ai SDK's embedMany with a model of our own that asks for base64 (embeddingModel.ts). Vectors are kept L2-normalised, so cosine similarity
+// through the ai SDK's embedMany with a model of our own that asks for base64 (embeddingModel.ts);
+// a sync's batches go to that model directly. Vectors are kept L2-normalised, so cosine similarity
 // is a dot product, and travel with their chunks in the same pack document (store.ts). A sync's
 // batches come back quantised as packs store them (vectorCodec.ts), done on the embedding thread.
 // Like the chat model, the server is the operator's own configuration, not user input, so it is
@@ -23,7 +24,15 @@ export interface Embedder {
   embedStored(texts: string[], signal?: AbortSignal): Promise<StoredVectors>;
 }
 
-export class EmbeddingError extends Error {}
+export class EmbeddingError extends Error {
+  /** The provider's HTTP status, when it answered one. */
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
 
 const NO_VECTORS: StoredVectors = { codes: new Int16Array(0), scales: new Float32Array(0) };
 
@@ -67,25 +76,16 @@ export function embedderFor(config: Config): Embedder | null {
 export function createEmbedder(config: Pick<Config, 'OPENAI_BASE_URL' | 'OPENAI_API_KEY' | 'EMBEDDING_MODEL' | 'EMBEDDING_BATCH_SIZE' | 'EMBEDDING_TIMEOUT_MS' | 'EMBEDDING_MIN_SIMILARITY'>): Embedder {
   const modelName = config.EMBEDDING_MODEL!;
   const model = createEmbeddingModel({ baseURL: config.OPENAI_BASE_URL!, apiKey: config.OPENAI_API_KEY, modelId: modelName });
-  /** One embedMany call; the result checked by `read`, any failure an EmbeddingError. */
-  async function call<T>(texts: string[], stored: boolean, signal: AbortSignal | undefined, read: (result: Awaited<ReturnType<typeof embedMany>>) => T): Promise<T> {
+  /** One request (`embedMany`, or the model's own for a sync's batches); any failure an EmbeddingError. */
+  async function call<T>(signal: AbortSignal | undefined, request: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
     const timeout = AbortSignal.timeout(config.EMBEDDING_TIMEOUT_MS);
     try {
-      const result = await embedMany({
-        model,
-        values: texts,
-        // The caller decides: a sync fails with the reason, a chat falls back to BM25.
-        maxRetries: 0,
-        maxParallelCalls: 1,
-        abortSignal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-        ...(stored ? { providerOptions: { relay: { stored: true } } } : {}),
-      });
-      if (result.embeddings.length !== texts.length) throw new EmbeddingError(`expected ${texts.length} vectors, got ${result.embeddings.length}`);
-      return read(result);
+      return await request(signal ? AbortSignal.any([signal, timeout]) : timeout);
     } catch (err) {
       if (err instanceof EmbeddingError) throw new EmbeddingError(`embedding model ${modelName}: ${err.message}`);
-      const detail = APICallError.isInstance(err) ? `${err.statusCode ?? 'no response'} ${err.message}` : err instanceof Error ? err.message : String(err);
-      throw new EmbeddingError(`embedding model ${modelName} failed: ${detail}`);
+      const status = APICallError.isInstance(err) ? err.statusCode : undefined;
+      const detail = APICallError.isInstance(err) ? `${status ?? 'no response'} ${err.message}` : err instanceof Error ? err.message : String(err);
+      throw new EmbeddingError(`embedding model ${modelName} failed: ${detail}`, status);
     }
   }
   return {
@@ -94,7 +94,10 @@ export function createEmbedder(config: Pick<Config, 'OPENAI_BASE_URL' | 'OPENAI_
     minSimilarity: config.EMBEDDING_MIN_SIMILARITY,
     async embed(texts, signal) {
       if (!texts.length) return [];
-      return call(texts, false, signal, ({ embeddings }) => {
+      return call(signal, async (abortSignal) => {
+        // The caller decides: a sync fails with the reason, a chat falls back to BM25.
+        const { embeddings } = await embedMany({ model, values: texts, maxRetries: 0, maxParallelCalls: 1, abortSignal });
+        if (embeddings.length !== texts.length) throw new EmbeddingError(`expected ${texts.length} vectors, got ${embeddings.length}`);
         // Float32Array views into one array per request (embeddingModel.ts), normalised where they lie.
         const vectors = (embeddings as unknown as Float32Array[]).map(normaliseInPlace);
         if (vectors.some((v) => v.length !== vectors[0]!.length || v.length === 0)) throw new EmbeddingError('vectors of different or zero dimensions');
@@ -103,9 +106,11 @@ export function createEmbedder(config: Pick<Config, 'OPENAI_BASE_URL' | 'OPENAI_
     },
     async embedStored(texts, signal) {
       if (!texts.length) return NO_VECTORS;
-      return call(texts, true, signal, ({ providerMetadata }) => {
-        const stored = (providerMetadata?.relay as { stored?: StoredVectors } | undefined)?.stored;
-        if (!stored || stored.scales.length !== texts.length || !stored.codes.length) throw new EmbeddingError('vectors of different or zero dimensions');
+      // Straight to the model, not through embedMany: a sync makes ~100 of these, and the SDK's work per call was a third of the main thread's share.
+      return call(signal, async (abortSignal) => {
+        const stored = await model.storedVectors(texts, abortSignal);
+        if (stored.scales.length !== texts.length) throw new EmbeddingError(`expected ${texts.length} vectors, got ${stored.scales.length}`);
+        if (!stored.codes.length) throw new EmbeddingError('vectors of different or zero dimensions');
         return stored;
       });
     },
@@ -114,6 +119,21 @@ export function createEmbedder(config: Pick<Config, 'OPENAI_BASE_URL' | 'OPENAI_
 
 /** Requests in flight at once during a sync: the provider's time overlaps, its load stays bounded. */
 const SYNC_PARALLEL_REQUESTS = 4;
+
+/**
+ * A sync's batches start at EMBEDDING_BATCH_SIZE and double, up to GROWTH times it, while each answer
+ * comes back within FAST_SHARE of EMBEDDING_TIMEOUT_MS: each request costs the sync CPU of its own
+ * whatever its size (docs/BENCHMARKS.md, session 30), and a provider that answers that fast has room.
+ * With 4 requests in flight a doubled batch still ends well inside the timeout. A provider that
+ * refuses a grown batch (400, 413, 422: a limit on inputs per request) gets it again in batches of
+ * EMBEDDING_BATCH_SIZE, and no grown batch after that (per embedder).
+ */
+const GROWTH = 4;
+const FAST_SHARE = 1 / 16;
+const REFUSED_SIZE = new Set([400, 413, 422]);
+/** Chunk tokens per request at most: OpenAI refuses a request of more than 300,000. */
+const BATCH_TOKENS = 100_000;
+const refusedGrowth = new WeakSet<Embedder>();
 
 /**
  * Embeds row groups while the sync is still reading and chunking the next ones: a full batch of
@@ -138,22 +158,36 @@ export class EmbeddingPipeline {
   private handedOn = 0;
   private readonly inFlight = new Set<Promise<void>>();
   private failed: { err: unknown } | null = null;
+  /** Texts per request now (see GROWTH), and the chunk tokens of those waiting to go. */
+  private size: number;
+  private tokens = 0;
+  private readonly now: () => number;
 
   constructor(
     private readonly embedder: Embedder,
-    private readonly hooks: { afterBatch?: () => Promise<void>; onEmbedded?: (group: RowChunks) => void } = {},
-  ) {}
+    private readonly hooks: {
+      afterBatch?: () => Promise<void>;
+      onEmbedded?: (group: RowChunks) => void;
+      /** EMBEDDING_TIMEOUT_MS: without it batches keep EMBEDDING_BATCH_SIZE. */
+      timeoutMs?: number;
+      now?: () => number;
+    } = {},
+  ) {
+    this.size = embedder.batchSize;
+    this.now = hooks.now ?? (() => performance.now());
+  }
 
   async add(group: RowChunks): Promise<void> {
     this.waiting.push({ group, end: this.queued + this.texts.length + group.chunks.length });
     for (const chunk of group.chunks) {
       this.texts.push(embeddingText(chunk));
-      if (this.texts.length === this.embedder.batchSize) await this.send();
+      this.tokens += chunk.tokens;
+      while (this.texts.length >= this.size || this.tokens >= BATCH_TOKENS) await this.send();
     }
   }
 
   async finish(): Promise<void> {
-    if (this.texts.length) await this.send();
+    while (this.texts.length) await this.send();
     await Promise.all(this.inFlight);
     if (this.failed) throw this.failed.err;
     this.received(this.queued, NO_VECTORS);
@@ -168,18 +202,36 @@ export class EmbeddingPipeline {
   private async send(): Promise<void> {
     if (this.failed) throw this.failed.err;
     while (this.inFlight.size >= SYNC_PARALLEL_REQUESTS) await Promise.race(this.inFlight);
-    const [start, batch] = [this.queued, this.texts];
+    // At most `size` texts: the size falls back when a grown batch is refused, with more waiting.
+    const [start, batch] = [this.queued, this.texts.splice(0, this.size)];
     this.queued += batch.length;
-    this.texts = [];
-    const request = this.embedder
-      .embedStored(batch)
-      .then(async (vectors) => {
-        this.received(start, vectors);
-        await this.hooks.afterBatch?.();
-      })
+    this.tokens = 0;
+    const request = this.embed(start, batch)
+      .then(() => this.hooks.afterBatch?.())
       .catch((err: unknown) => void (this.failed ??= { err }))
       .finally(() => this.inFlight.delete(request));
     this.inFlight.add(request);
+  }
+
+  /** One batch's vectors, handed on; a grown batch the provider refuses goes again at EMBEDDING_BATCH_SIZE. */
+  private async embed(start: number, batch: string[]): Promise<void> {
+    const base = this.embedder.batchSize;
+    const started = this.now();
+    let vectors: StoredVectors;
+    try {
+      vectors = await this.embedder.embedStored(batch);
+    } catch (err) {
+      if (batch.length <= base || !(err instanceof EmbeddingError) || !REFUSED_SIZE.has(err.status ?? 0)) throw err;
+      refusedGrowth.add(this.embedder);
+      this.size = base;
+      for (let at = 0; at < batch.length; at += base) this.received(start + at, await this.embedder.embedStored(batch.slice(at, at + base)));
+      return;
+    }
+    const { timeoutMs } = this.hooks;
+    if (timeoutMs && batch.length === this.size && this.now() - started <= timeoutMs * FAST_SHARE && !refusedGrowth.has(this.embedder)) {
+      this.size = Math.min(2 * this.size, GROWTH * base, 2048);
+    }
+    this.received(start, vectors);
   }
 
   /** Takes a batch's vectors and hands on every group whose vectors are all back. */

@@ -1,7 +1,7 @@
 // A real OpenAI-compatible embeddings server on 127.0.0.1 for tests: POST /v1/embeddings answers
 // deterministic vectors. Each word is mapped to a concept (synonyms share one) and each concept to a
 // dimension, so texts that say the same thing in other words come out close, and no word list
-// match is needed. It records every request, can be told to fail, and can hold chosen requests until
+// match is needed. It records every request, can be told to fail (or to refuse batches over a size), and can hold chosen requests until
 // released (answers out of order, or a provider still busy). Like OpenAI it answers
 // `encoding_format: "base64"` with little-endian Float32 bytes; it can also play an older server that
 // ignores the field (floats) or refuses it (400).
@@ -29,6 +29,8 @@ export interface EmbeddingsStub {
   failWith: number | null;
   /** What the server does with `encoding_format: "base64"`: serve it (default), ignore it, or refuse it. */
   base64: 'served' | 'ignored' | 'refused';
+  /** While set, a request of more texts than this is refused with 413 (a provider's limit per request). */
+  maxInputs: number | null;
   /** While set, a request for which it answers true (given its number, from 1) waits for release(). */
   hold: ((request: number) => boolean) | null;
   /** Answers every request held so far. */
@@ -37,7 +39,7 @@ export interface EmbeddingsStub {
 }
 
 export async function startEmbeddingsStub(): Promise<EmbeddingsStub> {
-  const stub = { requests: [], failWith: null, base64: 'served', hold: null } as unknown as EmbeddingsStub;
+  const stub = { requests: [], failWith: null, maxInputs: null, base64: 'served', hold: null } as unknown as EmbeddingsStub;
   let held: Array<() => void> = [];
   stub.release = () => {
     for (const answer of held.splice(0)) answer();
@@ -55,6 +57,10 @@ export async function startEmbeddingsStub(): Promise<EmbeddingsStub> {
       stub.requests.push({ model: body.model, input, encodingFormat: body.encoding_format });
       if (body.encoding_format === 'base64' && stub.base64 === 'refused') {
         res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'encoding_format must be float', type: 'invalid_request_error' } }));
+        return;
+      }
+      if (stub.maxInputs !== null && input.length > stub.maxInputs) {
+        res.writeHead(413, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `batch size ${input.length} > maximum allowed batch size ${stub.maxInputs}` } }));
         return;
       }
       if (stub.failWith) {

@@ -38,6 +38,8 @@ describe('packs written while a sync goes on', () => {
     for (let i = 0; i < ROWS; i += 100) await api('post', '/data-sources/row', { dataSourceId, dataSourceRows: rows.slice(i, i + 100) }).expect(200);
     return dataSourceId;
   }
+  /** Texts asked for in the requests from `from` (an index into stub.requests) on: batches grow while the stub answers at once. */
+  const inputsSince = (from: number, to = stub.requests.length) => stub.requests.slice(from, to).reduce((n, r) => n + r.input.length, 0);
   async function startSync(dataSourceId: string): Promise<number> {
     await api('post', '/data-sources/sync', { dataSourceId }).expect(200);
     return (await DataSourceModel.findById(dataSourceId).lean())!.syncRun;
@@ -66,14 +68,19 @@ describe('packs written while a sync goes on', () => {
   it('stores a pack while the provider is still embedding the rows after it', async () => {
     const dataSourceId = await sourceWithRows();
     const run = await startSync(dataSourceId);
-    // The first 10 requests are answered, the next wait.
+    // The requests for the first 640 chunks are answered, the next wait.
     const firstRequest = stub.requests.length;
-    stub.hold = (n) => n > firstRequest + 10;
+    let held = 0;
+    stub.hold = (n) => {
+      if (inputsSince(firstRequest, n - 1) < 640) return false;
+      held += stub.requests[n - 1]!.input.length;
+      return true;
+    };
     const sync = performSync(rt.runtime.ctx, { dataSourceId, run });
     try {
-      // 640 chunks are back: the first pack (500) is stored, the sync has not finished.
+      // 640 or more chunks are back: the first pack (500) is stored, the sync has not finished.
       await waitFor(() => KnowledgePackModel.exists({ dataSourceId, run }));
-      expect(stub.requests.length - firstRequest).toBeLessThan(Math.ceil(ROWS / BATCH));
+      expect(inputsSince(firstRequest) - held).toBeLessThan(ROWS);
       expect((await DataSourceModel.findById(dataSourceId).lean())!.state).toBe('syncing');
     } finally {
       stub.hold = null;
@@ -90,7 +97,7 @@ describe('packs written while a sync goes on', () => {
     stub.hold = (n) => n === first;
     const sync = performSync(rt.runtime.ctx, { dataSourceId, run });
     try {
-      await waitFor(() => stub.requests.length - first + 1 === Math.ceil(ROWS / BATCH));
+      await waitFor(() => inputsSince(first - 1) === ROWS);
       // Nothing can be stored before the first batch's vectors: packs keep their rows' order.
       expect(await KnowledgePackModel.exists({ dataSourceId, run })).toBeNull();
     } finally {
@@ -112,7 +119,7 @@ describe('packs written while a sync goes on', () => {
     };
     const before = stub.requests.length;
     expect(await performSync(rt.runtime.ctx, { dataSourceId, run }, { touch })).toBe('stale');
-    expect(stub.requests.length - before).toBeGreaterThan(500 / BATCH);
+    expect(inputsSince(before)).toBeGreaterThan(500);
     // Its packs stay until the newer run commits (a second runner of it could still commit them).
     expect(await performSync(rt.runtime.ctx, { dataSourceId, run: run + 1 })).toBe('done');
     expect(await KnowledgePackModel.exists({ dataSourceId, run })).toBeNull();
