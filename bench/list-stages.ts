@@ -6,8 +6,11 @@
 // --tail: instead of the stages, the page's requests one by one, each with its own Node CPU,
 // FerretDB CPU (all threads, ns resolution), Node GC pauses and wall time, to see what the slowest
 // ones (the p99) paid for that the median did not; the first request (cold) is shown apart.
+// DIR may also be a `bench/scale.ts --data-dir` install (its manifest.json): the big tenant's hook.
 //
-//   node --import tsx bench/list-stages.ts DIR log|gateway [--requests 100] [--code ROOT] [--tail [--heap MB]]
+// --gogc N / --gomemlimit SIZE: FerretDB's Go GC target and memory limit instead of the launcher's.
+//
+//   node --import tsx bench/list-stages.ts DIR log|gateway [--requests 100] [--code ROOT] [--tail [--heap MB]] [--gogc N] [--gomemlimit 256MiB]
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -15,7 +18,7 @@ import path from 'node:path';
 import mongoose from 'mongoose';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { processThreadsCpuMs, processTreeCpuMs } from './lib/cpu.ts';
-import { stringFlag } from './lib/args.ts';
+import { flag, stringFlag } from './lib/args.ts';
 
 const [dir, which = 'log'] = process.argv.slice(2);
 if (!dir || (which !== 'log' && which !== 'gateway')) throw new Error('usage: bench/list-stages.ts DIR log|gateway [--requests N] [--code ROOT]');
@@ -28,8 +31,12 @@ const { createLogger } = await import(`${root}/src/observability/logger.ts`);
 const { createRuntime } = await import(`${root}/src/runtime.ts`);
 const { createApp } = await import(`${root}/src/http/app.ts`);
 const { trusted } = await import(`${root}/src/db/connection.ts`);
-const target = JSON.parse(fs.readFileSync(path.join(dir, 'target.json'), 'utf8')) as { botId: string; hookId: string };
-const db = await startFerretDb({ dataDir: path.join(dir, 'db'), database: 'relay_lists' });
+const scaleManifest = path.join(dir, 'manifest.json');
+const scaled = fs.existsSync(scaleManifest);
+const target = scaled
+  ? (({ big }) => ({ botId: big.botId, hookId: big.webhookId }))(JSON.parse(fs.readFileSync(scaleManifest, 'utf8')) as { big: { botId: string; webhookId: string } })
+  : (JSON.parse(fs.readFileSync(path.join(dir, 'target.json'), 'utf8')) as { botId: string; hookId: string });
+const db = await startFerretDb({ dataDir: path.join(dir, 'db'), database: scaled ? 'relay_bench' : 'relay_lists', goGc: flag('gogc'), goMemLimit: flag('gomemlimit') });
 const config = loadConfig({ MONGODB_URI: db.uri, ADMIN_TOKEN: TOKEN, RETENTION_DAYS: '0', GATEWAY_CONFIG: path.join(dir, 'gateway.json'), RULES_DIR: path.join(dir, 'rules'), DATA_DIR: path.join(dir, 'data') });
 const runtime = await createRuntime({ config, logger: createLogger('silent'), uri: db.uri, role: { api: true, worker: false } });
 const server = http.createServer(createApp(runtime.ctx, runtime.modules).callback());

@@ -163,6 +163,9 @@ export async function startFerretDb(opts: {
   walSizeLimit?: number;
   /** The indexes whose counts are kept (default COUNTED_INDEXES; [] keeps none, the count test's control). */
   counted?: string[];
+  /** Go's GC target and memory limit for FerretDB (default FERRETDB_GOGC, no limit): for benches that compare them. */
+  goGc?: string;
+  goMemLimit?: string;
 }): Promise<EmbeddedDb> {
   const binary = ensureFerretBinary();
   const port = opts.port ?? (await freePort());
@@ -194,7 +197,8 @@ export async function startFerretDb(opts: {
     stdio: ['ignore', logFile, logFile],
     env: {
       ...process.env,
-      GOGC: FERRETDB_GOGC,
+      GOGC: opts.goGc ?? FERRETDB_GOGC,
+      ...(opts.goMemLimit ? { GOMEMLIMIT: opts.goMemLimit } : {}),
       RELAY_FERRETDB_COUNTED: (opts.counted ?? COUNTED_INDEXES).join(' '),
       ...(opts.pushdown === false ? { RELAY_FERRETDB_PUSHDOWN: 'off' } : {}),
       ...(opts.walRestart === false ? { RELAY_FERRETDB_WAL_RESTART: 'off' } : {}),

@@ -8,6 +8,8 @@
 // of the best score among the row's other chunks. A paraphrased question rarely has all its words
 // in one chunk, but often has them spread over the page that answers it.
 import { terms } from './terms.ts';
+import { PostingLists, PostingReader, type PostingList } from './postings.ts';
+import { TextStore } from './textStore.ts';
 import { TopK } from './topK.ts';
 import type { SegmentVectors } from './vectors.ts';
 
@@ -17,6 +19,8 @@ export interface IndexedChunk {
   heading: string | null;
   text: string;
 }
+/** A chunk without its text, which stays in the segment's text store until a hit needs it. */
+export type ChunkRef = Omit<IndexedChunk, 'text'>;
 
 /** Retrieval choices; the defaults are what bench/retrieval.ts measured best. */
 export interface RetrieverOptions {
@@ -41,24 +45,47 @@ const K1 = 1.2;
 const B = 0.75;
 
 export class Bm25Segment {
-  readonly chunks: IndexedChunk[] = [];
   /** Per chunk: heading length, body length. */
   private lengths: Ints = [];
   /** Per chunk: the section it belongs to (same row, same heading path). */
   private sections: Ints = [];
   private sectionIds = new Map<string, number>();
-  /** Per chunk: its row, as an index into rowTotals. */
+  /** Per section: its heading path (one string for the section's chunks). */
+  private sectionHeadings: Array<string | null> = [];
+  /** Per chunk: its row, as an index into the per-row arrays. */
   private rows: Ints = [];
-  private rowIds = new Map<string, number>();
+  private rowIndex = new Map<string, number>();
+  /**
+   * Per row: its id, its version (the content hash its chunks came from, and whatever else follows
+   * it that a newer manifest must match, such as the vectors' model; '' when added chunk by chunk),
+   * its first chunk.
+   */
+  private rowIds: string[] = [];
+  private rowVersions: string[] = [];
+  private rowFirst: Ints = [];
   /** Per row: its length (heading + body terms of all its chunks). */
   private rowLengths: Ints = [];
-  /** term → flat [row, tf, ...], heading words counted at the heading weight; a row's chunks are added one after another. */
-  private readonly rowPostings = new Map<string, number[] | Float32Array>();
-  totalHeadingLength = 0;
-  totalBodyLength = 0;
-  /** term → flat [chunkIndex, headingTf, bodyTf, ...] */
-  private readonly postings = new Map<string, Ints>();
+  /** Chunk ids that are not `${rowId}:${hash.slice(0, 8)}:${ordinal in its row}` (chunks added one by one). */
+  private otherChunkIds = new Map<number, string>();
+  private texts = new TextStore();
+  /** Each term's index into the posting lists. */
+  private termIds = new Map<string, number>();
+  /** Per term: (chunk, heading tf, body tf) entries. */
+  private postings = new PostingLists(this.termIds);
+  /** Per term: (row, heading tf, body tf) entries, the tfs summed over the row's chunks. */
+  private rowPostings = new PostingLists(this.termIds);
+  /** The row being added and its terms' tfs so far (a row's chunks are added one after another). */
+  private pendingRow = -1;
+  private pendingRowTerms = new Map<number, [number, number]>();
+  private headingTotal = 0;
+  private bodyTotal = 0;
   private compacted = false;
+  /**
+   * Per row, 1 for rows this view masks out (a base segment seen through a newer run's manifest:
+   * withoutRows), and what they held, so every statistic is the live chunks' alone.
+   */
+  private deadRows: Uint8Array | null = null;
+  private dead = { rows: 0, chunks: 0, heading: 0, body: 0 };
   /** The chunks' vectors, in chunk order, when every chunk has one of the same model. */
   vectors: SegmentVectors | null = null;
 
@@ -68,82 +95,172 @@ export class Bm25Segment {
     readonly options: RetrieverOptions = DEFAULT_RETRIEVER,
   ) {}
 
-  add(chunk: IndexedChunk): void {
+  /** A row's chunks, in order; their ids are derived from the row id and hash, so none is held. */
+  addRow(rowId: string, hash: string, chunks: Array<{ heading: string | null; text: string }>, version = hash): void {
+    if (!version.startsWith(hash)) throw new Error('a row version starts with its content hash');
+    chunks.forEach((c, i) => this.add({ chunkId: `${rowId}:${hash.slice(0, 8)}:${i}`, rowId, heading: c.heading, text: c.text }, version));
+  }
+
+  add(chunk: IndexedChunk, version = ''): void {
     if (this.compacted) throw new Error('a compacted segment takes no more chunks');
-    const index = this.chunks.length;
-    this.chunks.push(chunk);
+    const index = this.texts.size;
+    this.texts.add(chunk.text);
     const sectionKey = `${chunk.rowId}\n${chunk.heading ?? ''}`;
     let section = this.sectionIds.get(sectionKey);
-    if (section === undefined) this.sectionIds.set(sectionKey, (section = this.sectionIds.size));
+    if (section === undefined) {
+      this.sectionIds.set(sectionKey, (section = this.sectionIds.size));
+      this.sectionHeadings.push(chunk.heading);
+    }
     (this.sections as number[]).push(section);
-    let row = this.rowIds.get(chunk.rowId);
-    if (row === undefined) this.rowIds.set(chunk.rowId, (row = this.rowIds.size));
+    let row = this.rowIndex.get(chunk.rowId);
+    if (row === undefined) {
+      this.rowIndex.set(chunk.rowId, (row = this.rowIds.length));
+      this.rowIds.push(chunk.rowId);
+      this.rowVersions.push(version);
+      (this.rowFirst as number[]).push(index);
+      (this.rowLengths as number[]).push(0);
+    }
     (this.rows as number[]).push(row);
-    if (row === this.rowLengths.length) (this.rowLengths as number[]).push(0);
+    if (chunk.chunkId !== this.derivedId(index)) this.otherChunkIds.set(index, chunk.chunkId);
 
     const split = { splitIdentifiers: this.options.splitIdentifiers };
     const fielded = this.options.headingWeight !== null;
     const headingWords = fielded && chunk.heading ? terms(chunk.heading, split) : [];
     const bodyWords = terms(!fielded && chunk.heading ? `${chunk.heading}\n${chunk.text}` : chunk.text, split);
     (this.lengths as number[]).push(headingWords.length, bodyWords.length);
-    this.totalHeadingLength += headingWords.length;
-    this.totalBodyLength += bodyWords.length;
+    this.headingTotal += headingWords.length;
+    this.bodyTotal += bodyWords.length;
     const tf = new Map<string, [number, number]>();
     for (const w of headingWords) (tf.get(w) ?? tf.set(w, [0, 0]).get(w)!)[0]++;
     for (const w of bodyWords) (tf.get(w) ?? tf.set(w, [0, 0]).get(w)!)[1]++;
+    if (row !== this.pendingRow) this.flushRow(row);
     for (const [term, [inHeading, inBody]] of tf) {
-      let list = this.postings.get(term) as number[] | undefined;
-      if (!list) this.postings.set(term, (list = []));
-      list.push(index, inHeading, inBody);
+      let id = this.termIds.get(term);
+      if (id === undefined) this.termIds.set(term, (id = this.termIds.size));
+      this.postings.append(id, index, inHeading, inBody);
       if (this.options.rowWeight) {
-        let rowList = this.rowPostings.get(term) as number[] | undefined;
-        if (!rowList) this.rowPostings.set(term, (rowList = []));
-        const rowTf = inBody + (this.options.headingWeight ?? 1) * inHeading;
-        if (rowList[rowList.length - 2] === row) rowList[rowList.length - 1]! += rowTf;
-        else rowList.push(row, rowTf);
+        const sums = this.pendingRowTerms.get(id);
+        if (sums) {
+          sums[0] += inHeading;
+          sums[1] += inBody;
+        } else this.pendingRowTerms.set(id, [inHeading, inBody]);
       }
     }
     this.rowLengths[row]! += headingWords.length + bodyWords.length;
   }
 
+  /** Writes the pending row's entries into the row lists; `next` is the row added next. */
+  private flushRow(next = -1): void {
+    for (const [id, [inHeading, inBody]] of this.pendingRowTerms) this.rowPostings.append(id, this.pendingRow, inHeading, inBody);
+    this.pendingRowTerms.clear();
+    this.pendingRow = next;
+  }
+
+  private derivedId(doc: number): string {
+    const row = this.rows[doc]!;
+    return `${this.rowIds[row]}:${this.rowVersions[row]!.slice(0, 8)}:${doc - this.rowFirst[row]!}`;
+  }
+
   /**
    * Once the last chunk is added: every list of numbers becomes a typed array (4 bytes an entry
-   * instead of a JS array's 8 and its spare capacity), and the maps only adding needs are dropped.
-   * A segment lives as long as its process answers the bot (knowledge/service.ts).
+   * instead of a JS array's 8 and its spare capacity), the texts are deflated into one Buffer, and
+   * the maps only adding needs are dropped. A segment lives as long as its process answers the bot
+   * (knowledge/service.ts).
    */
   compact(): void {
     if (this.compacted) return;
     this.compacted = true;
-    for (const [term, list] of this.postings) this.postings.set(term, Int32Array.from(list));
-    // A row's tf counts heading words at the heading weight, which need not be whole.
-    for (const [term, list] of this.rowPostings) this.rowPostings.set(term, Float32Array.from(list));
+    this.flushRow();
+    this.postings.compact();
+    this.rowPostings.compact();
     this.lengths = Int32Array.from(this.lengths);
     this.sections = Int32Array.from(this.sections);
     this.rows = Int32Array.from(this.rows);
     this.rowLengths = Int32Array.from(this.rowLengths);
+    this.rowFirst = Int32Array.from(this.rowFirst);
+    this.texts.compact();
     this.sectionIds = new Map();
-    this.rowIds = new Map();
+    this.rowIndex = new Map();
+  }
+
+  /**
+   * This compacted segment without some of its rows (row indexes, see rowsOf), sharing every
+   * structure with it: the previous run's segment read through the next run's manifest, whose
+   * changed rows a small segment of their own holds (knowledge/service.ts). Statistics (N, df,
+   * lengths) leave the masked rows out, so scores are those of a segment built without them.
+   */
+  withoutRows(run: number, rows: Iterable<number>): Bm25Segment {
+    if (!this.compacted) throw new Error('only a compacted segment is masked');
+    const view = Object.assign(Object.create(Bm25Segment.prototype), this) as Bm25Segment;
+    const deadRows = new Uint8Array(this.rowIds.length);
+    const dead = { rows: 0, chunks: 0, heading: 0, body: 0 };
+    for (const row of rows) {
+      if (deadRows[row]) continue;
+      deadRows[row] = 1;
+      dead.rows++;
+      const end = row + 1 < this.rowIds.length ? this.rowFirst[row + 1]! : this.rows.length;
+      for (let doc = this.rowFirst[row]!; doc < end; doc++) {
+        dead.chunks++;
+        dead.heading += this.lengths[2 * doc]!;
+        dead.body += this.lengths[2 * doc + 1]!;
+      }
+    }
+    Object.assign(view, { run, scratch: null, deadRows, dead });
+    return view;
+  }
+
+  /** Each live row's index, id and version (addRow). */
+  *rowsOf(): Generator<[row: number, rowId: string, version: string]> {
+    for (let row = 0; row < this.rowIds.length; row++) if (!this.deadRows?.[row]) yield [row, this.rowIds[row]!, this.rowVersions[row]!];
+  }
+
+  /** Chunks of the masked rows, which this view's structures still hold. */
+  get maskedChunks(): number {
+    return this.dead.chunks;
+  }
+
+  get totalHeadingLength(): number {
+    return this.headingTotal - this.dead.heading;
+  }
+
+  get totalBodyLength(): number {
+    return this.bodyTotal - this.dead.body;
   }
 
   get rowCount(): number {
-    return this.rowLengths.length;
+    return this.rowLengths.length - this.dead.rows;
   }
 
   get totalLength(): number {
     return this.totalHeadingLength + this.totalBodyLength;
   }
 
+  private rowList(term: string): PostingList | null {
+    // A segment searched while still being built: the row being added counts as it is so far.
+    if (!this.compacted && this.pendingRowTerms.size) this.flushRow(this.pendingRow);
+    return this.rowPostings.list(term);
+  }
+
   rowFrequency(term: string): number {
-    return (this.rowPostings.get(term)?.length ?? 0) / 2;
+    const list = this.rowList(term);
+    if (!list) return 0;
+    if (!this.deadRows) return list.count;
+    let n = 0;
+    for (const r = reader.reset(list); r.next(); ) if (!this.deadRows[r.key]) n++;
+    return n;
   }
 
   /** Adds this segment's whole-row BM25 for one query term to `rowScores` (indexed by row). */
   accumulateRows(term: string, idf: number, averageLength: number, rowScores: Float64Array): void {
-    const list = this.rowPostings.get(term);
+    const list = this.rowList(term);
     if (!list) return;
-    for (let i = 0; i < list.length; i += 2) {
-      const row = list[i]!;
-      const tf = list[i + 1]! / (1 - B + (B * this.rowLengths[row]!) / averageLength);
+    const dead = this.deadRows;
+    // A row's tf counts heading words at the heading weight, which need not be whole.
+    const weight = this.options.headingWeight ?? 1;
+    for (const r = reader.reset(list); r.next(); ) {
+      const row = r.key;
+      if (dead?.[row]) continue;
+      const tf = (r.inBody + weight * r.inHeading) / (1 - B + (B * this.rowLengths[row]!) / averageLength);
       rowScores[row]! += (idf * tf * (K1 + 1)) / (K1 + tf);
     }
   }
@@ -153,23 +270,35 @@ export class Bm25Segment {
     for (const doc of scores.touched) scores.values[doc]! += weight * rowScores[this.rows[doc]!]!;
   }
 
+  /** Row scores are indexed by row, masked rows included. */
+  get rowSlots(): number {
+    return this.rowLengths.length;
+  }
+
+  /** Live chunks (the N of BM25's idf). */
   get size(): number {
-    return this.chunks.length;
+    return this.rows.length - this.dead.chunks;
   }
 
   documentFrequency(term: string): number {
-    return (this.postings.get(term)?.length ?? 0) / 3;
+    const list = this.postings.list(term);
+    if (!list) return 0;
+    if (!this.deadRows) return list.count;
+    let n = 0;
+    for (const r = reader.reset(list); r.next(); ) if (!this.deadRows[this.rows[r.key]!]) n++;
+    return n;
   }
 
   /** Adds this segment's contribution for one query term to `scores` (indexed by chunk). */
   accumulate(term: string, idf: number, average: { heading: number; body: number }, scores: Scores): void {
-    const list = this.postings.get(term);
+    const list = this.postings.list(term);
     if (!list) return;
     const weight = this.options.headingWeight ?? 0;
-    for (let i = 0; i < list.length; i += 3) {
-      const doc = list[i]!;
-      const inHeading = list[i + 1]!;
-      const inBody = list[i + 2]!;
+    const dead = this.deadRows;
+    for (const r = reader.reset(list); r.next(); ) {
+      const doc = r.key;
+      if (dead?.[this.rows[doc]!]) continue;
+      const { inHeading, inBody } = r;
       let tf = inBody / (1 - B + (B * this.lengths[2 * doc + 1]!) / average.body);
       if (inHeading) tf += (weight * inHeading) / (1 - B + (B * this.lengths[2 * doc]!) / average.heading);
       scores.add(doc, (idf * tf * (K1 + 1)) / (K1 + tf));
@@ -183,14 +312,31 @@ export class Bm25Segment {
    * end without awaiting, so no two queries share it); `release` clears what the query touched.
    */
   scores(): Scores {
-    if (!this.scratch || this.scratch.values.length < this.chunks.length) this.scratch = new Scores(this.chunks.length);
+    if (!this.scratch || this.scratch.values.length < this.rows.length) this.scratch = new Scores(this.rows.length);
     return this.scratch;
   }
 
   section(doc: number): number {
     return this.sections[doc]!;
   }
+
+  /** Whether a chunk is in this view (not in a masked row). */
+  isLive(doc: number): boolean {
+    return !this.deadRows?.[this.rows[doc]!];
+  }
+
+  /** A chunk's ids and heading, without its text. */
+  chunkRef(doc: number): ChunkRef {
+    return { chunkId: this.otherChunkIds.get(doc) ?? this.derivedId(doc), rowId: this.rowIds[this.rows[doc]!]!, heading: this.sectionHeadings[this.sections[doc]!]! };
+  }
+
+  text(doc: number): string {
+    return this.texts.text(doc);
+  }
 }
+
+/** Posting lists are read start to end within one synchronous search, so one reader serves all. */
+const reader = new PostingReader();
 
 /** Per-query scores: a dense array beats a Map by several times when a common word hits most chunks. */
 class Scores {
@@ -213,8 +359,24 @@ export interface ScoredChunk extends IndexedChunk {
   dataSourceId: string;
   score: number;
 }
+/** A hit whose text is still in its segment (`withTexts` reads it). */
+export interface ScoredRef extends ChunkRef {
+  dataSourceId: string;
+  score: number;
+  segment: Bm25Segment;
+  doc: number;
+}
+
+/** The hits with their texts, read from their segments' text stores (only the hits' blocks are inflated). */
+export const withTexts = (hits: ScoredRef[]): ScoredChunk[] =>
+  hits.map(({ segment, doc, ...hit }) => ({ chunkId: hit.chunkId, rowId: hit.rowId, heading: hit.heading, text: segment.text(doc), dataSourceId: hit.dataSourceId, score: hit.score }));
 
 export function searchSegments(segments: Bm25Segment[], query: string, limit: number): ScoredChunk[] {
+  return withTexts(searchRefs(segments, query, limit));
+}
+
+/** searchSegments without the texts: what hybrid search fuses before it keeps `limit` hits. */
+export function searchRefs(segments: Bm25Segment[], query: string, limit: number): ScoredRef[] {
   const options = segments[0]?.options ?? DEFAULT_RETRIEVER;
   const queryTerms = [...new Set(terms(query, { splitIdentifiers: options.splitIdentifiers }))];
   const total = segments.reduce((n, s) => n + s.size, 0);
@@ -224,7 +386,7 @@ export function searchSegments(segments: Bm25Segment[], query: string, limit: nu
   const ranked = shareRowScores(rank(segments, queryTerms, limit * 4), options.rowShare);
   // A section's chunks say one thing: the best one stands for it, so the passages differ.
   const seen = new Set<string>();
-  const out: ScoredChunk[] = [];
+  const out: ScoredRef[] = [];
   for (const { section, ...hit } of ranked) {
     if (out.length === limit) break;
     if (options.onePerSection && seen.has(section)) continue;
@@ -234,7 +396,7 @@ export function searchSegments(segments: Bm25Segment[], query: string, limit: nu
   return out;
 }
 
-type Candidate = ScoredChunk & { section: string };
+type Candidate = ScoredRef & { section: string };
 
 /**
  * Adds `share` of the best score among each candidate's row's other candidates, best first again:
@@ -278,7 +440,7 @@ function rank(segments: Bm25Segment[], queryTerms: string[], k: number): Candida
     if (options.rowWeight) {
       const rowTotal = segments.reduce((n, s) => n + s.rowCount, 0);
       const averageLength = segments.reduce((n, s) => n + s.totalLength, 0) / rowTotal || 1;
-      const rowScores = segments.map((s) => new Float64Array(s.rowCount));
+      const rowScores = segments.map((s) => new Float64Array(s.rowSlots));
       for (const term of queryTerms) {
         const df = segments.reduce((n, s) => n + s.rowFrequency(term), 0);
         if (!df) continue;
@@ -295,8 +457,8 @@ function rank(segments: Bm25Segment[], queryTerms: string[], k: number): Candida
   }
   return top
     .sorted()
-    .map(([score, i, doc]) => ({ ...segments[i]!.chunks[doc]!, dataSourceId: segments[i]!.dataSourceId, score, section: `${i}:${segments[i]!.section(doc)}` }))
+    .map(([score, i, doc]) => ({ ...segments[i]!.chunkRef(doc), dataSourceId: segments[i]!.dataSourceId, score, segment: segments[i]!, doc, section: `${i}:${segments[i]!.section(doc)}` }))
     .sort(byScore);
 }
 
-const byScore = (a: ScoredChunk, b: ScoredChunk) => b.score - a.score || a.chunkId.localeCompare(b.chunkId);
+const byScore = (a: ScoredRef, b: ScoredRef) => b.score - a.score || a.chunkId.localeCompare(b.chunkId);

@@ -2,11 +2,11 @@
 // are of the query's model, fused by reciprocal rank fusion, one chunk per section. A vector hit
 // counts only at or above the similarity floor: nearest neighbours always exist, and without the
 // floor a question unrelated to every chunk would still get passages instead of "I don't know".
-import { searchSegments, type Bm25Segment, type ScoredChunk } from './bm25.ts';
+import { searchRefs, withTexts, type Bm25Segment, type ScoredChunk, type ScoredRef } from './bm25.ts';
 import { nearestIn } from './vectors.ts';
 
 export function hybridSearch(segments: Bm25Segment[], embedded: Bm25Segment[], query: string, queryVector: Float32Array, limit: number, minSimilarity: number): ScoredChunk[] {
-  return fuse(searchSegments(segments, query, FUSION_CANDIDATES), nearestChunks(embedded, queryVector, minSimilarity), limit);
+  return withTexts(fuse(searchRefs(segments, query, FUSION_CANDIDATES), nearestChunks(embedded, queryVector, minSimilarity), limit));
 }
 
 /** Candidates each ranking brings to the fusion. */
@@ -15,26 +15,28 @@ export const FUSION_CANDIDATES = 50;
 const RRF_K = 60;
 
 /** The chunks nearest the query at or above the floor, over the segments that hold vectors, one per section, best first. */
-function nearestChunks(segments: Bm25Segment[], query: Float32Array, minSimilarity: number): ScoredChunk[] {
+function nearestChunks(segments: Bm25Segment[], query: Float32Array, minSimilarity: number): ScoredRef[] {
   // Twice the candidates, so that one chunk per section still leaves enough.
   const nearest = nearestIn(segments.map((s) => s.vectors!), query, 2 * FUSION_CANDIDATES);
   const seen = new Set<string>();
-  const found: ScoredChunk[] = [];
+  const found: ScoredRef[] = [];
   for (const [i, doc, similarity] of nearest) {
     // Best first: once one is below the floor, the rest are too.
     if (similarity < minSimilarity || found.length === FUSION_CANDIDATES) break;
     const segment = segments[i]!;
+    // A row a newer run changed or removed, still in the previous run's vectors (bm25.ts withoutRows).
+    if (!segment.isLive(doc)) continue;
     const section = `${i}:${segment.section(doc)}`;
     if (seen.has(section)) continue;
     seen.add(section);
-    found.push({ ...segment.chunks[doc]!, dataSourceId: segment.dataSourceId, score: similarity });
+    found.push({ ...segment.chunkRef(doc), dataSourceId: segment.dataSourceId, score: similarity, segment, doc });
   }
   return found;
 }
 
 /** Reciprocal rank fusion of the keyword and vector rankings; the score is the fused one. */
-function fuse(keyword: ScoredChunk[], vector: ScoredChunk[], limit: number): ScoredChunk[] {
-  const fused = new Map<string, ScoredChunk>();
+function fuse(keyword: ScoredRef[], vector: ScoredRef[], limit: number): ScoredRef[] {
+  const fused = new Map<string, ScoredRef>();
   for (const ranking of [keyword, vector]) {
     ranking.forEach((hit, rank) => {
       const key = `${hit.dataSourceId}:${hit.chunkId}`;

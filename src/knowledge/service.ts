@@ -11,7 +11,7 @@ import type { Embedder } from './embeddings.ts';
 import { joinVectors } from './vectors.ts';
 import type { Logger } from '../observability/logger.ts';
 import { KnowledgeSegmentModel } from './model.ts';
-import { readCommitted, readPack } from './store.ts';
+import { readCommitted, readPack, type Manifest, type ManifestRow } from './store.ts';
 
 export interface KnowledgeHit {
   chunkId: string;
@@ -36,24 +36,42 @@ export interface SearchOptions {
   knowledgeStamp?: string | null;
 }
 
-const loaded = new Map<string, Bm25Segment>();
+/**
+ * A data source's index as this process holds it, for one run: a segment built whole from the packs
+ * (`base`, of this run or an earlier one) and what questions read, `segments`: the base seen through
+ * this run's manifest (its changed and removed rows masked out) and a small segment of the rows
+ * changed since the base was built. So a re-sync that changed a few rows costs the next question
+ * those rows, not the whole source (docs/CHAT.md, "Which segments a question reads").
+ */
+interface SourceIndex {
+  run: number;
+  base: Bm25Segment;
+  segments: Bm25Segment[];
+}
+const loaded = new Map<string, SourceIndex>();
 /** Data sources this process holds segments for, per bot, so vanished ones are evicted. */
 const heldByBot = new Map<string, Set<string>>();
-const loading = new Map<string, Promise<Bm25Segment>>();
+/** One load at a time per data source. */
+const loading = new Map<string, Promise<SourceIndex>>();
 
-async function buildSegment(dataSourceId: string): Promise<Bm25Segment> {
-  const manifest = await readCommitted(dataSourceId);
+/** Beyond this share of the base's chunks changed since it was built, the source is built whole again. */
+const DELTA_SHARE = 0.2;
+
+/** What must match for a held row to stand for a manifest's: its content and its vectors' model (a re-embedding keeps the hash). */
+const versionOf = (entry: ManifestRow) => (entry.e ? `${entry.h} ${entry.e}` : entry.h);
+
+/** A segment of the manifest's rows (`only` those when given), read pack by pack, compacted. */
+async function buildSegment(dataSourceId: string, manifest: Manifest, only?: ReadonlySet<string>): Promise<Bm25Segment> {
   const segment = new Bm25Segment(dataSourceId, manifest.run);
   const vectorBlocks: Parameters<typeof joinVectors>[0] = [];
-  const packIds = [...new Set(Object.values(manifest.rows).map((r) => r.p))].sort();
+  const entries = only ? [...only].map((rowId) => manifest.rows[rowId]!) : Object.values(manifest.rows);
+  const packIds = [...new Set(entries.map((r) => r.p))].sort();
   for (const packId of packIds) {
     for (const group of await readPack(packId)) {
       const entry = manifest.rows[group.rowId];
       // A pack may still hold chunks of an older version of a row; only the manifest's hash counts.
-      if (!entry || entry.p !== packId || entry.h !== group.hash) continue;
-      group.chunks.forEach((c, i) =>
-        segment.add({ chunkId: `${group.rowId}:${group.hash.slice(0, 8)}:${i}`, rowId: group.rowId, heading: c.heading, text: c.text }),
-      );
+      if (!entry || entry.p !== packId || entry.h !== group.hash || (only && !only.has(group.rowId))) continue;
+      segment.addRow(group.rowId, group.hash, group.chunks, versionOf(entry));
       const { embedding } = group;
       vectorBlocks.push(embedding ? { model: embedding.model, vectors: embedding.vectors, chunks: group.chunks.length } : null);
     }
@@ -63,19 +81,66 @@ async function buildSegment(dataSourceId: string): Promise<Bm25Segment> {
   return segment;
 }
 
-async function segmentFor(dataSourceId: string, run: number): Promise<Bm25Segment> {
-  const current = loaded.get(dataSourceId);
-  if (current && current.run === run) return current;
-  const key = `${dataSourceId}:${run}`;
-  let pending = loading.get(key);
-  if (!pending) {
-    pending = buildSegment(dataSourceId).finally(() => loading.delete(key));
-    loading.set(key, pending);
+/**
+ * The previous index's base read through a newer manifest: rows whose hash is unchanged stay in the
+ * base, the others are masked there and indexed apart. Null when too much changed, or when the
+ * changed rows' vectors do not match the base's (then hybrid retrieval would differ from a whole build).
+ */
+async function updatedIndex(dataSourceId: string, base: Bm25Segment, manifest: Manifest): Promise<SourceIndex | null> {
+  const held = new Map<string, [number, string]>();
+  for (const [row, rowId, version] of base.rowsOf()) held.set(rowId, [row, version]);
+  const changed = new Set<string>();
+  let changedChunks = 0;
+  for (const rowId in manifest.rows) {
+    const entry = manifest.rows[rowId]!;
+    if (held.get(rowId)?.[1] === versionOf(entry)) held.delete(rowId);
+    else if (entry.n > 0) {
+      changed.add(rowId);
+      changedChunks += entry.n;
+    }
   }
-  const segment = await pending;
+  if (changedChunks > DELTA_SHARE * base.size) return null;
+  // What is left in `held`: rows changed or removed since the base.
+  const masked = [...held.values()].map(([row]) => row);
+  const view = masked.length ? base.withoutRows(manifest.run, masked) : base;
+  if (!changed.size) return { run: manifest.run, base, segments: [view] };
+  const delta = await buildSegment(dataSourceId, manifest, changed);
+  if ((delta.vectors?.model ?? null) !== (base.vectors?.model ?? null)) return null;
+  return { run: manifest.run, base, segments: [view, delta] };
+}
+
+async function loadIndex(dataSourceId: string): Promise<SourceIndex> {
+  const manifest = await readCommitted(dataSourceId);
+  const previous = loaded.get(dataSourceId);
+  if (previous && previous.run >= manifest.run) return previous;
+  let index = previous ? await updatedIndex(dataSourceId, previous.base, manifest) : null;
+  if (!index) {
+    // Built whole: the previous index goes first, so the process never holds two whole ones (the
+    // questions meanwhile wait for this build, as they would for a cold one).
+    if (loaded.get(dataSourceId) === previous) loaded.delete(dataSourceId);
+    const base = await buildSegment(dataSourceId, manifest);
+    index = { run: manifest.run, base, segments: [base] };
+  }
   const latest = loaded.get(dataSourceId);
-  if (!latest || latest.run < segment.run) loaded.set(dataSourceId, segment);
-  return segment;
+  if (!latest || latest.run < index.run) loaded.set(dataSourceId, index);
+  return index;
+}
+
+/** The data source's segments at `run` or newer, loading what changed since this process last looked. */
+async function segmentsFor(dataSourceId: string, run: number): Promise<Bm25Segment[]> {
+  for (;;) {
+    const current = loaded.get(dataSourceId);
+    if (current && current.run >= run) return current.segments;
+    let pending = loading.get(dataSourceId);
+    const mine = !pending;
+    if (!pending) {
+      pending = loadIndex(dataSourceId).finally(() => loading.delete(dataSourceId));
+      loading.set(dataSourceId, pending);
+    }
+    const index = await pending;
+    // A load that started before this run was committed answers the run before: load again.
+    if (mine || index.run >= run) return index.segments;
+  }
 }
 
 type SegmentList = Array<{ _id: string; run: number }>;
@@ -102,7 +167,7 @@ export async function liveSegments(botId: string, stamp?: string | null): Promis
     for (const held of heldByBot.get(botId) ?? []) if (!ids.has(held)) loaded.delete(held);
     heldByBot.set(botId, ids);
   }
-  return Promise.all(listed.map((s) => segmentFor(s._id, s.run)));
+  return (await Promise.all(listed.map((s) => segmentsFor(s._id, s.run)))).flat();
 }
 
 export async function searchKnowledge(botId: string, query: string, opts: SearchOptions = {}): Promise<KnowledgeHit[]> {

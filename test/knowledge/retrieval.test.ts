@@ -71,17 +71,18 @@ describe('ranking', () => {
   });
 
   it('returns at most one chunk per section, the best one', () => {
-    const segment = segmentOf([
+    const chunks = [
       { rowId: 'a', heading: 'Setup', text: 'install install the package' },
       { rowId: 'a', heading: 'Setup', text: 'install it again later' },
       { rowId: 'a', heading: 'Usage', text: 'after the install, call it' },
-    ]);
+    ];
+    const segment = segmentOf(chunks);
     const hits = searchSegments([segment], 'install', 5);
     expect(hits.map((h) => [h.heading, h.text])).toEqual([
       ['Setup', 'install install the package'],
       ['Usage', 'after the install, call it'],
     ]);
-    expect(searchSegments([segmentOf(segment.chunks, { ...DEFAULT_RETRIEVER, onePerSection: false })], 'install', 5)).toHaveLength(3);
+    expect(searchSegments([segmentOf(chunks, { ...DEFAULT_RETRIEVER, onePerSection: false })], 'install', 5)).toHaveLength(3);
   });
 
   it('ranks a page whose chunks share the question\'s words above one chunk that has them all', () => {
