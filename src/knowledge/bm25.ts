@@ -8,6 +8,7 @@
 // of the best score among the row's other chunks. A paraphrased question rarely has all its words
 // in one chunk, but often has them spread over the page that answers it.
 import { terms } from './terms.ts';
+import { PostingLists, PostingReader, type PostingList } from './postings.ts';
 import { TextStore } from './textStore.ts';
 import { TopK } from './topK.ts';
 import type { SegmentVectors } from './vectors.ts';
@@ -67,12 +68,17 @@ export class Bm25Segment {
   /** Chunk ids that are not `${rowId}:${hash.slice(0, 8)}:${ordinal in its row}` (chunks added one by one). */
   private otherChunkIds = new Map<number, string>();
   private texts = new TextStore();
-  /** term → flat [row, tf, ...], heading words counted at the heading weight; a row's chunks are added one after another. */
-  private rowPostings = new Map<string, number[] | Float32Array>();
+  /** Each term's index into the posting lists. */
+  private termIds = new Map<string, number>();
+  /** Per term: (chunk, heading tf, body tf) entries. */
+  private postings = new PostingLists(this.termIds);
+  /** Per term: (row, heading tf, body tf) entries, the tfs summed over the row's chunks. */
+  private rowPostings = new PostingLists(this.termIds);
+  /** The row being added and its terms' tfs so far (a row's chunks are added one after another). */
+  private pendingRow = -1;
+  private pendingRowTerms = new Map<number, [number, number]>();
   private headingTotal = 0;
   private bodyTotal = 0;
-  /** term → flat [chunkIndex, headingTf, bodyTf, ...] */
-  private postings = new Map<string, Ints>();
   private compacted = false;
   /**
    * Per row, 1 for rows this view masks out (a base segment seen through a newer run's manifest:
@@ -127,19 +133,27 @@ export class Bm25Segment {
     const tf = new Map<string, [number, number]>();
     for (const w of headingWords) (tf.get(w) ?? tf.set(w, [0, 0]).get(w)!)[0]++;
     for (const w of bodyWords) (tf.get(w) ?? tf.set(w, [0, 0]).get(w)!)[1]++;
+    if (row !== this.pendingRow) this.flushRow(row);
     for (const [term, [inHeading, inBody]] of tf) {
-      let list = this.postings.get(term) as number[] | undefined;
-      if (!list) this.postings.set(term, (list = []));
-      list.push(index, inHeading, inBody);
+      let id = this.termIds.get(term);
+      if (id === undefined) this.termIds.set(term, (id = this.termIds.size));
+      this.postings.append(id, index, inHeading, inBody);
       if (this.options.rowWeight) {
-        let rowList = this.rowPostings.get(term) as number[] | undefined;
-        if (!rowList) this.rowPostings.set(term, (rowList = []));
-        const rowTf = inBody + (this.options.headingWeight ?? 1) * inHeading;
-        if (rowList[rowList.length - 2] === row) rowList[rowList.length - 1]! += rowTf;
-        else rowList.push(row, rowTf);
+        const sums = this.pendingRowTerms.get(id);
+        if (sums) {
+          sums[0] += inHeading;
+          sums[1] += inBody;
+        } else this.pendingRowTerms.set(id, [inHeading, inBody]);
       }
     }
     this.rowLengths[row]! += headingWords.length + bodyWords.length;
+  }
+
+  /** Writes the pending row's entries into the row lists; `next` is the row added next. */
+  private flushRow(next = -1): void {
+    for (const [id, [inHeading, inBody]] of this.pendingRowTerms) this.rowPostings.append(id, this.pendingRow, inHeading, inBody);
+    this.pendingRowTerms.clear();
+    this.pendingRow = next;
   }
 
   private derivedId(doc: number): string {
@@ -156,9 +170,9 @@ export class Bm25Segment {
   compact(): void {
     if (this.compacted) return;
     this.compacted = true;
-    for (const [term, list] of this.postings) this.postings.set(term, Int32Array.from(list));
-    // A row's tf counts heading words at the heading weight, which need not be whole.
-    for (const [term, list] of this.rowPostings) this.rowPostings.set(term, Float32Array.from(list));
+    this.flushRow();
+    this.postings.compact();
+    this.rowPostings.compact();
     this.lengths = Int32Array.from(this.lengths);
     this.sections = Int32Array.from(this.sections);
     this.rows = Int32Array.from(this.rows);
@@ -221,24 +235,32 @@ export class Bm25Segment {
     return this.totalHeadingLength + this.totalBodyLength;
   }
 
+  private rowList(term: string): PostingList | null {
+    // A segment searched while still being built: the row being added counts as it is so far.
+    if (!this.compacted && this.pendingRowTerms.size) this.flushRow(this.pendingRow);
+    return this.rowPostings.list(term);
+  }
+
   rowFrequency(term: string): number {
-    const list = this.rowPostings.get(term);
+    const list = this.rowList(term);
     if (!list) return 0;
-    if (!this.deadRows) return list.length / 2;
+    if (!this.deadRows) return list.count;
     let n = 0;
-    for (let i = 0; i < list.length; i += 2) if (!this.deadRows[list[i]!]) n++;
+    for (const r = reader.reset(list); r.next(); ) if (!this.deadRows[r.key]) n++;
     return n;
   }
 
   /** Adds this segment's whole-row BM25 for one query term to `rowScores` (indexed by row). */
   accumulateRows(term: string, idf: number, averageLength: number, rowScores: Float64Array): void {
-    const list = this.rowPostings.get(term);
+    const list = this.rowList(term);
     if (!list) return;
     const dead = this.deadRows;
-    for (let i = 0; i < list.length; i += 2) {
-      const row = list[i]!;
+    // A row's tf counts heading words at the heading weight, which need not be whole.
+    const weight = this.options.headingWeight ?? 1;
+    for (const r = reader.reset(list); r.next(); ) {
+      const row = r.key;
       if (dead?.[row]) continue;
-      const tf = list[i + 1]! / (1 - B + (B * this.rowLengths[row]!) / averageLength);
+      const tf = (r.inBody + weight * r.inHeading) / (1 - B + (B * this.rowLengths[row]!) / averageLength);
       rowScores[row]! += (idf * tf * (K1 + 1)) / (K1 + tf);
     }
   }
@@ -259,25 +281,24 @@ export class Bm25Segment {
   }
 
   documentFrequency(term: string): number {
-    const list = this.postings.get(term);
+    const list = this.postings.list(term);
     if (!list) return 0;
-    if (!this.deadRows) return list.length / 3;
+    if (!this.deadRows) return list.count;
     let n = 0;
-    for (let i = 0; i < list.length; i += 3) if (!this.deadRows[this.rows[list[i]!]!]) n++;
+    for (const r = reader.reset(list); r.next(); ) if (!this.deadRows[this.rows[r.key]!]) n++;
     return n;
   }
 
   /** Adds this segment's contribution for one query term to `scores` (indexed by chunk). */
   accumulate(term: string, idf: number, average: { heading: number; body: number }, scores: Scores): void {
-    const list = this.postings.get(term);
+    const list = this.postings.list(term);
     if (!list) return;
     const weight = this.options.headingWeight ?? 0;
     const dead = this.deadRows;
-    for (let i = 0; i < list.length; i += 3) {
-      const doc = list[i]!;
+    for (const r = reader.reset(list); r.next(); ) {
+      const doc = r.key;
       if (dead?.[this.rows[doc]!]) continue;
-      const inHeading = list[i + 1]!;
-      const inBody = list[i + 2]!;
+      const { inHeading, inBody } = r;
       let tf = inBody / (1 - B + (B * this.lengths[2 * doc + 1]!) / average.body);
       if (inHeading) tf += (weight * inHeading) / (1 - B + (B * this.lengths[2 * doc]!) / average.heading);
       scores.add(doc, (idf * tf * (K1 + 1)) / (K1 + tf));
@@ -313,6 +334,9 @@ export class Bm25Segment {
     return this.texts.text(doc);
   }
 }
+
+/** Posting lists are read start to end within one synchronous search, so one reader serves all. */
+const reader = new PostingReader();
 
 /** Per-query scores: a dense array beats a Map by several times when a common word hits most chunks. */
 class Scores {

@@ -14,7 +14,12 @@ export interface TermOptions {
 }
 
 export function stem(word: string): string {
-  if (word.length <= 3 || /\d/.test(word)) return word;
+  return /\d/.test(word) ? word : stemLetters(word);
+}
+
+/** stem() of a word known to have no digit. */
+function stemLetters(word: string): string {
+  if (word.length <= 3) return word;
   if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
   if (word.endsWith('sses')) return word.slice(0, -2);
   if (word.endsWith('ing') && word.length > 5) return word.slice(0, -3);
@@ -33,6 +38,11 @@ const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}+/gu, '');
 
 export function terms(text: string, opts: TermOptions = {}): string[] {
   const split = opts.splitIdentifiers ?? true;
+  return (split && asciiTerms(text)) || termsByRegex(text, split);
+}
+
+/** The terms by the Unicode regexes above: any text. `terms` takes a faster path for ASCII text that gives the same terms. */
+export function termsByRegex(text: string, split = true): string[] {
   const out: string[] = [];
   const keep = (word: string) => {
     if (STOP_WORDS.has(word)) return;
@@ -54,4 +64,95 @@ export function terms(text: string, opts: TermOptions = {}): string[] {
     if (segments.length > 1 && !/^[\d.]+$/.test(match[0])) out.push(segments.join('').toLowerCase());
   }
   return out;
+}
+
+// Character classes of ASCII codes, for the scanner below.
+const LOWER = 1;
+const UPPER = 2;
+const DIGIT = 4;
+const CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) CLASS[c] = c >= 97 && c <= 122 ? LOWER : c >= 65 && c <= 90 ? UPPER : c >= 48 && c <= 57 ? DIGIT : 0;
+const DOT = 46;
+const UNDERSCORE = 95;
+
+/**
+ * `termsByRegex` with identifiers split, for ASCII text, by one scan of its character codes: NFKD
+ * leaves ASCII as it is, and on ASCII \p{L}, \p{N}, \p{Ll} and \p{Lu} are [A-Za-z], [0-9], [a-z] and
+ * [A-Z]. The regexes and normalising were ~60 % of building a segment (docs/BENCHMARKS.md,
+ * session 30). Null when the text has a code above 127, which the regexes take.
+ */
+function asciiTerms(text: string): string[] | null {
+  const out: string[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c > 127) return null;
+    if (!CLASS[c]) {
+      i++;
+      continue;
+    }
+    // A token: letters and digits, then any number of `.` or `_` each followed by more of them.
+    const start = i;
+    // What the token holds after its first character: an upper-case letter or a separator means
+    // it may split into parts; a digit means no stemming.
+    let seen = 0;
+    for (;;) {
+      for (; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d > 127 || !CLASS[d]) break;
+        if (i > start) seen |= CLASS[d]!;
+        else if (CLASS[d] === DIGIT) seen |= DIGIT;
+      }
+      if (i < n && text.charCodeAt(i) > 127) return null;
+      const sep = i < n ? text.charCodeAt(i) : 0;
+      const after = i + 1 < n ? text.charCodeAt(i + 1) : 0;
+      if ((sep === DOT || sep === UNDERSCORE) && after < 128 && CLASS[after]) {
+        seen |= UPPER;
+        i++;
+      } else break;
+    }
+    const token = text.slice(start, i);
+    if (seen & UPPER) tokenTerms(token, out);
+    else {
+      // One word: no part boundary and nothing to join.
+      const word = token.toLowerCase();
+      if (!STOP_WORDS.has(word)) out.push(seen & DIGIT ? word : stemLetters(word));
+    }
+  }
+  return out;
+}
+
+/** One token's terms, as termsByRegex gives them with identifiers split. */
+function tokenTerms(token: string, out: string[]): void {
+  const segments = token.split('.');
+  for (const segment of segments) {
+    const parts: string[] = [];
+    // The PARTS split: at `_` (dropped), and before an upper-case letter that follows a lower-case
+    // letter or a digit, or that follows an upper-case one and precedes a lower-case one; never at
+    // the start of a part (String.prototype.split skips an empty match there).
+    let from = 0;
+    for (let j = 0; j < segment.length; j++) {
+      const c = segment.charCodeAt(j);
+      if (c === UNDERSCORE) {
+        if (j > from) parts.push(segment.slice(from, j));
+        from = j + 1;
+        continue;
+      }
+      if (j === from || CLASS[c] !== UPPER) continue;
+      const before = CLASS[segment.charCodeAt(j - 1)]!;
+      const next = j + 1 < segment.length ? CLASS[segment.charCodeAt(j + 1)]! : 0;
+      if (before === LOWER || before === DIGIT || (before === UPPER && next === LOWER)) {
+        parts.push(segment.slice(from, j));
+        from = j;
+      }
+    }
+    if (segment.length > from) parts.push(segment.slice(from));
+    for (const part of parts) {
+      const word = part.toLowerCase();
+      if (!STOP_WORDS.has(word)) out.push(stem(word));
+    }
+    if (parts.length > 1) out.push(parts.join('').toLowerCase());
+  }
+  if (segments.length > 1 && !/^[\d.]+$/.test(token)) out.push(segments.join('').toLowerCase());
 }
