@@ -155,6 +155,8 @@ if (which === 'log') {
   await stage('  the count', () => DeliveryModel.countDocuments(filter).limit(config.DELIVERY_LIST_TOTAL_LIMIT + 1));
   await stage('  attempt rows', () => AttemptModel.find(ids).lean());
   await stage('  attempt results', () => AttemptResultModel.find(ids).lean());
+  await stage('  100 deliveries (driver, no mongoose)', () => DeliveryModel.collection.find(filter, { sort: { _id: 1 }, limit: 100, batchSize: 101 }).toArray());
+  await stage('  attempt results (driver, no mongoose)', () => AttemptResultModel.collection.find(ids).toArray());
   await stage('presenters', () => page.items.map(presentDelivery));
   await stage('JSON.stringify', () => JSON.stringify(body));
 } else {
@@ -172,6 +174,7 @@ if (which === 'log') {
   await stage('  the count', () => GatewayDeliveryModel.countDocuments({}).limit(config.DELIVERY_LIST_TOTAL_LIMIT + 1));
   await stage('  rule outcomes', () => RuleOutcomeModel.find(ids).lean());
   await stage('  action outcomes', () => ActionOutcomeModel.find(ids).lean());
+  await stage('  action outcomes (driver, no mongoose)', () => ActionOutcomeModel.collection.find(ids).toArray());
   await stage('presenters', present);
   await stage('JSON.stringify', () => JSON.stringify(body));
 }

@@ -116,9 +116,13 @@ export function portAcceptsConnections(port: number, host = '127.0.0.1'): Promis
  * Go's garbage collector target for the embedded FerretDB. Its live heap is small and it allocates
  * a lot per document (decoding each stored row), so at Go's default (100) it collects very often:
  * 400 cut its CPU for a page of 100 webhook deliveries from 18-20 ms to 10.5 ms, for peak RSS 49 ->
- * 84 MiB on that data (docs/BENCHMARKS.md, issue 17).
+ * 84 MiB on that data (docs/BENCHMARKS.md, issue 17); 1600 cut another 8-14 % from the delivery
+ * lists' pages, for peak RSS 59-72 -> 113-140 MiB at `--scale 0.1` (session 30). The heap goal is
+ * 17 times the live heap, so FERRETDB_GOMEMLIMIT caps it: past the cap Go collects as often as it
+ * must to stay under it, whatever GOGC says.
  */
-const FERRETDB_GOGC = '400';
+const FERRETDB_GOGC = '1600';
+const FERRETDB_GOMEMLIMIT = '256MiB';
 
 export interface EmbeddedDb {
   uri: string;
@@ -163,7 +167,7 @@ export async function startFerretDb(opts: {
   walSizeLimit?: number;
   /** The indexes whose counts are kept (default COUNTED_INDEXES; [] keeps none, the count test's control). */
   counted?: string[];
-  /** Go's GC target and memory limit for FerretDB (default FERRETDB_GOGC, no limit): for benches that compare them. */
+  /** Go's GC target and memory limit for FerretDB (default FERRETDB_GOGC, FERRETDB_GOMEMLIMIT): for benches that compare them. */
   goGc?: string;
   goMemLimit?: string;
 }): Promise<EmbeddedDb> {
@@ -198,7 +202,7 @@ export async function startFerretDb(opts: {
     env: {
       ...process.env,
       GOGC: opts.goGc ?? FERRETDB_GOGC,
-      ...(opts.goMemLimit ? { GOMEMLIMIT: opts.goMemLimit } : {}),
+      GOMEMLIMIT: opts.goMemLimit ?? FERRETDB_GOMEMLIMIT,
       RELAY_FERRETDB_COUNTED: (opts.counted ?? COUNTED_INDEXES).join(' '),
       ...(opts.pushdown === false ? { RELAY_FERRETDB_PUSHDOWN: 'off' } : {}),
       ...(opts.walRestart === false ? { RELAY_FERRETDB_WAL_RESTART: 'off' } : {}),

@@ -131,7 +131,7 @@ const SYNC_PARALLEL_REQUESTS = 4;
 const GROWTH = 4;
 const FAST_SHARE = 1 / 16;
 const REFUSED_SIZE = new Set([400, 413, 422]);
-/** Chunk tokens per request at most: OpenAI refuses a request of more than 300,000. */
+/** A batch goes out once its chunks reach this many tokens: OpenAI refuses a request of more than 300,000. */
 const BATCH_TOKENS = 100_000;
 const refusedGrowth = new WeakSet<Embedder>();
 

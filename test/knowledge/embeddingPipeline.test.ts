@@ -1,6 +1,7 @@
 // A sync's embedding batches (EmbeddingPipeline) against a real embeddings server: they start at
 // EMBEDDING_BATCH_SIZE and double, up to four times it, while answers come back within a sixteenth of
-// EMBEDDING_TIMEOUT_MS; a provider that refuses a grown batch gets it again at EMBEDDING_BATCH_SIZE.
+// EMBEDDING_TIMEOUT_MS and their chunks stay under 100,000 tokens; a provider that refuses a grown
+// batch gets it again at EMBEDDING_BATCH_SIZE.
 // Time is the test's own clock, so no test depends on how fast the machine answers.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmbeddingsStub, stubVector, type EmbeddingsStub } from '../helpers/embeddingsStub.ts';
@@ -23,11 +24,11 @@ const rows = (): RowChunks[] =>
   Array.from({ length: 30 }, (_, r) => ({ rowId: `row-${r}`, hash: `h${r}`, chunks: [0, 1].map((c) => ({ heading: null, text: `word${r} part${c} term${(r * 7 + c) % 11}`, tokens: 3 })) }));
 
 /** Runs the rows through a pipeline whose clock moves `stepMs` at each reading; returns the groups handed on. */
-async function embedAll(model: ReturnType<typeof embedder>, stepMs: number): Promise<RowChunks[]> {
+async function embedAll(model: ReturnType<typeof embedder>, stepMs: number, tokensPerChunk = 3): Promise<RowChunks[]> {
   let clock = 0;
   const handedOn: RowChunks[] = [];
   const pipeline = new EmbeddingPipeline(model, { onEmbedded: (g) => handedOn.push(g), timeoutMs: TIMEOUT_MS, now: () => (clock += stepMs) });
-  for (const group of rows()) await pipeline.add(group);
+  for (const group of rows()) await pipeline.add({ ...group, chunks: group.chunks.map((c) => ({ ...c, tokens: tokensPerChunk })) });
   await pipeline.finish();
   return handedOn;
 }
@@ -54,6 +55,13 @@ describe("a sync's embedding batches", () => {
   it('keep EMBEDDING_BATCH_SIZE while answers take longer than a sixteenth of EMBEDDING_TIMEOUT_MS', async () => {
     expectOwnVectors(await embedAll(embedder(), TIMEOUT_MS / 16 + 1));
     expect(sizes().every((s) => s === 2)).toBe(true);
+  });
+
+  it('go out once their chunks reach 100,000 tokens, whatever their size (OpenAI refuses a request over 300,000)', async () => {
+    const model = createEmbedder({ OPENAI_BASE_URL: stub.url, EMBEDDING_MODEL: 'embed-a', EMBEDDING_BATCH_SIZE: 8, EMBEDDING_TIMEOUT_MS: TIMEOUT_MS, EMBEDDING_MIN_SIMILARITY: 0.3 });
+    expectOwnVectors(await embedAll(model, 0, 40_000));
+    expect(sizes().slice(0, -1).every((s) => s === 3)).toBe(true);
+    expect(sizes().reduce((n, s) => n + s, 0)).toBe(60);
   });
 
   it('go again at EMBEDDING_BATCH_SIZE when the provider refuses a grown batch, and do not grow again', async () => {
