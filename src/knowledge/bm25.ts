@@ -373,9 +373,17 @@ export interface ScoredRef extends ChunkRef {
   doc: number;
 }
 
-/** The hits with their texts, read from their segments' text stores (only the hits' blocks are inflated). */
-export const withTexts = (hits: ScoredRef[]): ScoredChunk[] =>
-  hits.map(({ segment, doc, ...hit }) => ({ chunkId: hit.chunkId, rowId: hit.rowId, heading: hit.heading, text: segment.text(doc), dataSourceId: hit.dataSourceId, score: hit.score }));
+/**
+ * The hits with their texts, read from their segments' text stores: only the hits' blocks are
+ * inflated, in chunk order, so hits that share a block (a row's chunks) inflate it once.
+ */
+export function withTexts(hits: ScoredRef[]): ScoredChunk[] {
+  const segments = new Map<Bm25Segment, number>();
+  for (const hit of hits) if (!segments.has(hit.segment)) segments.set(hit.segment, segments.size);
+  const texts = new Map<ScoredRef, string>();
+  for (const hit of [...hits].sort((a, b) => segments.get(a.segment)! - segments.get(b.segment)! || a.doc - b.doc)) texts.set(hit, hit.segment.text(hit.doc));
+  return hits.map((hit) => ({ chunkId: hit.chunkId, rowId: hit.rowId, heading: hit.heading, text: texts.get(hit)!, dataSourceId: hit.dataSourceId, score: hit.score }));
+}
 
 export function searchSegments(segments: Bm25Segment[], query: string, limit: number): ScoredChunk[] {
   return withTexts(searchRefs(segments, query, limit));
