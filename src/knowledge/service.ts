@@ -59,7 +59,10 @@ const YIELD_CHUNKS = 100;
 /** A promise whose rejection is handled when awaited later, not reported as unhandled meanwhile. */
 const quiet = <T>(p: Promise<T>): Promise<T> => (p.catch(() => undefined), p);
 
-/** Beyond this share of the base's chunks changed since it was built, the source is built whole again. */
+/**
+ * Beyond this share of the base's chunks changed (or masked: changed and removed) since it was
+ * built, the source is built whole again.
+ */
 const DELTA_SHARE = 0.2;
 
 /** What must match for a held row to stand for a manifest's: its content and its vectors' model (a re-embedding keeps the hash). */
@@ -120,6 +123,8 @@ async function updatedIndex(dataSourceId: string, base: Bm25Segment, manifest: M
   // What is left in `held`: rows changed or removed since the base.
   const masked = [...held.values()].map(([row]) => row);
   const view = masked.length ? base.withoutRows(manifest.run, masked) : base;
+  // Mostly removed rows: a whole build is smaller than what the base still holds of them.
+  if (view.maskedChunks > DELTA_SHARE * base.size) return null;
   if (!changed.size) return { run: manifest.run, base, segments: [view] };
   const delta = await buildSegment(dataSourceId, manifest, changed);
   if ((delta.vectors?.model ?? null) !== (base.vectors?.model ?? null)) return null;
