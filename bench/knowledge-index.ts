@@ -1,6 +1,6 @@
 // The chat index of one large data source (issue 17/18): what the first question after a process
 // start and after a 1 % re-sync costs the process that answers, and what the index holds.
-//   node --import tsx bench/knowledge-index.ts --dir DIR [--rows 10000] [--code ROOT[,ROOT...]] [--rounds 2]
+//   [BENCH_NODE_ARGS=...] node --import tsx bench/knowledge-index.ts --dir DIR [--rows 10000] [--code ROOT[,ROOT...]] [--rounds 2]
 // DIR keeps the embedded database and the seeded tenant (seeded through the real API and sync on
 // the first run, reused after). Each round runs one measuring process per code root, alternately
 // (A/B on the same data, same minutes): it connects to the database, loads ROOT's
@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { stringFlag, numberFlag } from './lib/args.ts';
 
 const here = path.join(import.meta.dirname, '..');
@@ -69,7 +70,9 @@ async function parent(): Promise<void> {
   for (let round = 0; round < rounds; round++) {
     for (const code of codes) {
       // Not spawnSync: this process serves the child's re-syncs meanwhile.
-      const proc = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(here, 'bench/knowledge-index.ts'), '--child'], {
+      // BENCH_NODE_ARGS: more flags for the measuring process (e.g. --cpu-prof).
+      const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+      const proc = spawn(process.execPath, [...nodeArgs, '--expose-gc', '--import', 'tsx', path.join(here, 'bench/knowledge-index.ts'), '--child'], {
         env: { ...process.env, BENCH_CODE: code, BENCH_URI: bench.uri, BENCH_BASE_URL: bench.baseUrl, BENCH_KEYS: keysFile },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
@@ -131,7 +134,13 @@ async function child(): Promise<void> {
   const baseline = held();
   resetPeak();
   heapPeak = 0;
+  // How long the build holds the event loop at a time (wall time, so the machine's load inflates it).
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
   out.coldCpuMs = Math.round(await cpuOf(() => ask(QUESTIONS[0]!)));
+  loop.disable();
+  out.coldLoopMaxMs = Math.round(loop.max / 1e6);
+  out.coldLoopP99Ms = Math.round(loop.percentile(99) / 1e6);
   out.heldMiB = +(held() - baseline).toFixed(1);
   out.coldPeakHeapMiB = +(heapPeak - baseline).toFixed(1);
   out.coldPeakRssMiB = Math.round(peakRss());

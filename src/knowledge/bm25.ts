@@ -8,7 +8,7 @@
 // of the best score among the row's other chunks. A paraphrased question rarely has all its words
 // in one chunk, but often has them spread over the page that answers it.
 import { terms } from './terms.ts';
-import { PostingLists, PostingReader, type PostingList } from './postings.ts';
+import { PostingLists, PostingReader, TermCounts, type PostingList } from './postings.ts';
 import { TextStore } from './textStore.ts';
 import { TopK } from './topK.ts';
 import type { SegmentVectors } from './vectors.ts';
@@ -76,7 +76,9 @@ export class Bm25Segment {
   private rowPostings = new PostingLists(this.termIds);
   /** The row being added and its terms' tfs so far (a row's chunks are added one after another). */
   private pendingRow = -1;
-  private pendingRowTerms = new Map<number, [number, number]>();
+  private pendingRowTerms = new TermCounts();
+  /** The chunk being added: its terms' tfs. */
+  private chunkTerms = new TermCounts();
   private headingTotal = 0;
   private bodyTotal = 0;
   private compacted = false;
@@ -130,29 +132,31 @@ export class Bm25Segment {
     (this.lengths as number[]).push(headingWords.length, bodyWords.length);
     this.headingTotal += headingWords.length;
     this.bodyTotal += bodyWords.length;
-    const tf = new Map<string, [number, number]>();
-    for (const w of headingWords) (tf.get(w) ?? tf.set(w, [0, 0]).get(w)!)[0]++;
-    for (const w of bodyWords) (tf.get(w) ?? tf.set(w, [0, 0]).get(w)!)[1]++;
+    const tf = this.chunkTerms;
+    for (const w of headingWords) tf.add(this.termId(w), 1, 0);
+    for (const w of bodyWords) tf.add(this.termId(w), 0, 1);
     if (row !== this.pendingRow) this.flushRow(row);
-    for (const [term, [inHeading, inBody]] of tf) {
-      let id = this.termIds.get(term);
-      if (id === undefined) this.termIds.set(term, (id = this.termIds.size));
+    for (const id of tf.touched) {
+      const inHeading = tf.heading[id]!;
+      const inBody = tf.body[id]!;
       this.postings.append(id, index, inHeading, inBody);
-      if (this.options.rowWeight) {
-        const sums = this.pendingRowTerms.get(id);
-        if (sums) {
-          sums[0] += inHeading;
-          sums[1] += inBody;
-        } else this.pendingRowTerms.set(id, [inHeading, inBody]);
-      }
+      if (this.options.rowWeight) this.pendingRowTerms.add(id, inHeading, inBody);
     }
+    tf.clear();
     this.rowLengths[row]! += headingWords.length + bodyWords.length;
+  }
+
+  private termId(term: string): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) this.termIds.set(term, (id = this.termIds.size));
+    return id;
   }
 
   /** Writes the pending row's entries into the row lists; `next` is the row added next. */
   private flushRow(next = -1): void {
-    for (const [id, [inHeading, inBody]] of this.pendingRowTerms) this.rowPostings.append(id, this.pendingRow, inHeading, inBody);
-    this.pendingRowTerms.clear();
+    const sums = this.pendingRowTerms;
+    for (const id of sums.touched) this.rowPostings.append(id, this.pendingRow, sums.heading[id]!, sums.body[id]!);
+    sums.clear();
     this.pendingRow = next;
   }
 
@@ -171,6 +175,8 @@ export class Bm25Segment {
     if (this.compacted) return;
     this.compacted = true;
     this.flushRow();
+    // Sized by the vocabulary, and only adding uses them.
+    this.chunkTerms = this.pendingRowTerms = new TermCounts();
     this.postings.compact();
     this.rowPostings.compact();
     this.lengths = Int32Array.from(this.lengths);
@@ -237,7 +243,7 @@ export class Bm25Segment {
 
   private rowList(term: string): PostingList | null {
     // A segment searched while still being built: the row being added counts as it is so far.
-    if (!this.compacted && this.pendingRowTerms.size) this.flushRow(this.pendingRow);
+    if (!this.compacted && this.pendingRowTerms.touched.length) this.flushRow(this.pendingRow);
     return this.rowPostings.list(term);
   }
 
@@ -367,9 +373,17 @@ export interface ScoredRef extends ChunkRef {
   doc: number;
 }
 
-/** The hits with their texts, read from their segments' text stores (only the hits' blocks are inflated). */
-export const withTexts = (hits: ScoredRef[]): ScoredChunk[] =>
-  hits.map(({ segment, doc, ...hit }) => ({ chunkId: hit.chunkId, rowId: hit.rowId, heading: hit.heading, text: segment.text(doc), dataSourceId: hit.dataSourceId, score: hit.score }));
+/**
+ * The hits with their texts, read from their segments' text stores: only the hits' blocks are
+ * inflated, in chunk order, so hits that share a block (a row's chunks) inflate it once.
+ */
+export function withTexts(hits: ScoredRef[]): ScoredChunk[] {
+  const segments = new Map<Bm25Segment, number>();
+  for (const hit of hits) if (!segments.has(hit.segment)) segments.set(hit.segment, segments.size);
+  const texts = new Map<ScoredRef, string>();
+  for (const hit of [...hits].sort((a, b) => segments.get(a.segment)! - segments.get(b.segment)! || a.doc - b.doc)) texts.set(hit, hit.segment.text(hit.doc));
+  return hits.map((hit) => ({ chunkId: hit.chunkId, rowId: hit.rowId, heading: hit.heading, text: texts.get(hit)!, dataSourceId: hit.dataSourceId, score: hit.score }));
+}
 
 export function searchSegments(segments: Bm25Segment[], query: string, limit: number): ScoredChunk[] {
   return withTexts(searchRefs(segments, query, limit));

@@ -6,14 +6,12 @@
 // (docs/BENCHMARKS.md, issue 18). A server that answers float arrays anyway is read as floats; one
 // that refuses base64 with a 400 or 422 is asked again for floats, and for floats from then on.
 // Requests of several texts (a sync's batches) are made on the embedding thread (embeddingThread.ts).
-// A sync's batches, which are only stored, are asked for through `storedVectors`, not `embedMany`:
-// the thread quantises them too and the main thread gets the batch's 12-bit integers and scales
-// (vectorCodec.ts StoredVectors), without the SDK's per-call work (headers, spans, one view per
-// vector), a third of the main thread's share of an embedding sync (docs/BENCHMARKS.md, session 30).
+// With `providerOptions: { relay: { stored: true } }` (a sync's batches, which are only stored) the
+// answer is quantised there too: the embeddings are each text's 12-bit integers and
+// `providerMetadata.relay.stored` the batch's codes and scales (vectorCodec.ts StoredVectors).
 import { APICallError, type EmbeddingModel } from 'ai';
 import { parseJson, requestEmbeddings, vectorsOf, type EmbeddingAnswer, type EmbeddingRequest } from './embeddingAnswer.ts';
 import { onEmbeddingThread } from './embeddingThreadClient.ts';
-import type { StoredVectors } from './vectorCodec.ts';
 
 type EmbeddingModelV3 = Extract<EmbeddingModel, { specificationVersion: 'v3' }>;
 
@@ -27,18 +25,12 @@ export interface EmbeddingEndpoint {
 type Format = 'base64' | 'float';
 const REFUSED_FORMAT = new Set([400, 422]);
 
-/** The model for `embedMany`, and the same requests for a sync's batches as packs store them. */
-export type RelayEmbeddingModel = EmbeddingModelV3 & {
-  /** The texts' vectors scaled to unit length and quantised (vectorCodec.ts); throws as `doEmbed` does. */
-  storedVectors(values: string[], abortSignal?: AbortSignal): Promise<StoredVectors>;
-};
-
 /**
  * The model's embeddings are Float32Array views into one array per request, not `number[]` as the
  * SDK's type says: `embedMany` hands them through untouched (ai 6.0), and Relay reads them only as
  * `ArrayLike<number>` (embeddings.ts).
  */
-export function createEmbeddingModel(endpoint: EmbeddingEndpoint): RelayEmbeddingModel {
+export function createEmbeddingModel(endpoint: EmbeddingEndpoint): EmbeddingModelV3 {
   const url = `${endpoint.baseURL.replace(/\/+$/, '')}/embeddings`;
   let format: Format = 'base64';
   const post = (values: string[], as: Format, headers: Record<string, string | undefined> | undefined, stored: boolean, signal?: AbortSignal): Promise<EmbeddingAnswer> => {
@@ -72,16 +64,16 @@ export function createEmbeddingModel(endpoint: EmbeddingEndpoint): RelayEmbeddin
     modelId: endpoint.modelId,
     maxEmbeddingsPerCall: 2048,
     supportsParallelCalls: true,
-    async doEmbed({ values, abortSignal, headers }) {
-      const answer = await vectors(values, headers, false, abortSignal);
-      if (answer.kind !== 'vectors') throw new Error('the embedding answer was quantised');
+    async doEmbed({ values, abortSignal, headers, providerOptions }) {
+      const answer = await vectors(values, headers, providerOptions?.relay?.stored === true, abortSignal);
+      const usage = answer.tokens === undefined ? undefined : { tokens: answer.tokens };
+      if (answer.kind === 'stored') {
+        // The integers per text as the embeddings; the whole batch, with its scales, as the provider's metadata.
+        const embeddings = vectorsOf(answer.vectors.codes, answer.count);
+        return { embeddings: embeddings as unknown as number[][], usage, providerMetadata: { relay: { stored: answer.vectors as never } }, warnings: [] };
+      }
       const embeddings = vectorsOf(answer.floats, answer.count);
-      return { embeddings: embeddings as unknown as number[][], usage: answer.tokens === undefined ? undefined : { tokens: answer.tokens }, warnings: [] };
-    },
-    async storedVectors(values, abortSignal) {
-      const answer = await vectors(values, undefined, true, abortSignal);
-      if (answer.kind === 'stored') return answer.vectors;
-      throw new Error('the embedding answer was not quantised');
+      return { embeddings: embeddings as unknown as number[][], usage, warnings: [] };
     },
   };
 }

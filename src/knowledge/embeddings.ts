@@ -1,6 +1,6 @@
 // The embedding model (EMBEDDING_MODEL on the OpenAI-compatible server of OPENAI_BASE_URL), called
-// through the ai SDK's embedMany with a model of our own that asks for base64 (embeddingModel.ts);
-// a sync's batches go to that model directly. Vectors are kept L2-normalised, so cosine similarity
+// through the ai SDK's embedMany with a model of our own that asks for base64 (embeddingModel.ts).
+// Vectors are kept L2-normalised, so cosine similarity
 // is a dot product, and travel with their chunks in the same pack document (store.ts). A sync's
 // batches come back quantised as packs store them (vectorCodec.ts), done on the embedding thread.
 // Like the chat model, the server is the operator's own configuration, not user input, so it is
@@ -76,7 +76,7 @@ export function embedderFor(config: Config): Embedder | null {
 export function createEmbedder(config: Pick<Config, 'OPENAI_BASE_URL' | 'OPENAI_API_KEY' | 'EMBEDDING_MODEL' | 'EMBEDDING_BATCH_SIZE' | 'EMBEDDING_TIMEOUT_MS' | 'EMBEDDING_MIN_SIMILARITY'>): Embedder {
   const modelName = config.EMBEDDING_MODEL!;
   const model = createEmbeddingModel({ baseURL: config.OPENAI_BASE_URL!, apiKey: config.OPENAI_API_KEY, modelId: modelName });
-  /** One request (`embedMany`, or the model's own for a sync's batches); any failure an EmbeddingError. */
+  /** One request; any failure an EmbeddingError. */
   async function call<T>(signal: AbortSignal | undefined, request: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
     const timeout = AbortSignal.timeout(config.EMBEDDING_TIMEOUT_MS);
     try {
@@ -106,10 +106,10 @@ export function createEmbedder(config: Pick<Config, 'OPENAI_BASE_URL' | 'OPENAI_
     },
     async embedStored(texts, signal) {
       if (!texts.length) return NO_VECTORS;
-      // Straight to the model, not through embedMany: a sync makes ~100 of these, and the SDK's work per call was a third of the main thread's share.
       return call(signal, async (abortSignal) => {
-        const stored = await model.storedVectors(texts, abortSignal);
-        if (stored.scales.length !== texts.length) throw new EmbeddingError(`expected ${texts.length} vectors, got ${stored.scales.length}`);
+        const { providerMetadata } = await embedMany({ model, values: texts, maxRetries: 0, maxParallelCalls: 1, abortSignal, providerOptions: { relay: { stored: true } } });
+        const stored = (providerMetadata?.relay as { stored?: StoredVectors } | undefined)?.stored;
+        if (!stored || stored.scales.length !== texts.length) throw new EmbeddingError(`expected ${texts.length} vectors, got ${stored?.scales.length ?? 0}`);
         if (!stored.codes.length) throw new EmbeddingError('vectors of different or zero dimensions');
         return stored;
       });

@@ -131,3 +131,32 @@ export class PostingReader {
     return value;
   }
 }
+
+/**
+ * A chunk's or a row's tfs by term id while it is added: two counts per term in typed arrays and the
+ * ids touched, cleared after, so adding a chunk allocates no map or pair per term.
+ */
+export class TermCounts {
+  heading = new Int32Array(1024);
+  body = new Int32Array(1024);
+  readonly touched: number[] = [];
+
+  add(id: number, inHeading: number, inBody: number): void {
+    if (id >= this.heading.length) {
+      const size = Math.max(id + 1, this.heading.length * 2);
+      for (const key of ['heading', 'body'] as const) {
+        const larger = new Int32Array(size);
+        larger.set(this[key]);
+        this[key] = larger;
+      }
+    }
+    if (this.heading[id] === 0 && this.body[id] === 0) this.touched.push(id);
+    this.heading[id]! += inHeading;
+    this.body[id]! += inBody;
+  }
+
+  clear(): void {
+    for (const id of this.touched) this.heading[id] = this.body[id] = 0;
+    this.touched.length = 0;
+  }
+}

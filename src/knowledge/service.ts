@@ -54,7 +54,15 @@ const heldByBot = new Map<string, Set<string>>();
 /** One load at a time per data source. */
 const loading = new Map<string, Promise<SourceIndex>>();
 
-/** Beyond this share of the base's chunks changed since it was built, the source is built whole again. */
+/** Chunks indexed between two yields of the event loop while a segment is built. */
+const YIELD_CHUNKS = 100;
+/** A promise whose rejection is handled when awaited later, not reported as unhandled meanwhile. */
+const quiet = <T>(p: Promise<T>): Promise<T> => (p.catch(() => undefined), p);
+
+/**
+ * Beyond this share of the base's chunks changed (or masked: changed and removed) since it was
+ * built, the source is built whole again.
+ */
 const DELTA_SHARE = 0.2;
 
 /** What must match for a held row to stand for a manifest's: its content and its vectors' model (a re-embedding keeps the hash). */
@@ -66,14 +74,26 @@ async function buildSegment(dataSourceId: string, manifest: Manifest, only?: Rea
   const vectorBlocks: Parameters<typeof joinVectors>[0] = [];
   const entries = only ? [...only].map((rowId) => manifest.rows[rowId]!) : Object.values(manifest.rows);
   const packIds = [...new Set(entries.map((r) => r.p))].sort();
-  for (const packId of packIds) {
-    for (const group of await readPack(packId)) {
+  // The next pack is read while this one is indexed.
+  const read = (k: number) => (k < packIds.length ? quiet(readPack(packIds[k]!)) : null);
+  let next = read(0);
+  for (let k = 0; k < packIds.length; k++) {
+    const packId = packIds[k]!;
+    const groups = (await next)!;
+    next = read(k + 1);
+    let sinceYield = 0;
+    for (const group of groups) {
       const entry = manifest.rows[group.rowId];
       // A pack may still hold chunks of an older version of a row; only the manifest's hash counts.
       if (!entry || entry.p !== packId || entry.h !== group.hash || (only && !only.has(group.rowId))) continue;
       segment.addRow(group.rowId, group.hash, group.chunks, versionOf(entry));
       const { embedding } = group;
       vectorBlocks.push(embedding ? { model: embedding.model, vectors: embedding.vectors, chunks: group.chunks.length } : null);
+      // Other requests get the event loop every ~100 chunks (a few ms), not once per pack (500).
+      if ((sinceYield += group.chunks.length) >= YIELD_CHUNKS) {
+        sinceYield = 0;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     }
   }
   segment.vectors = joinVectors(vectorBlocks);
@@ -103,6 +123,8 @@ async function updatedIndex(dataSourceId: string, base: Bm25Segment, manifest: M
   // What is left in `held`: rows changed or removed since the base.
   const masked = [...held.values()].map(([row]) => row);
   const view = masked.length ? base.withoutRows(manifest.run, masked) : base;
+  // Mostly removed rows: a whole build is smaller than what the base still holds of them.
+  if (view.maskedChunks > DELTA_SHARE * base.size) return null;
   if (!changed.size) return { run: manifest.run, base, segments: [view] };
   const delta = await buildSegment(dataSourceId, manifest, changed);
   if ((delta.vectors?.model ?? null) !== (base.vectors?.model ?? null)) return null;

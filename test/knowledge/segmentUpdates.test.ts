@@ -110,4 +110,23 @@ describe('the index after re-syncs', () => {
     }
     expect((await searchKnowledge(tenant.botId, 'item20v0'))[0]!.text).toContain('item20v0');
   });
+
+  it('builds the source whole again once most of its rows are removed', async () => {
+    const id = await createDataSource(api);
+    await api('post', '/data-sources/row', {
+      dataSourceId: id,
+      dataSourceRows: Array.from({ length: 10 }, (_, i) => ({ name: `item-${i}.md`, content: `# Item ${i}\n\n${rowText(100 + i)}` })),
+    }).expect(200);
+    await syncAndWait(api, id);
+    expect((await searchKnowledge(tenant.botId, 'item104v0'))[0]!.text).toContain('item104v0');
+    const rows = await rowIds(api, id);
+    await api('delete', '/data-sources/row', { dataSourceId: id, dataSourceRows: rows.slice(0, 6).map((r) => ({ id: r.id })) }).expect(200);
+    await syncAndWait(api, id);
+    const left = new Set(rows.slice(6).map((r) => r.id));
+    const hits = await searchKnowledge(tenant.botId, 'kettle toaster warranty', { limit: 20 });
+    const mine = hits.filter((h) => h.dataSourceId === id);
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.every((h) => left.has(h.rowId))).toBe(true);
+    expect((await liveSegments(tenant.botId)).filter((s) => s.dataSourceId === id).map((s) => [s.size, s.maskedChunks])).toEqual([[4, 0]]);
+  });
 });
