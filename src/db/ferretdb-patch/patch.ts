@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { atomicUpdate } from './atomic-update.edits.ts';
 import { counts } from './counts.edits.ts';
+import { document } from './document.edits.ts';
 import { indexes } from './indexes.edits.ts';
 import { projection } from './projection.edits.ts';
 import { nan } from './nan.edits.ts';
@@ -21,7 +22,7 @@ import { walRestart } from './wal-restart.edits.ts';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 // Applied in this order; edits to one file within a topic apply in the topic's order.
-const TOPICS: PatchTopic[] = [updateBatch, indexes, counts, pushdown, atomicUpdate, walRestart, resourceTracking, sjson, projection, nan];
+const TOPICS: PatchTopic[] = [updateBatch, indexes, counts, pushdown, atomicUpdate, walRestart, resourceTracking, sjson, document, projection, nan];
 
 const ADDED: Record<string, string> = Object.assign({}, ...TOPICS.map((topic) => topic.added));
 const EDITS = TOPICS.flatMap((topic) => topic.edits);
