@@ -9,7 +9,7 @@ import { getBot, provisionTenant } from '../src/platform/service.ts';
 import { createRelayClient } from '../src/client/index.ts';
 import { secretMatchesHash } from '../src/security/secrets.ts';
 import { commitKnowledge, emptyManifest } from '../src/knowledge/store.ts';
-import { searchSegments } from '../src/knowledge/bm25.ts';
+import { searchSegments } from '../src/knowledge/search.ts';
 import { liveSegments, searchKnowledge } from '../src/knowledge/service.ts';
 import { normalise, type Embedder } from '../src/knowledge/embeddings.ts';
 import { nearestIn, SegmentVectors } from '../src/knowledge/vectors.ts';

@@ -2,7 +2,8 @@
 // are of the query's model, fused by reciprocal rank fusion, one chunk per section. A vector hit
 // counts only at or above the similarity floor: nearest neighbours always exist, and without the
 // floor a question unrelated to every chunk would still get passages instead of "I don't know".
-import { searchRefs, withTexts, type Bm25Segment, type ScoredChunk, type ScoredRef } from './bm25.ts';
+import type { Bm25Segment } from './bm25.ts';
+import { searchRefs, withTexts, type ScoredChunk, type ScoredRef } from './search.ts';
 import { nearestIn } from './vectors.ts';
 
 export function hybridSearch(segments: Bm25Segment[], embedded: Bm25Segment[], query: string, queryVector: Float32Array, limit: number, minSimilarity: number): ScoredChunk[] {

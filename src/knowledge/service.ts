@@ -5,7 +5,8 @@
 // and removal changes: a caller that read the bot passes its stamp, and the list is read again only
 // when the stamp moved on, so a deleted data source or a finished re-sync is seen at the next
 // question in every process without a database read per question. Without a stamp the list is read.
-import { Bm25Segment, searchSegments, type ScoredChunk } from './bm25.ts';
+import { Bm25Segment } from './bm25.ts';
+import { searchSegments, type ScoredChunk } from './search.ts';
 import { hybridSearch } from './fusion.ts';
 import type { Embedder } from './embeddings.ts';
 import { joinVectors } from './vectors.ts';

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { terms } from '../../src/knowledge/terms.ts';
 import { cleanMarkdown } from '../../src/knowledge/clean.ts';
 import { chunkMarkdown } from '../../src/datasources/chunking.ts';
-import { Bm25Segment, DEFAULT_RETRIEVER, searchSegments, type IndexedChunk } from '../../src/knowledge/bm25.ts';
+import { Bm25Segment, DEFAULT_RETRIEVER, type IndexedChunk } from '../../src/knowledge/bm25.ts';
+import { searchSegments } from '../../src/knowledge/search.ts';
 
 const segmentOf = (chunks: Array<Omit<IndexedChunk, 'chunkId'>>, options = DEFAULT_RETRIEVER) => {
   const segment = new Bm25Segment('ds', 1, options);

@@ -4,7 +4,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestRuntime } from '../helpers/harness.ts';
 import { createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
-import { Bm25Segment, searchSegments } from '../../src/knowledge/bm25.ts';
+import { Bm25Segment } from '../../src/knowledge/bm25.ts';
+import { searchSegments } from '../../src/knowledge/search.ts';
 import { TextStore } from '../../src/knowledge/textStore.ts';
 import { liveSegments, searchKnowledge } from '../../src/knowledge/service.ts';
 import { createDataSource, rowIds, syncAndWait } from '../datasources/support.ts';
