@@ -38,15 +38,17 @@ export interface SearchOptions {
 }
 
 /**
- * A data source's index as this process holds it, for one run: a segment built whole from the packs
- * (`base`, of this run or an earlier one) and what questions read, `segments`: the base seen through
- * this run's manifest (its changed and removed rows masked out) and a small segment of the rows
- * changed since the base was built. So a re-sync that changed a few rows costs the next question
- * those rows, not the whole source (docs/CHAT.md, "Which segments a question reads").
+ * A data source's index as this process holds it, for one run: segments as built (`parts`: the
+ * first from every row, of this run or an earlier one, then a small one per re-sync of the rows it
+ * changed) and what questions read, `segments`: each part with the rows a newer part or this run's
+ * manifest replaced masked out. So a re-sync that changed a few rows costs the next question those
+ * rows, not the whole source (docs/CHAT.md, "Which segments a question reads").
  */
 interface SourceIndex {
   run: number;
-  base: Bm25Segment;
+  /** The segments as built, oldest first: the first from every row, each next from the rows changed since. */
+  parts: Bm25Segment[];
+  /** What questions read: each part with the rows a newer part or the manifest replaced masked out. */
   segments: Bm25Segment[];
 }
 const loaded = new Map<string, SourceIndex>();
@@ -61,10 +63,12 @@ const YIELD_CHUNKS = 100;
 const quiet = <T>(p: Promise<T>): Promise<T> => (p.catch(() => undefined), p);
 
 /**
- * Beyond this share of the base's chunks changed (or masked: changed and removed) since it was
- * built, the source is built whole again.
+ * Beyond this share of the first part's chunks indexed since it was built (or masked: changed and
+ * removed), the source is built whole again.
  */
 const DELTA_SHARE = 0.2;
+/** Parts held at most: beyond, the newer parts' rows are indexed again as one. */
+const MAX_PARTS = 4;
 
 /** What must match for a held row to stand for a manifest's: its content and its vectors' model (a re-embedding keeps the hash). */
 const versionOf = (entry: ManifestRow) => (entry.e ? `${entry.h} ${entry.e}` : entry.h);
@@ -103,46 +107,77 @@ async function buildSegment(dataSourceId: string, manifest: Manifest, only?: Rea
 }
 
 /**
- * The previous index's base read through a newer manifest: rows whose hash is unchanged stay in the
- * base, the others are masked there and indexed apart. Null when too much changed, or when the
- * changed rows' vectors do not match the base's (then hybrid retrieval would differ from a whole build).
+ * The previous index read through a newer manifest: each held row whose hash (and vector model) is
+ * unchanged stays in its part, the others are masked there, and the rows changed since are indexed
+ * into a new part. Null when too much changed since the first part was built, or when the changed
+ * rows' vectors do not match the first part's (then hybrid retrieval would differ from a whole build).
  */
-async function updatedIndex(dataSourceId: string, base: Bm25Segment, manifest: Manifest): Promise<SourceIndex | null> {
-  const held = new Map<string, [number, string]>();
-  for (const [row, rowId, version] of base.rowsOf()) held.set(rowId, [row, version]);
+async function updatedIndex(dataSourceId: string, parts: Bm25Segment[], manifest: Manifest): Promise<SourceIndex | null> {
+  const base = parts[0]!;
+  // Each row's latest version held: a newer part's stands for it, the older one is masked.
+  const held = new Map<string, [part: number, row: number, version: string]>();
+  const masked: number[][] = parts.map(() => []);
+  parts.forEach((part, p) => {
+    for (const [row, rowId, version] of part.rowsOf()) {
+      const older = held.get(rowId);
+      if (older) masked[older[0]]!.push(older[1]);
+      held.set(rowId, [p, row, version]);
+    }
+  });
   const changed = new Set<string>();
   let changedChunks = 0;
   for (const rowId in manifest.rows) {
     const entry = manifest.rows[rowId]!;
-    if (held.get(rowId)?.[1] === versionOf(entry)) held.delete(rowId);
+    if (held.get(rowId)?.[2] === versionOf(entry)) held.delete(rowId);
     else if (entry.n > 0) {
       changed.add(rowId);
       changedChunks += entry.n;
     }
   }
-  if (changedChunks > DELTA_SHARE * base.size) return null;
-  // What is left in `held`: rows changed or removed since the base.
-  const masked = [...held.values()].map(([row]) => row);
-  const view = masked.length ? base.withoutRows(manifest.run, masked) : base;
-  // Mostly removed rows: a whole build is smaller than what the base still holds of them.
-  if (view.maskedChunks > DELTA_SHARE * base.size) return null;
-  if (!changed.size) return { run: manifest.run, base, segments: [view] };
-  const delta = await buildSegment(dataSourceId, manifest, changed);
-  if ((delta.vectors?.model ?? null) !== (base.vectors?.model ?? null)) return null;
-  return { run: manifest.run, base, segments: [view, delta] };
+  // What is left in `held`: rows changed or removed since their part was built.
+  for (const [p, row] of held.values()) masked[p]!.push(row);
+  const sinceBase = parts.slice(1).reduce((n, part) => n + part.size, changedChunks);
+  if (sinceBase > DELTA_SHARE * base.size) return null;
+  let kept = parts;
+  if (changed.size && parts.length >= MAX_PARTS) {
+    // Too many parts: the newer ones' live rows are indexed again with the changed rows, as one part.
+    parts.slice(1).forEach((part, i) => {
+      const gone = new Set(masked[i + 1]);
+      for (const [row, rowId] of part.rowsOf()) if (!gone.has(row)) changed.add(rowId);
+    });
+    kept = [base];
+  }
+  const segments = kept.map((part, p) => (masked[p]!.length ? part.withoutRows(manifest.run, masked[p]!) : part));
+  // Mostly removed rows: a whole build is smaller than what the parts still hold of them.
+  if (segments.reduce((n, s) => n + s.maskedChunks, 0) > DELTA_SHARE * base.size) return null;
+  const next = { run: manifest.run, parts: [...kept], segments };
+  if (changed.size) {
+    const delta = await buildSegment(dataSourceId, manifest, changed);
+    if ((delta.vectors?.model ?? null) !== (base.vectors?.model ?? null)) return null;
+    next.parts.push(delta);
+    next.segments.push(delta);
+  }
+  // A newer part whose rows all changed again is dropped.
+  for (let p = next.parts.length - 1; p > 0; p--) {
+    if (next.segments[p]!.size === 0) {
+      next.parts.splice(p, 1);
+      next.segments.splice(p, 1);
+    }
+  }
+  return next;
 }
 
 async function loadIndex(dataSourceId: string): Promise<SourceIndex> {
   const manifest = await readCommitted(dataSourceId);
   const previous = loaded.get(dataSourceId);
   if (previous && previous.run >= manifest.run) return previous;
-  let index = previous ? await updatedIndex(dataSourceId, previous.base, manifest) : null;
+  let index = previous ? await updatedIndex(dataSourceId, previous.parts, manifest) : null;
   if (!index) {
     // Built whole: the previous index goes first, so the process never holds two whole ones (the
     // questions meanwhile wait for this build, as they would for a cold one).
     if (loaded.get(dataSourceId) === previous) loaded.delete(dataSourceId);
     const base = await buildSegment(dataSourceId, manifest);
-    index = { run: manifest.run, base, segments: [base] };
+    index = { run: manifest.run, parts: [base], segments: [base] };
   }
   const latest = loaded.get(dataSourceId);
   if (!latest || latest.run < index.run) loaded.set(dataSourceId, index);

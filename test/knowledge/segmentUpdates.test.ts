@@ -7,7 +7,7 @@ import { createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
 import { Bm25Segment } from '../../src/knowledge/bm25.ts';
 import { searchSegments } from '../../src/knowledge/search.ts';
 import { TextStore } from '../../src/knowledge/textStore.ts';
-import { liveSegments, searchKnowledge } from '../../src/knowledge/service.ts';
+import { forgetSegment, liveSegments, searchKnowledge } from '../../src/knowledge/service.ts';
 import { createDataSource, rowIds, syncAndWait } from '../datasources/support.ts';
 
 const vocabulary = 'kettle toaster warranty boil water bread crumb tray steam lid filter scale descale limescale handle cord base switch light timer'.split(' ');
@@ -88,16 +88,19 @@ describe('the index after re-syncs', () => {
     api = publicApi(rt, tenant);
   });
 
-  it('finds a changed row by its new text and not its old, drops a removed row, and stays right over three re-syncs', async () => {
+  it('finds a changed row by its new text and not its old, drops a removed row, and answers as a whole build over five re-syncs', async () => {
     const id = await createDataSource(api);
     await api('post', '/data-sources/row', {
       dataSourceId: id,
-      dataSourceRows: Array.from({ length: 40 }, (_, i) => ({ name: `item-${i}.md`, content: `# Item ${i}\n\n${rowText(i)}` })),
+      dataSourceRows: Array.from({ length: 60 }, (_, i) => ({ name: `item-${i}.md`, content: `# Item ${i}\n\n${rowText(i)}` })),
     }).expect(200);
     await syncAndWait(api, id);
     expect((await searchKnowledge(tenant.botId, 'item3v0'))[0]!.text).toContain('item3v0');
     const rows = new Map((await rowIds(api, id)).map((r) => [r.name, r.id]));
-    for (const v of [1, 2, 3]) {
+    // Parts after each re-sync: the first masks two more rows' chunks each time (one edited, one
+    // removed); one part per re-sync holds its edited row, until the fifth part is merged into one.
+    const parts = [[2, 0], [4, 0, 0], [6, 0, 0, 0], [8, 0], [10, 0, 0]];
+    for (const v of [1, 2, 3, 4, 5]) {
       await api('put', '/data-sources/row', { dataSourceId: id, dataSourceRows: [{ id: rows.get(`item-${v}.md`), name: `item-${v}.md`, content: `# Item ${v}\n\n${rowText(v, v)}` }] }).expect(200);
       await api('delete', '/data-sources/row', { dataSourceId: id, dataSourceRows: [{ id: rows.get(`item-${10 + v}.md`) }] }).expect(200);
       await syncAndWait(api, id);
@@ -106,10 +109,16 @@ describe('the index after re-syncs', () => {
       expect(found[0]!.rowId).toBe(rows.get(`item-${v}.md`));
       expect(await searchKnowledge(tenant.botId, `item${v}v0`)).toEqual([]);
       expect(await searchKnowledge(tenant.botId, `item${10 + v}v0`)).toEqual([]);
-      // The index was updated, not rebuilt: the first segment masks the changed rows, a second holds them.
-      expect((await liveSegments(tenant.botId)).map((s) => s.maskedChunks)).toEqual([2 * v, 0]);
+      // The index was updated, not rebuilt.
+      expect((await liveSegments(tenant.botId)).map((s) => s.maskedChunks)).toEqual(parts[v - 1]);
     }
     expect((await searchKnowledge(tenant.botId, 'item20v0'))[0]!.text).toContain('item20v0');
+    const questions = ['kettle warranty', 'descale the kettle with a filter', 'toaster crumb tray', 'item2v2 steam', 'handle cord light'];
+    const updated = await Promise.all(questions.map((q) => searchKnowledge(tenant.botId, q, { limit: 10 })));
+    expect(updated.every((hits) => hits.length > 0)).toBe(true);
+    forgetSegment(id);
+    expect(await Promise.all(questions.map((q) => searchKnowledge(tenant.botId, q, { limit: 10 })))).toEqual(updated);
+    expect((await liveSegments(tenant.botId)).map((s) => s.maskedChunks)).toEqual([0]);
   });
 
   it('builds the source whole again once most of its rows are removed', async () => {
