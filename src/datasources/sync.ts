@@ -71,12 +71,17 @@ async function checkStorageBudget(ctx: AppContext, ds: DataSource): Promise<void
 export async function startSync(ctx: AppContext, input: { botId: string; dataSourceId: string; trigger: SyncTrigger }): Promise<number> {
   const ds = await getDataSource(input.botId, input.dataSourceId);
   if (ds.state === 'syncing') throw new AppError('already_syncing', 'The data source is already syncing');
-  await checkStorageBudget(ctx, ds);
   const now = ctx.clock.now();
   const run = ds.syncRun + 1;
-  if (!(await insertedOnce(SyncClaimModel.create({ _id: ds._id, run, createdAt: now })))) {
-    throw new AppError('already_syncing', 'The data source is already syncing');
+  // The claim is made beside the budget's reads (one round trip fewer) and given back if the budget
+  // refuses; the budget's answer comes first, as when it was checked before the claim.
+  const [budget, claimed] = await Promise.allSettled([checkStorageBudget(ctx, ds), insertedOnce(SyncClaimModel.create({ _id: ds._id, run, createdAt: now }))]);
+  if (budget.status === 'rejected') {
+    if (claimed.status === 'fulfilled' && claimed.value) await SyncClaimModel.deleteOne({ _id: ds._id, run });
+    throw budget.reason;
   }
+  if (claimed.status === 'rejected') throw claimed.reason;
+  if (!claimed.value) throw new AppError('already_syncing', 'The data source is already syncing');
   const res = await DataSourceModel.updateOne(
     { _id: ds._id, botId: input.botId },
     { $set: { state: 'syncing', syncRun: run, syncStartedAt: now, syncHeartbeatAt: now, syncRetries: 0, syncTrigger: input.trigger, lastError: null } },
