@@ -18,15 +18,15 @@ const RRF_K = 60;
 /** The chunks nearest the query at or above the floor, over the segments that hold vectors, one per section, best first. */
 function nearestChunks(segments: Bm25Segment[], query: Float32Array, minSimilarity: number): ScoredRef[] {
   // Twice the candidates, so that one chunk per section still leaves enough.
-  const nearest = nearestIn(segments.map((s) => s.vectors!), query, 2 * FUSION_CANDIDATES);
+  // A row a newer run changed or removed is still in the previous run's vectors (bm25.ts withoutRows).
+  const live = segments.map((s) => (s.maskedChunks ? (doc: number) => s.isLive(doc) : null));
+  const nearest = nearestIn(segments.map((s) => s.vectors!), query, 2 * FUSION_CANDIDATES, live);
   const seen = new Set<string>();
   const found: ScoredRef[] = [];
   for (const [i, doc, similarity] of nearest) {
     // Best first: once one is below the floor, the rest are too.
     if (similarity < minSimilarity || found.length === FUSION_CANDIDATES) break;
     const segment = segments[i]!;
-    // A row a newer run changed or removed, still in the previous run's vectors (bm25.ts withoutRows).
-    if (!segment.isLive(doc)) continue;
     const section = `${i}:${segment.section(doc)}`;
     if (seen.has(section)) continue;
     seen.add(section);

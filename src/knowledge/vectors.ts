@@ -7,6 +7,8 @@
 import { TopK } from './topK.ts';
 
 const EXACT_UP_TO = 2_000;
+/** A skipped chunk's distance: above any cut (a cut is at most the dimensions + 1). */
+const SKIPPED = 0xffff;
 /** Candidates rescored per wanted result (oversampling hides most of the quantisation error). */
 const OVERSAMPLE = 8;
 
@@ -61,9 +63,11 @@ export class SegmentVectors {
  * The `n` chunks most similar to `query` over several tables, best first, as [table, chunk,
  * similarity]. Tables of another size of vector are skipped. Small tables are scanned exactly; over
  * the large ones one histogram of sign-bit distances picks the `n × OVERSAMPLE` closest in all of
- * them, and only those are rescored: a bot's candidates, not each data source's.
+ * them, and only those are rescored: a bot's candidates, not each data source's. `live[i]`, when
+ * given, says which chunks of table i count (a masked row's are skipped before the cut, so they
+ * take no candidate's place).
  */
-export function nearestIn(tables: SegmentVectors[], query: Float32Array, n: number): Array<[number, number, number]> {
+export function nearestIn(tables: SegmentVectors[], query: Float32Array, n: number, live?: Array<((doc: number) => boolean) | null>): Array<[number, number, number]> {
   const top = new TopK(n);
   const prefiltered: number[] = [];
   const words = Math.ceil(query.length / 32);
@@ -72,13 +76,18 @@ export function nearestIn(tables: SegmentVectors[], query: Float32Array, n: numb
   const histogram = new Uint32Array(query.length + 1);
   tables.forEach((t, i) => {
     if (t.dims !== query.length) return;
+    const counts = live?.[i];
     if (!t.bits) {
-      for (let doc = 0; doc < t.size; doc++) top.push(t.dot(doc, query), i, doc);
+      for (let doc = 0; doc < t.size; doc++) if (!counts || counts(doc)) top.push(t.dot(doc, query), i, doc);
       return;
     }
     prefiltered.push(i);
     const { bits, distance } = t;
     for (let doc = 0, base = 0, size = t.size; doc < size; doc++, base += words) {
+      if (counts && !counts(doc)) {
+        distance![doc] = SKIPPED;
+        continue;
+      }
       let d = 0;
       for (let w = 0; w < words; w++) d += popcount(bits[base + w]! ^ q[w]!);
       distance![doc] = d;

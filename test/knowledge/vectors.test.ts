@@ -1,7 +1,7 @@
 // Vector search inside a segment: exact below 2,000 chunks, sign-bit prefilter with exact rescoring
 // above; and the top-k heap both rankings share.
 import { describe, expect, it } from 'vitest';
-import { SegmentVectors } from '../../src/knowledge/vectors.ts';
+import { nearestIn, SegmentVectors } from '../../src/knowledge/vectors.ts';
 import { TopK } from '../../src/knowledge/topK.ts';
 import { normalise } from '../../src/knowledge/embeddings.ts';
 
@@ -26,6 +26,27 @@ describe('segment vectors', () => {
       expect(found[0]![0]).toBe(planted);
       for (const [doc, similarity] of found) expect(similarity).toBeCloseTo(dot(data, doc, query), 5);
       expect(found.map(([, s]) => s)).toEqual(found.map(([, s]) => s).sort((a, b) => b - a));
+    });
+  }
+
+  for (const size of [500, 6_000]) {
+    it(`skips chunks that do not count before choosing candidates, over ${size} chunks`, () => {
+      // 200 near-copies of the query that a newer run masked: they would fill every candidate's place.
+      const dims = 64;
+      const data = table(size, dims);
+      // Not from `random`, whose sequence repeats within a large table.
+      const query = normalise(Array.from({ length: dims }, (_, j) => Math.sin(j * 12.9898 + 1)));
+      const masked = new Set(Array.from({ length: 200 }, (_, k) => k * Math.floor(size / 200)));
+      for (const doc of masked) data.set(normalise(Array.from(query, (x) => x + random() * 0.01)), doc * dims);
+      const vectors = new SegmentVectors('m', dims, data);
+      expect(nearestIn([vectors], query, 5).every(([, doc]) => masked.has(doc))).toBe(true);
+      const found = nearestIn([vectors], query, 5, [(doc) => !masked.has(doc)]);
+      expect(found).toHaveLength(5);
+      expect(found.some(([, doc]) => masked.has(doc))).toBe(false);
+      // Exact over what counts: the best live chunk is found.
+      const live = Array.from({ length: size }, (_, doc) => doc).filter((doc) => !masked.has(doc));
+      const best = live.reduce((a, b) => (dot(data, b, query) > dot(data, a, query) ? b : a));
+      if (size < 2_000) expect(found[0]![1]).toBe(best);
     });
   }
 
