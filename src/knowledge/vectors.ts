@@ -1,10 +1,13 @@
-// A data source's chunk vectors in one Float32Array (chunk i at i × dims). The vectors are
-// normalised, so cosine similarity is a dot product. Small segments are scanned exactly; over large
-// ones every chunk is first ranked by the Hamming distance of sign bits (binary quantisation: 32
-// dimensions per integer op), then the closest few hundred of the bot's segments together are
-// rescored exactly. An exhaustive float scan of 100,000 × 384 took ~110 ms on the bench machine;
-// see docs/BENCHMARKS.md for both.
+// A data source's chunk vectors as 12-bit integers and one scale per chunk (component ≈ integer ×
+// scale; vectorCodec.ts), as packs store them: half the memory of Float32 (2 bytes a dimension, ~77 MB
+// for 100,000 chunks of 384 dimensions), and the same similarities, since the stored integers were
+// all a Float32 copy ever held. The vectors are normalised, so cosine similarity is a dot product.
+// Small segments are scanned exactly; over large ones every chunk is first ranked by the Hamming
+// distance of sign bits (binary quantisation: 32 dimensions per integer op), then the closest few
+// hundred of the bot's segments together are rescored exactly. An exhaustive float scan of
+// 100,000 × 384 took ~110 ms on the bench machine; see docs/BENCHMARKS.md for both.
 import { TopK } from './topK.ts';
+import { quantise, type StoredVectors } from './vectorCodec.ts';
 
 const EXACT_UP_TO = 2_000;
 /** A skipped chunk's distance: above any cut (a cut is at most the dimensions + 1). */
@@ -20,7 +23,7 @@ function popcount(x: number): number {
   return BITS16[x & 0xffff]! + BITS16[x >>> 16]!;
 }
 
-function signBits(vector: Float32Array, from: number, dims: number, out: Uint32Array, at: number): void {
+function signBits(vector: ArrayLike<number>, from: number, dims: number, out: Uint32Array, at: number): void {
   for (let j = 0; j < dims; j++) if (vector[from + j]! > 0) out[at + (j >>> 5)]! |= 1 << (j & 31);
 }
 
@@ -29,28 +32,33 @@ export class SegmentVectors {
   readonly bits: Uint32Array | null;
   /** Per chunk: Hamming distance to the current query's sign bits (scratch: a search never awaits). */
   readonly distance: Uint16Array | null;
+  /** Chunk i's components at i × dims, as 12-bit integers; its scale at i. */
+  readonly codes: Int16Array;
+  readonly scales: Float32Array;
 
+  /** From Float32 vectors end to end (quantised here), or from integers and scales as stored. */
   constructor(
     readonly model: string,
     readonly dims: number,
-    readonly data: Float32Array,
+    vectors: Float32Array | StoredVectors,
   ) {
+    ({ codes: this.codes, scales: this.scales } = vectors instanceof Float32Array ? quantise(vectors, dims, 12) : vectors);
     this.words = Math.ceil(dims / 32);
-    const size = data.length / dims;
+    const size = this.scales.length;
     this.bits = size > EXACT_UP_TO ? new Uint32Array(size * this.words) : null;
     this.distance = this.bits ? new Uint16Array(size) : null;
-    if (this.bits) for (let doc = 0; doc < size; doc++) signBits(data, doc * dims, dims, this.bits, doc * this.words);
+    if (this.bits) for (let doc = 0; doc < size; doc++) signBits(this.codes, doc * dims, dims, this.bits, doc * this.words);
   }
 
   get size(): number {
-    return this.data.length / this.dims;
+    return this.scales.length;
   }
 
   dot(doc: number, query: Float32Array): number {
-    const { dims, data } = this;
+    const { dims, codes } = this;
     let sum = 0;
-    for (let j = 0, base = doc * dims; j < dims; j++) sum += data[base + j]! * query[j]!;
-    return sum;
+    for (let j = 0, base = doc * dims; j < dims; j++) sum += codes[base + j]! * query[j]!;
+    return sum * this.scales[doc]!;
   }
 
   /** The `n` chunks most similar to `query`, best first, as [chunk index, similarity]. */
@@ -120,12 +128,16 @@ export function joinVectors(blocks: Array<{ model: string; vectors: Float32Array
   const dims = first.vectors.length / first.chunks;
   if (!Number.isInteger(dims) || dims === 0) return null;
   const total = blocks.reduce((n, b) => n + b!.chunks, 0);
-  const data = new Float32Array(total * dims);
+  const codes = new Int16Array(total * dims);
+  const scales = new Float32Array(total);
   let at = 0;
   for (const block of blocks) {
     if (block!.vectors.length !== block!.chunks * dims) return null;
-    data.set(block!.vectors, at);
-    at += block!.vectors.length;
+    // Block by block, so no Float32 copy of the whole table is made; stored 12-bit vectors come back as the same integers.
+    const stored = quantise(block!.vectors, dims, 12);
+    codes.set(stored.codes, at * dims);
+    scales.set(stored.scales, at);
+    at += block!.chunks;
   }
-  return new SegmentVectors(first.model, dims, data);
+  return new SegmentVectors(first.model, dims, { codes, scales });
 }

@@ -1,7 +1,8 @@
 // Vector search inside a segment: exact below 2,000 chunks, sign-bit prefilter with exact rescoring
 // above; and the top-k heap both rankings share.
 import { describe, expect, it } from 'vitest';
-import { nearestIn, SegmentVectors } from '../../src/knowledge/vectors.ts';
+import { joinVectors, nearestIn, SegmentVectors } from '../../src/knowledge/vectors.ts';
+import { dequantise, quantise } from '../../src/knowledge/vectorCodec.ts';
 import { TopK } from '../../src/knowledge/topK.ts';
 import { normalise } from '../../src/knowledge/embeddings.ts';
 
@@ -24,7 +25,8 @@ describe('segment vectors', () => {
       const found = new SegmentVectors('m', dims, data).nearest(query, 5);
       expect(found).toHaveLength(5);
       expect(found[0]![0]).toBe(planted);
-      for (const [doc, similarity] of found) expect(similarity).toBeCloseTo(dot(data, doc, query), 5);
+      // Held as 12-bit integers: within ~1e-4 of the Float32 dot product.
+      for (const [doc, similarity] of found) expect(similarity).toBeCloseTo(dot(data, doc, query), 3);
       expect(found.map(([, s]) => s)).toEqual(found.map(([, s]) => s).sort((a, b) => b - a));
     });
   }
@@ -49,6 +51,19 @@ describe('segment vectors', () => {
       if (size < 2_000) expect(found[0]![1]).toBe(best);
     });
   }
+
+  it('holds stored 12-bit vectors as the same integers, and scores them as their decoded Float32 values', () => {
+    const dims = 48;
+    const stored = quantise(table(300, dims), dims, 12);
+    const decoded = dequantise(stored.codes, stored.scales);
+    const joined = joinVectors([
+      { model: 'm', vectors: decoded.subarray(0, 100 * dims), chunks: 100 },
+      { model: 'm', vectors: decoded.subarray(100 * dims), chunks: 200 },
+    ])!;
+    expect(Array.from(joined.codes)).toEqual(Array.from(stored.codes));
+    const query = normalise(Array.from({ length: dims }, (_, j) => Math.cos(j)));
+    for (const doc of [0, 99, 100, 299]) expect(joined.dot(doc, query)).toBeCloseTo(dot(decoded, doc, query), 6);
+  });
 
   it('answers nothing for a query of another size (another model)', () => {
     expect(new SegmentVectors('m', 8, table(10, 8)).nearest(new Float32Array(4), 3)).toEqual([]);
