@@ -1,4 +1,4 @@
-// The OpenAI-compatible POST /embeddings as an ai SDK embedding model (a question goes through `embedMany`)
+// The OpenAI-compatible POST /embeddings as an ai SDK embedding model (so `embedMany` stays the call)
 // that asks for `encoding_format: "base64"`, as OpenAI's own clients do, and OpenAI, vLLM, TEI and
 // recent Ollama serve: each vector arrives as its little-endian Float32 bytes and is decoded straight
 // into one Float32Array per request. The SDK's openai-compatible provider always asks for "float"
@@ -44,20 +44,6 @@ export function createEmbeddingModel(endpoint: EmbeddingEndpoint): EmbeddingMode
     // One text (a chat's question) stays here: the hop to the thread would cost more than it saves.
     return values.length > 1 ? onEmbeddingThread(req, signal) : requestEmbeddings(req, signal);
   };
-  /** The vectors of one request, or the error `embedMany` would throw. */
-  async function vectors(values: string[], headers: Record<string, string | undefined> | undefined, stored: boolean, signal?: AbortSignal) {
-    let answer = await post(values, format, headers, stored, signal);
-    if (format === 'base64' && answer.kind === 'status' && REFUSED_FORMAT.has(answer.status)) {
-      answer = await post(values, 'float', headers, stored, signal);
-      if (answer.kind === 'vectors' || answer.kind === 'stored') format = 'float';
-    }
-    if (answer.kind === 'unreachable') {
-      throw new APICallError({ message: `Cannot connect to API: ${answer.message}`, url, requestBodyValues: { model: endpoint.modelId }, isRetryable: true });
-    }
-    if (answer.kind === 'status') throw apiError(url, endpoint.modelId, answer.status, answer.text);
-    if (answer.kind === 'invalid') throw new Error(answer.message);
-    return answer;
-  }
   return {
     specificationVersion: 'v3',
     provider: 'openai-compatible.embedding',
@@ -65,7 +51,17 @@ export function createEmbeddingModel(endpoint: EmbeddingEndpoint): EmbeddingMode
     maxEmbeddingsPerCall: 2048,
     supportsParallelCalls: true,
     async doEmbed({ values, abortSignal, headers, providerOptions }) {
-      const answer = await vectors(values, headers, providerOptions?.relay?.stored === true, abortSignal);
+      const stored = providerOptions?.relay?.stored === true;
+      let answer = await post(values, format, headers, stored, abortSignal);
+      if (format === 'base64' && answer.kind === 'status' && REFUSED_FORMAT.has(answer.status)) {
+        answer = await post(values, 'float', headers, stored, abortSignal);
+        if (answer.kind === 'vectors' || answer.kind === 'stored') format = 'float';
+      }
+      if (answer.kind === 'unreachable') {
+        throw new APICallError({ message: `Cannot connect to API: ${answer.message}`, url, requestBodyValues: { model: endpoint.modelId }, isRetryable: true });
+      }
+      if (answer.kind === 'status') throw apiError(url, endpoint.modelId, answer.status, answer.text);
+      if (answer.kind === 'invalid') throw new Error(answer.message);
       const usage = answer.tokens === undefined ? undefined : { tokens: answer.tokens };
       if (answer.kind === 'stored') {
         // The integers per text as the embeddings; the whole batch, with its scales, as the provider's metadata.

@@ -1,6 +1,5 @@
 // The embedding model (EMBEDDING_MODEL on the OpenAI-compatible server of OPENAI_BASE_URL), called
-// through the ai SDK's embedMany with a model of our own that asks for base64 (embeddingModel.ts).
-// Vectors are kept L2-normalised, so cosine similarity
+// through the ai SDK's embedMany with a model of our own that asks for base64 (embeddingModel.ts). Vectors are kept L2-normalised, so cosine similarity
 // is a dot product, and travel with their chunks in the same pack document (store.ts). A sync's
 // batches come back quantised as packs store them (vectorCodec.ts), done on the embedding thread.
 // Like the chat model, the server is the operator's own configuration, not user input, so it is
@@ -76,11 +75,21 @@ export function embedderFor(config: Config): Embedder | null {
 export function createEmbedder(config: Pick<Config, 'OPENAI_BASE_URL' | 'OPENAI_API_KEY' | 'EMBEDDING_MODEL' | 'EMBEDDING_BATCH_SIZE' | 'EMBEDDING_TIMEOUT_MS' | 'EMBEDDING_MIN_SIMILARITY'>): Embedder {
   const modelName = config.EMBEDDING_MODEL!;
   const model = createEmbeddingModel({ baseURL: config.OPENAI_BASE_URL!, apiKey: config.OPENAI_API_KEY, modelId: modelName });
-  /** One request; any failure an EmbeddingError. */
-  async function call<T>(signal: AbortSignal | undefined, request: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
+  /** One embedMany call; the result checked by `read`, any failure an EmbeddingError (with the provider's status, if any). */
+  async function call<T>(texts: string[], stored: boolean, signal: AbortSignal | undefined, read: (result: Awaited<ReturnType<typeof embedMany>>) => T): Promise<T> {
     const timeout = AbortSignal.timeout(config.EMBEDDING_TIMEOUT_MS);
     try {
-      return await request(signal ? AbortSignal.any([signal, timeout]) : timeout);
+      const result = await embedMany({
+        model,
+        values: texts,
+        // The caller decides: a sync fails with the reason, a chat falls back to BM25.
+        maxRetries: 0,
+        maxParallelCalls: 1,
+        abortSignal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        ...(stored ? { providerOptions: { relay: { stored: true } } } : {}),
+      });
+      if (result.embeddings.length !== texts.length) throw new EmbeddingError(`expected ${texts.length} vectors, got ${result.embeddings.length}`);
+      return read(result);
     } catch (err) {
       if (err instanceof EmbeddingError) throw new EmbeddingError(`embedding model ${modelName}: ${err.message}`);
       const status = APICallError.isInstance(err) ? err.statusCode : undefined;
@@ -94,10 +103,7 @@ export function createEmbedder(config: Pick<Config, 'OPENAI_BASE_URL' | 'OPENAI_
     minSimilarity: config.EMBEDDING_MIN_SIMILARITY,
     async embed(texts, signal) {
       if (!texts.length) return [];
-      return call(signal, async (abortSignal) => {
-        // The caller decides: a sync fails with the reason, a chat falls back to BM25.
-        const { embeddings } = await embedMany({ model, values: texts, maxRetries: 0, maxParallelCalls: 1, abortSignal });
-        if (embeddings.length !== texts.length) throw new EmbeddingError(`expected ${texts.length} vectors, got ${embeddings.length}`);
+      return call(texts, false, signal, ({ embeddings }) => {
         // Float32Array views into one array per request (embeddingModel.ts), normalised where they lie.
         const vectors = (embeddings as unknown as Float32Array[]).map(normaliseInPlace);
         if (vectors.some((v) => v.length !== vectors[0]!.length || v.length === 0)) throw new EmbeddingError('vectors of different or zero dimensions');
@@ -106,11 +112,9 @@ export function createEmbedder(config: Pick<Config, 'OPENAI_BASE_URL' | 'OPENAI_
     },
     async embedStored(texts, signal) {
       if (!texts.length) return NO_VECTORS;
-      return call(signal, async (abortSignal) => {
-        const { providerMetadata } = await embedMany({ model, values: texts, maxRetries: 0, maxParallelCalls: 1, abortSignal, providerOptions: { relay: { stored: true } } });
+      return call(texts, true, signal, ({ providerMetadata }) => {
         const stored = (providerMetadata?.relay as { stored?: StoredVectors } | undefined)?.stored;
-        if (!stored || stored.scales.length !== texts.length) throw new EmbeddingError(`expected ${texts.length} vectors, got ${stored?.scales.length ?? 0}`);
-        if (!stored.codes.length) throw new EmbeddingError('vectors of different or zero dimensions');
+        if (!stored || stored.scales.length !== texts.length || !stored.codes.length) throw new EmbeddingError('vectors of different or zero dimensions');
         return stored;
       });
     },
