@@ -180,4 +180,15 @@ describe.each(['1.0', '2.0'] as const)('human handoff on %s', (version) => {
     expect((await admin('post', `/conversations/${conversationId}/messages`, { message: 'too early' })).status).toBe(409);
     expect((await rt.http().get(`/api/admin/bots/${tenant.botId}/conversations`)).status).toBe(401);
   });
+
+  it("answers an unknown bot's inbox with 404 bot_not_found, also when its cursor names nothing", async () => {
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    for (const query of ['state=Open', `state=Open&cursor=${unknown}`]) {
+      const res = await admin('get', `/bots/${unknown}/conversations?${query}`);
+      expect([res.status, res.body.code]).toEqual([404, 'bot_not_found']);
+    }
+    // The same cursor on a known bot's inbox is the page's own error.
+    const res = await admin('get', `/bots/${tenant.botId}/conversations?state=Open&cursor=${unknown}`);
+    expect([res.status, res.body.code]).toEqual([400, 'invalid_cursor']);
+  });
 });
