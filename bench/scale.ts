@@ -36,6 +36,9 @@
 // measured requests, one at a time. RSS is the big instance's API process (peak of samples taken
 // every 2 s during a run) and its FerretDB's, apart. The embedded database's WAL file is sampled
 // every 100 ms: its peak per seeding part and per run (a long read pins the WAL; docs/FERRETDB.md).
+// The big instance's API event loop is watched during the big tenant's requests: its blocks of 10 ms
+// or more, each with the process's CPU and GC inside it, and how much of each probe's worst samples
+// waited on one (a p99 of 100 samples is the worst one or two).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
