@@ -10,7 +10,9 @@
 //
 // --gogc N / --gomemlimit SIZE: FerretDB's Go GC target and memory limit instead of the launcher's.
 //
-//   node --import tsx bench/list-stages.ts DIR log|gateway [--requests 100] [--code ROOT] [--tail [--heap MB]] [--gogc N] [--gomemlimit 256MiB]
+// inbox (a `bench/scale.ts` install only): the agents' inbox, the big bot's Open conversations.
+//
+//   node --import tsx bench/list-stages.ts DIR log|gateway|inbox [--requests 100] [--code ROOT] [--tail [--heap MB]] [--gogc N] [--gomemlimit 256MiB]
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -21,7 +23,7 @@ import { processThreadsCpuMs, processTreeCpuMs } from './lib/cpu.ts';
 import { flag, stringFlag } from './lib/args.ts';
 
 const [dir, which = 'log'] = process.argv.slice(2);
-if (!dir || (which !== 'log' && which !== 'gateway')) throw new Error('usage: bench/list-stages.ts DIR log|gateway [--requests N] [--code ROOT]');
+if (!dir || !['log', 'gateway', 'inbox'].includes(which)) throw new Error('usage: bench/list-stages.ts DIR log|gateway|inbox [--requests N] [--code ROOT]');
 const root = path.resolve(stringFlag('code', path.join(import.meta.dirname, '..')));
 const N = Number(stringFlag('requests', '100'));
 const TOKEN = 'bench-lists-admin-token-0123456789';
@@ -65,6 +67,13 @@ async function stage(label: string, fn: () => unknown): Promise<void> {
   const per = (ms: number) => (ms / N).toFixed(2);
   process.stdout.write(`| ${label} | ${per((used.user + used.system) / 1000)} | ${per(processTreeCpuMs(db.process.pid) - ferret)} | ${(calls - before) / N}${bytes} |\n`);
 }
+
+const pagePathOf = (list: string) =>
+  list === 'log'
+    ? `/bots/${target.botId}/webhooks/${target.hookId}/deliveries?limit=100`
+    : list === 'inbox'
+      ? `/bots/${target.botId}/conversations?state=Open&limit=100`
+      : '/gateway/deliveries?limit=100';
 
 const WARM = 20;
 /** --tail: N requests of the page one by one, per request, after WARM (the first, cold, shown apart). */
@@ -129,7 +138,7 @@ if (process.argv.includes('--tail')) {
   const held: unknown[] = [];
   for (let mb = 0; mb < Number(stringFlag('heap', '0')); mb++) held.push(Array.from({ length: 13_000 }, (_, i) => ({ i, s: `v${i}` })));
   (globalThis as { heldForBench?: unknown }).heldForBench = held;
-  await tail(which === 'log' ? `/bots/${target.botId}/webhooks/${target.hookId}/deliveries?limit=100` : '/gateway/deliveries?limit=100');
+  await tail(pagePathOf(which));
   server.close();
   await runtime.shutdown();
   await db.stop();
@@ -147,7 +156,7 @@ if (which === 'log') {
   const page = await listDeliveries(target.botId, target.hookId, { limit: 100 }, config.DELIVERY_LIST_TOTAL_LIMIT);
   const ids = { deliveryId: trusted({ $in: page.items.map((d: { id: string }) => d.id) }) };
   const body = { success: true, deliveries: page.items.map(presentDelivery), pagination: page.pagination };
-  await stage('HTTP: the page', () => get(`/bots/${target.botId}/webhooks/${target.hookId}/deliveries?limit=100`));
+  await stage('HTTP: the page', () => get(pagePathOf('log')));
   await stage('service: listDeliveries', () => listDeliveries(target.botId, target.hookId, { limit: 100 }, config.DELIVERY_LIST_TOTAL_LIMIT));
   await stage('  the hook (getWebhook)', () => getWebhook(target.botId, target.hookId));
   await stage('  100 deliveries (find, lean)', () => DeliveryModel.find(filter).sort({ _id: 1 }).limit(100).lean());
@@ -159,6 +168,21 @@ if (which === 'log') {
   await stage('  attempt results (driver, no mongoose)', () => AttemptResultModel.collection.find(ids).toArray());
   await stage('presenters', () => page.items.map(presentDelivery));
   await stage('JSON.stringify', () => JSON.stringify(body));
+} else if (which === 'inbox') {
+  const { listForAgents } = await import(`${root}/src/chat/agents.ts`);
+  const { presentAgentConversation } = await import(`${root}/src/chat/presenters.ts`);
+  const { ConversationModel } = await import(`${root}/src/chat/model.ts`);
+  const { getBot } = await import(`${root}/src/platform/service.ts`);
+  const filter = { botId: target.botId, state: 'Open' };
+  const page = await listForAgents(target.botId, 'Open', { limit: 100 });
+  const body = { success: true, conversations: page.items.map(presentAgentConversation), pagination: page.pagination };
+  await stage('HTTP: the page', () => get(pagePathOf('inbox')));
+  await stage('service: listForAgents', () => listForAgents(target.botId, 'Open', { limit: 100 }));
+  await stage('  the bot (getBot)', () => getBot(target.botId));
+  await stage('  100 conversations (find, lean)', () => ConversationModel.find(filter).sort({ _id: 1 }).limit(100).batchSize(101).lean());
+  await stage('  the count', () => ConversationModel.countDocuments(filter));
+  await stage('presenters', () => page.items.map(presentAgentConversation));
+  await stage('JSON.stringify', () => JSON.stringify(body));
 } else {
   const { listDeliveries } = await import(`${root}/src/gateway/service.ts`);
   const { presentDelivery } = await import(`${root}/src/gateway/presenters.ts`);
@@ -167,7 +191,7 @@ if (which === 'log') {
   const ids = { delivery: trusted({ $in: page.items.map((r: { delivery: { id: string } }) => r.delivery.id) }) };
   const present = () => page.items.map((r: Parameters<typeof presentDelivery>[0]) => presentDelivery(r));
   const body = { success: true, deliveries: present(), pagination: page.pagination };
-  await stage('HTTP: the page', () => get('/gateway/deliveries?limit=100'));
+  await stage('HTTP: the page', () => get(pagePathOf('gateway')));
   await stage('service: listDeliveries', () => listDeliveries({}, { limit: 100 }, config.DELIVERY_LIST_TOTAL_LIMIT));
   await stage('  100 deliveries without rawBody', () => GatewayDeliveryModel.find({}, '-rawBody').sort({ _id: 1 }).limit(100).lean());
   await stage('  100 deliveries without rawBody and headers', () => GatewayDeliveryModel.find({}, '-rawBody -headers').sort({ _id: 1 }).limit(100).lean());

@@ -54,6 +54,10 @@ export async function connectDatabase(uri: string, connectOpts: ConnectOptions =
     socketTimeoutMS: 120_000,
     connectTimeoutMS: CONNECT_TIMEOUT_MS,
     heartbeatFrequencyMS: HEARTBEAT_FREQUENCY_MS,
+    // Every string the service reads was written from a JS string, so it is valid UTF-8; checking
+    // it again scans each decoded string longer than 20 bytes in JS, a few % of a list page's CPU
+    // (docs/BENCHMARKS.md, session 31). Unchecked, a bad byte would read as U+FFFD, not throw.
+    enableUtf8Validation: false,
   };
   await mongoose.connect(uri, options);
   onFerretDb = await isFerretDb();

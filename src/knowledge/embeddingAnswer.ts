@@ -19,9 +19,14 @@ export type EmbeddingAnswer =
 export interface EmbeddingRequest {
   url: string;
   headers: Record<string, string>;
-  /** The JSON body, whose `input` holds `count` texts. */
-  body: string;
-  count: number;
+  /**
+   * The JSON body's fields. The body is built where the request is made: on the embedding thread
+   * for a sync's batches, since posting the texts there costs the sync's main thread about a sixth
+   * of what building the JSON and posting it did (6,000 chunks: ~1.5 against ~8 ms).
+   */
+  model: string;
+  input: string[];
+  encoding_format: 'base64' | 'float';
   /**
    * Answer the vectors as packs store them: a sync's batches are only stored, so the thread that
    * reads them quantises them too, and the main thread, which chunks and writes, does no vector work.
@@ -35,21 +40,23 @@ export interface EmbeddingRequest {
  * are thrown; every other outcome is an answer.
  */
 export async function requestEmbeddings(req: EmbeddingRequest, signal?: AbortSignal): Promise<EmbeddingAnswer> {
+  const { model, input, encoding_format } = req;
+  const count = input.length;
   let response;
   try {
-    response = await request(req.url, { method: 'POST', headers: req.headers, body: req.body, signal });
+    response = await request(req.url, { method: 'POST', headers: req.headers, body: JSON.stringify({ model, input, encoding_format }), signal });
   } catch (err) {
     if (signal?.aborted) throw err;
     return { kind: 'unreachable', message: err instanceof Error ? err.message : String(err) };
   }
   const bytes = Buffer.from(await response.body.arrayBuffer());
   if (response.statusCode >= 300) return { kind: 'status', status: response.statusCode, text: bytes.toString('utf8') };
-  const fast = base64Embeddings(bytes, req.count);
+  const fast = base64Embeddings(bytes, count);
   if (fast) return answerOf(req, fast.floats, fast.tokens);
   const body = parseJson(bytes.toString('utf8')) as { data?: unknown; usage?: { prompt_tokens?: unknown } } | null;
   let floats: Float32Array;
   try {
-    floats = new Float32Array(decodeEmbeddings(body?.data, req.count)[0]!.buffer);
+    floats = new Float32Array(decodeEmbeddings(body?.data, count)[0]!.buffer);
   } catch (err) {
     return { kind: 'invalid', message: (err as Error).message };
   }
@@ -59,9 +66,10 @@ export async function requestEmbeddings(req: EmbeddingRequest, signal?: AbortSig
 
 function answerOf(req: EmbeddingRequest, floats: Float32Array, tokens: number | undefined): EmbeddingAnswer {
   const usage = tokens === undefined ? {} : { tokens };
-  if (!req.stored) return { kind: 'vectors', floats, count: req.count, ...usage };
-  const vectors = quantiseUnit(floats, floats.length / req.count);
-  return vectors ? { kind: 'stored', vectors, count: req.count, ...usage } : { kind: 'invalid', message: NOT_FINITE };
+  const count = req.input.length;
+  if (!req.stored) return { kind: 'vectors', floats, count, ...usage };
+  const vectors = quantiseUnit(floats, floats.length / count);
+  return vectors ? { kind: 'stored', vectors, count, ...usage } : { kind: 'invalid', message: NOT_FINITE };
 }
 
 export const NOT_FINITE = 'a vector holds a value that is not a finite number';

@@ -37,8 +37,9 @@ export function createEmbeddingModel(endpoint: EmbeddingEndpoint): EmbeddingMode
     const req: EmbeddingRequest = {
       url,
       headers: withoutUndefined({ ...headers, 'content-type': 'application/json', ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}) }),
-      body: JSON.stringify({ model: endpoint.modelId, input: values, encoding_format: as }),
-      count: values.length,
+      model: endpoint.modelId,
+      input: values,
+      encoding_format: as,
       ...(stored ? { stored } : {}),
     };
     // One text (a chat's question) stays here: the hop to the thread would cost more than it saves.

@@ -81,15 +81,27 @@ export function bucketOf(rowId: string, buckets: number): number {
 const decode = <T>(data: Buffer | { buffer: Uint8Array }): T =>
   JSON.parse(inflateRawSync(Buffer.isBuffer(data) ? data : Buffer.from(data.buffer)).toString('utf8')) as T;
 
-/** Writes the buckets, then the header; the caller's segment switch commits them. Returns the header id. */
-export async function writeManifest(dataSourceId: string, manifest: Manifest & { buckets: number }): Promise<string> {
+/**
+ * Writes the buckets, then the header; the caller's segment switch commits them. Returns the header
+ * id. `after` is the run's pack inserts: the documents are encoded while those go on (the sync's
+ * main thread is otherwise idle then), and written only once they are done, so a manifest never
+ * names a pack that is not stored.
+ */
+export async function writeManifest(dataSourceId: string, manifest: Manifest & { buckets: number }, after: Promise<void> = Promise.resolve()): Promise<string> {
   const { run, rows, buckets, ...head } = manifest;
   const manifestId = `${dataSourceId}:${run}`;
-  const split: string[][] = Array.from({ length: buckets }, () => []);
-  for (const rowId in rows) split[bucketOf(rowId, buckets)]!.push(rowId);
-  const docs = split.map((ids, k) => ({ _id: `${manifestId}:${k}`, dataSourceId, run, data: encode(toColumns(ids, rows)) }));
+  let docs: Array<{ _id: string; dataSourceId: string; run: number; data: Buffer }>;
+  try {
+    const split: string[][] = Array.from({ length: buckets }, () => []);
+    for (const rowId in rows) split[bucketOf(rowId, buckets)]!.push(rowId);
+    docs = split.map((ids, k) => ({ _id: `${manifestId}:${k}`, dataSourceId, run, data: encode(toColumns(ids, rows)) }));
+    docs.push({ _id: manifestId, dataSourceId, run, data: encode({ ...head, run, buckets }) });
+  } finally {
+    await after;
+  }
+  const header = docs.pop()!;
   await KnowledgeManifestModel.collection.insertMany(docs as never[], { ordered: true });
-  await KnowledgeManifestModel.collection.insertOne({ _id: manifestId, dataSourceId, run, data: encode({ ...head, run, buckets }) } as never);
+  await KnowledgeManifestModel.collection.insertOne(header as never);
   return manifestId;
 }
 

@@ -121,8 +121,8 @@ export async function commitKnowledge(input: CommitInput): Promise<{ manifest: M
   if (!input.written) for (const group of [...input.processed, ...(input.reembedded ?? [])]) writer.add(group);
   let previous = input.previous;
   for (let attempt = 1; ; attempt++) {
-    const { manifest, totalDocuments } = await nextManifest(input, previous, writer);
-    const manifestId = await writeManifest(dataSourceId, manifest);
+    const { manifest, totalDocuments, packsWritten } = await nextManifest(input, previous, writer);
+    const manifestId = await writeManifest(dataSourceId, manifest, packsWritten);
     const { buckets, tracked } = manifest;
     if (await switchSegment(dataSourceId, previous.run, { botId: input.botId, run, manifestId, totalDocuments, tracked, buckets })) {
       await stampKnowledge(input.botId);
@@ -160,7 +160,10 @@ async function switchSegment(dataSourceId: string, from: number, segment: Omit<K
   }
 }
 
-/** The manifest of `previous`'s kept rows and the run's written ones (relocations added to `writer`). */
+/**
+ * The manifest of `previous`'s kept rows and the run's written ones (relocations added to `writer`),
+ * and the writer's last inserts, still under way: the manifest is built and encoded beside them.
+ */
 async function nextManifest(input: CommitInput, previous: Manifest, writer: PackWriter) {
   const now = input.now.getTime();
   /** Synced time of each row this run writes: now for processed rows, as before for the others. */
@@ -176,7 +179,8 @@ async function nextManifest(input: CommitInput, previous: Manifest, writer: Pack
     syncedAt.set(group.rowId, group.t);
     writer.add(group);
   }
-  await writer.finish();
+  // finish() packs the last rows before it first waits, so the writer's rows and packs are whole now.
+  const packsWritten = writer.finish();
   const packs: Record<string, number> = { ...writer.packs };
   let [count, totalDocuments] = [0, 0];
   for (const entry of Object.values(kept)) {
@@ -193,7 +197,7 @@ async function nextManifest(input: CommitInput, previous: Manifest, writer: Pack
     count++;
     totalDocuments += entry.n;
   }
-  return { manifest: { run: input.run, tracked: true, rows, packs, buckets: bucketCount(count) }, totalDocuments };
+  return { manifest: { run: input.run, tracked: true, rows, packs, buckets: bucketCount(count) }, totalDocuments, packsWritten };
 }
 
 /** Moves the kept rows of mostly-dead packs into the new run's packs, so dead chunks never pile up. */

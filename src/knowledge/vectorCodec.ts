@@ -66,14 +66,24 @@ export function dequantise(codes: Int16Array, scales: Float32Array): Float32Arra
 /** 12-bit integers (within ±2,047), two to three bytes (an odd count ends with a half-filled pair). */
 export function pack12(codes: Int16Array): Uint8Array {
   const out = new Uint8Array(Math.ceil(codes.length / 2) * 3);
-  let o = 0;
-  for (let i = 0; i < codes.length; i += 2, o += 3) {
-    // Offset by 2,048 to unsigned; the second of a pair is 0 (→ 2,048) past the end.
+  // Whole pairs in a loop of their own: without the check for a missing second value it runs in
+  // about two thirds of the time (12 packs of 500 × 384: 12-13 → 8-9 ms on the sync's main thread).
+  const pairs = codes.length >> 1;
+  let [i, o] = [0, 0];
+  for (let p = 0; p < pairs; p++, i += 2, o += 3) {
+    // Offset by 2,048 to unsigned; a Uint8Array keeps the low 8 bits of what is stored.
     const a = codes[i]! + 2_048;
-    const b = (codes[i + 1] ?? 0) + 2_048;
-    out[o] = a & 0xff;
-    out[o + 1] = (a >> 8) | ((b & 0x0f) << 4);
+    const b = codes[i + 1]! + 2_048;
+    out[o] = a;
+    out[o + 1] = (a >> 8) | (b << 4);
     out[o + 2] = b >> 4;
+  }
+  // An odd count: the last pair's second value is 0 (→ 2,048).
+  if (i < codes.length) {
+    const a = codes[i]! + 2_048;
+    out[o] = a;
+    out[o + 1] = (a >> 8) | (2_048 << 4);
+    out[o + 2] = 2_048 >> 4;
   }
   return out;
 }

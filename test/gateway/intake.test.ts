@@ -2,12 +2,14 @@
 // every refusal answered with success: false and the right status, never a 500, never stored.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
+import { Types } from 'mongoose';
 import { describe, expect, it } from 'vitest';
 import { useTestRuntime, waitFor } from '../helpers/harness.ts';
 import { adminApi } from '../helpers/factories.ts';
 import { gatewayFiles } from './support/gatewayFiles.ts';
 import { modulesWithGateway } from './support/runtime.ts';
 import { eventBody, hmacHeader, postDelivery, sendSigned } from './support/signing.ts';
+import { GatewayDeliveryModel } from '../../src/gateway/model.ts';
 
 const OLD = 'old-secret-0123456789';
 const NEW = 'new-secret-9876543210';
@@ -162,5 +164,35 @@ describe('gateway intake', () => {
       cursor = res.body.pagination.last;
     }
     expect(listed).toEqual(sent);
+  });
+
+  it('pages by cursor through deliveries stored with an ObjectId _id by older releases too, and refuses a cursor of no delivery', async () => {
+    const legacy = Array.from({ length: 3 }, (_, n) => ({
+      _id: new Types.ObjectId(),
+      id: randomUUID(),
+      source: 'relay',
+      deliveryId: randomUUID(),
+      event: 'legacy.check',
+      test: false,
+      headers: {},
+      rawBody: Buffer.from(`{"n":${n}}`),
+      receivedAt: new Date(),
+      run: 0,
+      processedRun: 0,
+      processedAt: new Date(),
+    }));
+    await GatewayDeliveryModel.collection.insertMany(legacy as never[]);
+    const page = (cursor?: string) => admin()('get', `/gateway/deliveries?event=legacy.check&limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+    const listed: string[] = [];
+    let cursor: string | undefined;
+    for (let n = 0; n < 3; n++) {
+      const res = await page(cursor);
+      expect(res.status).toBe(200);
+      listed.push(...(res.body.deliveries as Array<{ id: string }>).map((d) => d.id));
+      cursor = res.body.pagination.last;
+    }
+    expect(listed).toEqual(legacy.map((d) => d.id));
+    expect((await page(cursor)).body).toMatchObject({ deliveries: [], pagination: { total: 3, last: null } });
+    expect((await page(randomUUID())).body).toMatchObject({ success: false, code: 'invalid_cursor' });
   });
 });

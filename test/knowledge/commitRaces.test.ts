@@ -146,6 +146,43 @@ describe('overlapping runs of one data source', () => {
     expect(Object.keys(await live(ds._id))).toHaveLength(2);
   });
 
+  it('writes the manifest only once every pack insert of the run has been acknowledged, and none when one fails', async () => {
+    const { ds, x, y, run, base } = await syncedSource();
+    // Two groups of 300 chunks: two packs, the second inserted by the commit itself.
+    const big = (rowId: string, word: string): RowChunks => ({ ...group(rowId, word), chunks: Array.from({ length: 300 }, (_, i) => ({ heading: null, text: `${word} ${i}.`, tokens: 2 })) });
+    const events: string[] = [];
+    const client = mongoose.connection.getClient();
+    const pending = new Map<number, string>();
+    const started = (e: CommandStartedEvent) => {
+      const collection = e.command[e.commandName];
+      if (e.commandName !== 'insert' || !/^knowledge(packs|manifests)$/.test(collection)) return;
+      pending.set(e.requestId, collection);
+      events.push(`start ${collection}`);
+    };
+    const succeeded = (e: { requestId: number }) => {
+      const collection = pending.get(e.requestId);
+      if (collection) events.push(`done ${collection}`);
+    };
+    client.on('commandStarted', started);
+    client.on('commandSucceeded', succeeded);
+    try {
+      await commit(ds, run + 1, base, [big(x, 'Xray'), big(y, 'Yankee')]);
+    } finally {
+      client.off('commandStarted', started);
+      client.off('commandSucceeded', succeeded);
+    }
+    const firstManifest = events.indexOf('start knowledgemanifests');
+    expect(events.filter((e) => e === 'done knowledgepacks').length).toBeGreaterThanOrEqual(1);
+    expect(firstManifest).toBeGreaterThan(events.lastIndexOf('done knowledgepacks'));
+    expect(events.slice(firstManifest)).not.toContain('start knowledgepacks');
+
+    // A second runner of the next run stored its first pack already: this commit's insert fails.
+    const committed = await readCommitted(ds._id);
+    await KnowledgePackModel.collection.insertOne({ _id: `${ds._id}:${run + 2}:0`, dataSourceId: ds._id, run: run + 2, data: Buffer.alloc(0) } as never);
+    await expect(commit(ds, run + 2, committed, [group(x, 'Xray two.')])).rejects.toMatchObject({ code: 11000 });
+    expect(await KnowledgeManifestModel.countDocuments({ dataSourceId: ds._id, run: run + 2 })).toBe(0);
+  });
+
   it("keys every read and delete of a source's packs and manifests by _id (a range of the _id index for the cleanups)", async () => {
     const { ds, x, run, base } = await syncedSource();
     const other = await syncedSource();

@@ -211,6 +211,8 @@ describe('stored vectors (16 bits per dimension and a scale per vector)', () => 
     const codes = Int16Array.from([-2_047, 2_047, 0, -1, 1, 2_046, -2_048 + 1, 5, -5]);
     const bytes = pack12(codes);
     expect(bytes.byteLength).toBe(15);
+    // The stored layout, byte for byte: each integer + 2,048 in 12 bits, low first; an odd count's pad is 0.
+    expect(Array.from(pack12(Int16Array.from([1, -1, 3])))).toEqual([0x01, 0xf8, 0x7f, 0x03, 0x08, 0x80]);
     expect(Array.from(unpack12(bytes, codes.length))).toEqual(Array.from(codes));
     // A pack cut short gives the integers it holds, not values read past its end.
     expect(Array.from(unpack12(bytes.subarray(0, 6), codes.length))).toEqual(Array.from(codes.subarray(0, 4)));
