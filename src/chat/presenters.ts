@@ -14,9 +14,15 @@ export const presentMessage = (m: Message) => ({
   createdAt: m.createdAt.toISOString(),
 });
 
-/** What an agent sees: the handoff state and who the user said they are. */
+/**
+ * What an agent sees: the handoff state and who the user said they are. The public fields written
+ * out, not spread: V8 defines each field after a spread through its runtime, which cost the inbox
+ * page about a tenth of its CPU (docs/BENCHMARKS.md, session 31).
+ */
 export const presentAgentConversation = (c: Conversation) => ({
-  ...presentConversation(c),
+  id: c.id,
+  createdAt: c.createdAt.toISOString(),
+  initialMessage: c.initialMessage ?? null,
   botId: c.botId,
   state: c.state,
   userData: c.userData ?? {},

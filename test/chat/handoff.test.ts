@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestRuntime, useListeningApp } from '../helpers/harness.ts';
 import { adminApi, createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
+import { ConversationModel } from '../../src/chat/model.ts';
 import { EventModel, type EventType, type StoredEvent } from '../../src/events/model.ts';
 import { asksForHuman } from '../../src/chat/handoff.ts';
 import { NO_ANSWER } from '../../src/chat/answerers/grounded.ts';
@@ -179,6 +180,26 @@ describe.each(['1.0', '2.0'] as const)('human handoff on %s', (version) => {
     expect((await admin('post', `/conversations/${conversationId}/release`)).status).toBe(409);
     expect((await admin('post', `/conversations/${conversationId}/messages`, { message: 'too early' })).status).toBe(409);
     expect((await rt.http().get(`/api/admin/bots/${tenant.botId}/conversations`)).status).toBe(401);
+  });
+
+  it('shows an agent the public fields of a conversation, then its handoff state, in that order', async () => {
+    const start = await api('post', '/conversation', { userData: { plan: 'pro' } });
+    const conversationId = start.body.conversationId;
+    const listed = await admin('get', `/bots/${tenant.botId}/conversations?state=Open&limit=100`);
+    const shown = listed.body.conversations.find((c: { id: string }) => c.id === conversationId);
+    const stored = (await ConversationModel.findById(conversationId).lean())!;
+    expect(JSON.stringify(shown)).toBe(
+      JSON.stringify({
+        id: conversationId,
+        createdAt: stored.createdAt.toISOString(),
+        initialMessage: null,
+        botId: tenant.botId,
+        state: 'Open',
+        userData: { plan: 'pro' },
+        userEmail: null,
+        agent: null,
+      }),
+    );
   });
 
   it("answers an unknown bot's inbox with 404 bot_not_found, also when its cursor names nothing", async () => {
