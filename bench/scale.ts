@@ -36,6 +36,9 @@
 // measured requests, one at a time. RSS is the big instance's API process (peak of samples taken
 // every 2 s during a run) and its FerretDB's, apart. The embedded database's WAL file is sampled
 // every 100 ms: its peak per seeding part and per run (a long read pins the WAL; docs/FERRETDB.md).
+// The big instance's API event loop is watched during the big tenant's requests: its blocks of 10 ms
+// or more, each with the process's CPU and GC inside it, and how much of each probe's worst samples
+// waited on one (a p99 of 100 samples is the worst one or two).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,9 +47,9 @@ import { fileURLToPath } from 'node:url';
 import { fetch } from 'undici';
 import { MongoClient } from 'mongodb';
 import { machineLine } from './lib/runtime.ts';
-import { endpointProbes, p99RatioInterval, summarize, timeRequest, timeSamples, type Probe } from './lib/probes.ts';
+import { endpointProbes, p99RatioInterval, summarize, timeSamples, type Probe } from './lib/probes.ts';
 import { syncAndWait } from './lib/sync.ts';
-import { ADMIN_TOKEN, GATEWAY_SECRET, clientFor, markdown, patientDispatcher, words, type GcTally, type Seeded, type TenantKeys } from './lib/scaleTenant.ts';
+import { ADMIN_TOKEN, GATEWAY_SECRET, clientFor, markdown, patientDispatcher, words, type GcTally, type LoopTally, type Seeded, type TenantKeys } from './lib/scaleTenant.ts';
 import { flag } from './lib/args.ts';
 
 const RUNS = Number(flag('runs') ?? 3);
@@ -182,13 +185,54 @@ async function admin(baseUrl: string, pathname: string): Promise<unknown> {
 const probes = (baseUrl: string, t: TenantKeys): Probe[] => endpointProbes(clientFor(baseUrl, t), (p) => admin(baseUrl, p), t);
 
 type Figures = Map<string, { p50: number; p99: number }>;
-async function measure(list: Probe[]): Promise<Figures> {
+/** A timed request's start (epoch ms) and time, to be laid beside the API's event-loop blocks. */
+type Sample = { name: string; start: number; ms: number };
+async function measure(list: Probe[], samples: Sample[] = []): Promise<Figures> {
   const out: Figures = new Map();
   for (const [name, request] of list) {
     await timeSamples(request, WARMUP);
-    out.set(name, await timeRequest(request, REQUESTS));
+    const ms: number[] = [];
+    for (let i = 0; i < REQUESTS; i++) {
+      const start = performance.timeOrigin + performance.now();
+      ms.push(...(await timeSamples(request, 1)));
+      samples.push({ name, start, ms: ms.at(-1)! });
+    }
+    out.set(name, summarize(ms));
   }
   return out;
+}
+
+/**
+ * The API event loop during the big tenant's requests, and for the samples that set the p99s (each
+ * probe's two worst) how much of their time the loop was blocked: a sample that waited out a
+ * block was slow for what else ran in the process (or a GC pause), not for its own work.
+ */
+function loopLines(loop: LoopTally, samples: Sample[]): string[] {
+  const over = (ms: number) => loop.blocks.filter((b) => b.ms >= ms).length;
+  const big = loop.blocks.filter((b) => b.ms >= 20);
+  const gcMost = big.filter((b) => b.gcMs >= b.ms / 2).length;
+  // Under half a core of the process's CPU over the block: it mostly waited for a core (machine load).
+  const starved = big.filter((b) => b.cpuMs < b.ms / 2).length;
+  const longest = [...loop.blocks].sort((a, b) => b.ms - a.ms).slice(0, 5);
+  const lines = [
+    `API event loop during the big tenant's requests: delay p99 ${loop.p99.toFixed(1)} ms, max ${loop.max.toFixed(1)} ms; blocks of 10 ms or more ${over(10)}, ` +
+      `of 20 ${over(20)} (${gcMost} mostly GC, ${starved} with the process under half a core: waiting for one), of 50 ${over(50)}; ` +
+      `longest (ms, process CPU, GC) ${longest.map((b) => `${b.ms.toFixed(0)} (${b.cpuMs.toFixed(0)}, ${b.gcMs.toFixed(0)})`).join(', ') || '-'}`,
+  ];
+  const worst = [...new Set(samples.map((s) => s.name))].flatMap((name) =>
+    samples
+      .filter((s) => s.name === name)
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 2),
+  );
+  const blockedIn = (s: Sample) =>
+    loop.blocks.reduce((sum, b) => sum + Math.max(0, Math.min(s.start + s.ms, b.end) - Math.max(s.start, b.end - b.ms)), 0);
+  const slow = worst.filter((s) => s.ms >= 30).sort((a, b) => b.ms - a.ms);
+  lines.push(
+    `Samples of 30 ms or more among each probe's two worst, ms (of it the API loop blocked): ` +
+      (slow.map((s) => `${s.name} ${s.ms.toFixed(0)} (${blockedIn(s).toFixed(0)})`).join(', ') || 'none'),
+  );
+  return lines;
 }
 
 /** Paced gateway intake at `baseUrl` in a process of its own, until stop(); moveTo() retargets it. */
@@ -281,10 +325,13 @@ for (let run = 1; run <= RUNS; run++) {
   const started = { ms: performance.now(), client: process.cpuUsage(), sink: await sink.ask<number>({ cpu: true }, 'cpuMs') };
   const intake = await backgroundIntake(bigUrl);
   await big.ask({ gc: true }, 'gc');
+  await big.ask({ loop: true }, 'loop');
   const bigProbes: Probe[] = [...probes(bigUrl, bigTenant), ['gateway delivery list (admin)', () => admin(bigUrl, '/gateway/deliveries?limit=100')]];
   const bigStarted = performance.now();
-  const bigFigures = await measure(bigProbes);
+  const samples: Sample[] = [];
+  const bigFigures = await measure(bigProbes, samples);
   const gc = await big.ask<GcTally>({ gc: true }, 'gc');
+  const loop = await big.ask<LoopTally>({ loop: true }, 'loop');
   const bigSeconds = (performance.now() - bigStarted) / 1000;
   const peak = await rss.stop();
   const snapshot = (when: string) =>
@@ -312,6 +359,7 @@ for (let run = 1; run <= RUNS; run++) {
         `${range ? `${range[0].toFixed(2)}-${range[1].toFixed(2)}` : '-'} |`,
     );
   }
+  for (const line of loopLines(loop, samples)) print(line);
   const walRequests = await big.ask<{ file: number; used: number }>({ walPeak: true }, 'walPeak');
   const sweeps = await big.ask<Record<string, { ms: number; found: unknown; backlog?: number; readMs?: number }>>({ sweeps: true }, 'sweeps');
   print(`Sweeps (ms, what each found): ${Object.entries(sweeps).map(([k, v]) => `${k} ${v.ms.toFixed(0)} (${JSON.stringify(v.found)})`).join(', ')}`);

@@ -12,6 +12,7 @@
 //   { walPeak } -> { walPeak: { file, used } }: the WAL's peaks in bytes since the last ask (or seeding part);
 //   { heapSnapshot: file } -> { heapSnapshot: file }: writes this process's heap snapshot (bench/heap-holders.ts reads it);
 //   { gc } -> { gc: GcTally }: this process's GC pauses by kind, CPU and heap used since the last ask;
+//   { loop } -> { loop: LoopTally }: its event loop's delay and blocks of 10 ms or more since the last ask;
 //   { close } -> stops the runtime and the database, and exits.
 // BENCH_WORKER_PROCESS=1 runs the jobs in a second process, `src/main.ts` with ROLE=worker on the
 // same database (docker-compose.yml's shape), at the OS priority BENCH_WORKER_NICE (default 0);
@@ -22,11 +23,11 @@ import v8 from 'node:v8';
 import path from 'node:path';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { PerformanceObserver } from 'node:perf_hooks';
+import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
 import { fetch } from 'undici';
 import { startBenchRuntime, type BenchRuntime, type WalSize } from './runtime.ts';
-import { ADMIN_TOKEN, GATEWAY_SECRET, clientFor, markdown, patientDispatcher, words, type GcTally, type Seeded, type TenantKeys } from './scaleTenant.ts';
+import { ADMIN_TOKEN, GATEWAY_SECRET, clientFor, markdown, patientDispatcher, words, type GcTally, type LoopTally, type Seeded, type TenantKeys } from './scaleTenant.ts';
 import { syncAndWait } from './sync.ts';
 import { signedGatewayDelivery } from './gatewayDelivery.ts';
 import { drained, writeBenchRule } from './gatewayRule.ts';
@@ -220,9 +221,42 @@ const gcTally = {
     return out;
   },
 };
+/** The event loop's blocks (LoopTally); GC pauses of 1 ms or more are kept a while to be found inside them. */
+const loopTally = {
+  histogram: monitorEventLoopDelay({ resolution: 2 }),
+  blocks: [] as Array<{ end: number; ms: number; cpuMs: number }>,
+  gcPauses: [] as Array<{ start: number; ms: number }>,
+  take(): LoopTally {
+    const h = this.histogram;
+    // GC entries reach the observer after the block they were in, so they are matched here.
+    const gcIn = (start: number, end: number) => this.gcPauses.reduce((sum, p) => sum + Math.max(0, Math.min(end, p.start + p.ms) - Math.max(start, p.start)), 0);
+    const blocks = this.blocks.map((b) => ({ ...b, gcMs: gcIn(b.end - b.ms, b.end) }));
+    const out = { p99: h.percentile(99) / 1e6, max: h.max / 1e6, blocks };
+    h.reset();
+    this.blocks = [];
+    return out;
+  },
+};
+loopTally.histogram.enable();
+{
+  // The process's CPU over a block (all its threads) tells its own work from waiting for a core.
+  let last = performance.now();
+  let lastCpu = process.cpuUsage();
+  setInterval(() => {
+    const now = performance.now();
+    const cpu = process.cpuUsage();
+    const ms = now - last - 5;
+    const cpuMs = (cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000;
+    last = now;
+    lastCpu = cpu;
+    if (ms < 10) return;
+    if (loopTally.blocks.length < 20_000) loopTally.blocks.push({ end: performance.timeOrigin + now, ms, cpuMs });
+  }, 5).unref();
+}
 new PerformanceObserver((list) => {
   const t = gcTally.tally;
   for (const entry of list.getEntries()) {
+    if (entry.duration >= 1) loopTally.gcPauses.push({ start: performance.timeOrigin + entry.startTime, ms: entry.duration });
     // PerformanceGC kinds: 1 minor (scavenge), 2 major (mark-compact), 4 incremental marking, 8 weak callbacks
     const kind = (entry as unknown as { detail?: { kind?: number } }).detail?.kind;
     if (kind === 1) (t.minor++, (t.minorMs += entry.duration));
@@ -231,6 +265,7 @@ new PerformanceObserver((list) => {
     t.maxMs = Math.max(t.maxMs, entry.duration);
   }
 }).observe({ entryTypes: ['gc'] });
+setInterval(() => (loopTally.gcPauses = loopTally.gcPauses.filter((p) => p.start > Date.now() - 600_000)), 60_000).unref();
 setInterval(() => (gcTally.tally.heapPeak = Math.max(gcTally.tally.heapPeak, process.memoryUsage().heapUsed)), 500).unref();
 const timed = async (fn: () => Promise<unknown>) => {
   const started = performance.now();
@@ -245,6 +280,7 @@ type Message = {
   stats?: boolean;
   walPeak?: boolean;
   gc?: boolean;
+  loop?: boolean;
   heapSnapshot?: string;
   close?: boolean;
 };
@@ -280,6 +316,7 @@ process.on('message', async (msg: Message) => {
   if (msg.stats) process.send!({ stats: { apiRss: process.memoryUsage().rss, dbRss: bench.database.rssBytes(), workerRss: worker?.rssBytes() ?? 0 } });
   if (msg.walPeak) process.send!({ walPeak: walPeak.take() });
   if (msg.gc) process.send!({ gc: gcTally.take() });
+  if (msg.loop) process.send!({ loop: loopTally.take() });
   if (msg.heapSnapshot) process.send!({ heapSnapshot: v8.writeHeapSnapshot(msg.heapSnapshot) });
   if (msg.close) {
     await worker?.stop();

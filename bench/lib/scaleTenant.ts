@@ -44,6 +44,19 @@ export interface GcTally {
   heapPeak: number;
 }
 
+/**
+ * An instance's API event loop between two asks: the delay histogram's (monitorEventLoopDelay,
+ * 2 ms resolution) p99 and max, and every block of 10 ms or more that a 5 ms timer saw, with its
+ * end (epoch ms), the process's CPU over it (all threads; well under the block's ms when the
+ * process waited for a core) and the GC pause time inside it, so bench/scale.ts can tell which
+ * slow samples waited on the loop and why.
+ */
+export interface LoopTally {
+  p99: number;
+  max: number;
+  blocks: Array<{ end: number; ms: number; cpuMs: number; gcMs: number }>;
+}
+
 const prose = seededText(17);
 export const { words } = prose;
 export function markdown(i: number, bytes = 2048): string {
