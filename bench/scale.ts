@@ -37,8 +37,9 @@
 // every 2 s during a run) and its FerretDB's, apart. The embedded database's WAL file is sampled
 // every 100 ms: its peak per seeding part and per run (a long read pins the WAL; docs/FERRETDB.md).
 // The big instance's API event loop is watched during the big tenant's requests: its blocks of 10 ms
-// or more, each with the process's CPU and GC inside it, and how much of each probe's worst samples
-// waited on one (a p99 of 100 samples is the worst one or two).
+// or more, each with the process's CPU and GC inside it, and for each probe's worst samples (a p99
+// of 100 samples is the worst one or two) their time in the API process and under a block (the
+// request's own synchronous work counts as a block too).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -227,10 +228,19 @@ function loopLines(loop: LoopTally, samples: Sample[]): string[] {
   );
   const blockedIn = (s: Sample) =>
     loop.blocks.reduce((sum, b) => sum + Math.max(0, Math.min(s.start + s.ms, b.end) - Math.max(s.start, b.end - b.ms)), 0);
+  // The server's record of the sample: the one request it took up inside the sample's span ('finish'
+  // can come after the client has the response, when the loop is held after the write).
+  const servedMs = (s: Sample) => {
+    const r = loop.served.find((r) => r.start >= s.start && r.start <= s.start + s.ms);
+    return r ? Math.min(r.end, s.start + s.ms) - r.start : NaN;
+  };
   const slow = worst.filter((s) => s.ms >= 30).sort((a, b) => b.ms - a.ms);
+  const sum = (f: (s: Sample) => number) => slow.reduce((t, s) => t + (Number.isNaN(f(s)) ? 0 : f(s)), 0);
+  const all = sum((s) => s.ms);
   lines.push(
-    `Samples of 30 ms or more among each probe's two worst, ms (of it the API loop blocked): ` +
-      (slow.map((s) => `${s.name} ${s.ms.toFixed(0)} (${blockedIn(s).toFixed(0)})`).join(', ') || 'none'),
+    `Samples of 30 ms or more among each probe's two worst, ms (in the API process from its taking the request up to its response; of the whole, the API loop blocked): ` +
+      (slow.map((s) => `${s.name} ${s.ms.toFixed(0)} (${servedMs(s).toFixed(0)}; ${blockedIn(s).toFixed(0)})`).join(', ') || 'none') +
+      (slow.length ? `; in all ${all.toFixed(0)} ms, ${((100 * sum(servedMs)) / all).toFixed(0)} % in the API process, ${((100 * sum(blockedIn)) / all).toFixed(0)} % the loop blocked` : ''),
   );
   return lines;
 }

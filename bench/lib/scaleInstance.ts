@@ -12,7 +12,7 @@
 //   { walPeak } -> { walPeak: { file, used } }: the WAL's peaks in bytes since the last ask (or seeding part);
 //   { heapSnapshot: file } -> { heapSnapshot: file }: writes this process's heap snapshot (bench/heap-holders.ts reads it);
 //   { gc } -> { gc: GcTally }: this process's GC pauses by kind, CPU and heap used since the last ask;
-//   { loop } -> { loop: LoopTally }: its event loop's delay and blocks of 10 ms or more since the last ask;
+//   { loop } -> { loop: LoopTally }: its event loop's delay, blocks of 10 ms or more and served requests' times since the last ask;
 //   { close } -> stops the runtime and the database, and exits.
 // BENCH_WORKER_PROCESS=1 runs the jobs in a second process, `src/main.ts` with ROLE=worker on the
 // same database (docker-compose.yml's shape), at the OS priority BENCH_WORKER_NICE (default 0);
@@ -226,18 +226,27 @@ const loopTally = {
   histogram: monitorEventLoopDelay({ resolution: 2 }),
   blocks: [] as Array<{ end: number; ms: number; cpuMs: number }>,
   gcPauses: [] as Array<{ start: number; ms: number }>,
+  served: [] as LoopTally['served'],
   take(): LoopTally {
     const h = this.histogram;
     // GC entries reach the observer after the block they were in, so they are matched here.
     const gcIn = (start: number, end: number) => this.gcPauses.reduce((sum, p) => sum + Math.max(0, Math.min(end, p.start + p.ms) - Math.max(start, p.start)), 0);
     const blocks = this.blocks.map((b) => ({ ...b, gcMs: gcIn(b.end - b.ms, b.end) }));
-    const out = { p99: h.percentile(99) / 1e6, max: h.max / 1e6, blocks };
+    const out = { p99: h.percentile(99) / 1e6, max: h.max / 1e6, blocks, served: this.served };
     h.reset();
     this.blocks = [];
+    this.served = [];
     return out;
   },
 };
 loopTally.histogram.enable();
+// A measured request's time in this process, so bench/scale.ts can tell it from the time before the
+// loop took the request up (a block, or the socket) and after it finished (the client's side).
+bench.server.prependListener('request', (req, res) => {
+  if (req.url?.startsWith('/gateway/')) return;
+  const start = performance.timeOrigin + performance.now();
+  res.once('finish', () => loopTally.served.length < 20_000 && loopTally.served.push({ start, end: performance.timeOrigin + performance.now() }));
+});
 {
   // The process's CPU over a block (all its threads) tells its own work from waiting for a core.
   let last = performance.now();

@@ -55,6 +55,8 @@ export interface LoopTally {
   p99: number;
   max: number;
   blocks: Array<{ end: number; ms: number; cpuMs: number; gcMs: number }>;
+  /** Requests other than intake's, from the server's 'request' event (headers parsed) to the response's 'finish' (epoch ms). */
+  served: Array<{ start: number; end: number }>;
 }
 
 const prose = seededText(17);
