@@ -1,7 +1,8 @@
 // The embedding model (EMBEDDING_MODEL on the OpenAI-compatible server of OPENAI_BASE_URL), called
-// through the ai SDK's embedMany with a model of our own that asks for base64 (embeddingModel.ts). Vectors are kept L2-normalised, so cosine similarity
-// is a dot product, and travel with their chunks in the same pack document (store.ts). A sync's
-// batches come back quantised as packs store them (vectorCodec.ts), done on the embedding thread.
+// through the ai SDK's embedMany with a model of our own that asks for base64 (embeddingModel.ts).
+// Vectors are kept L2-normalised, so cosine similarity is a dot product, and travel with their
+// chunks in the same pack document (store.ts). A sync's batches come back quantised as packs store
+// them (vectorCodec.ts), done on the embedding thread.
 // Like the chat model, the server is the operator's own configuration, not user input, so it is
 // called directly rather than through src/outbound's SSRF guard.
 import { APICallError, embedMany } from 'ai';
