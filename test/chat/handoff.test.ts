@@ -4,7 +4,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestRuntime, useListeningApp } from '../helpers/harness.ts';
 import { adminApi, createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
-import { ConversationModel } from '../../src/chat/model.ts';
+import { ConversationModel, type Conversation } from '../../src/chat/model.ts';
+import { presentConversation } from '../../src/chat/presenters.ts';
 import { EventModel, type EventType, type StoredEvent } from '../../src/events/model.ts';
 import { asksForHuman } from '../../src/chat/handoff.ts';
 import { NO_ANSWER } from '../../src/chat/answerers/grounded.ts';
@@ -200,6 +201,9 @@ describe.each(['1.0', '2.0'] as const)('human handoff on %s', (version) => {
         agent: null,
       }),
     );
+    // The agent's presenter writes the public fields out (no spread): it must keep every one of them, first.
+    const publicKeys = Object.keys(presentConversation(stored as Conversation));
+    expect(Object.keys(shown).slice(0, publicKeys.length)).toEqual(publicKeys);
   });
 
   it("answers an unknown bot's inbox with 404 bot_not_found, also when its cursor names nothing", async () => {
