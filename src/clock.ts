@@ -12,6 +12,12 @@ export const newId = (): string => randomUUID();
 let lastMs = 0;
 let sequence = 0;
 
+/** Sorts above every timeOrderedId made before `ms` and below every one made at or after it. */
+export function timeOrderedIdBound(ms: number): string {
+  const hex = ms.toString(16).padStart(12, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8)}`;
+}
+
 /**
  * A UUIDv7 (RFC 9562): a valid UUID whose text order is its creation order, monotonic within this
  * process (a 12-bit counter orders ids of one millisecond; a clock that steps back is not

@@ -4,18 +4,25 @@
 // both raises throughput and shortens the queue behind a stalled write (docs/FERRETDB.md). Up to
 // `lanes` batches are in flight at once, so at low load a document does not wait behind another
 // batch's round trip; `gatherMs` makes documents arriving close together wait that long for company
-// (serialBatcher.ts), fewer commands for a little latency.
+// (serialBatcher.ts), fewer commands for a little latency. A companion collection (`first`) takes
+// each document's companion before the document, so a stored document always has its companion.
 import { MongoOperationTimeoutError } from 'mongodb';
 import { failedWrites } from './insertNew.ts';
 import { SerialBatcher } from './serialBatcher.ts';
 
 interface Pending {
   doc: object;
+  /** Stored before `doc` (the `first` collection), removed again when `doc` turns out a duplicate. */
+  first?: { _id: unknown; [field: string]: unknown };
   inserted: (fresh: boolean) => void;
   failed: (err: unknown) => void;
 }
 
 type InsertManyTarget = { insertMany(docs: never[], options: { ordered: false }): Promise<unknown> };
+type CompanionTarget = InsertManyTarget & { deleteMany(filter: never): Promise<unknown> };
+
+/** One document's fate in an unordered insertMany: `refused` when the database named it as failed, so it is certainly not stored. */
+type Outcome = { stored: boolean; duplicate?: boolean; refused?: boolean; err?: unknown };
 
 /**
  * How long a batch may hold its lane. A command the driver wrote to a socket Node had already
@@ -27,18 +34,24 @@ const DEFAULT_LANE_TIMEOUT_MS = 20_000;
 export class GroupInsert {
   private readonly batcher: SerialBatcher<Pending>;
   private readonly timeoutMs: number;
+  private readonly first?: CompanionTarget;
 
+  /**
+   * `first`: a collection where each document's companion (passed to insert) is stored before it,
+   * in one insertMany of the batch's companions, so a stored document always has its companion.
+   */
   constructor(
     private readonly collection: InsertManyTarget,
-    opts: { max?: number; lanes?: number; timeoutMs?: number; gatherMs?: number } = {},
+    opts: { max?: number; lanes?: number; timeoutMs?: number; gatherMs?: number; first?: CompanionTarget } = {},
   ) {
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_LANE_TIMEOUT_MS;
+    this.first = opts.first;
     this.batcher = new SerialBatcher(opts.max ?? 256, (items) => this.write(items), undefined, opts.lanes ?? 2, opts.gatherMs ?? 0);
   }
 
   /** True when this call inserted the document, false when its unique key existed; other errors throw. */
-  insert(doc: object): Promise<boolean> {
-    return new Promise((inserted, failed) => this.batcher.add({ doc, inserted, failed }));
+  insert(doc: object, first?: { _id: unknown; [field: string]: unknown }): Promise<boolean> {
+    return new Promise((inserted, failed) => this.batcher.add({ doc, first, inserted, failed }));
   }
 
   /** Resolves once everything handed in so far is written or refused. */
@@ -48,27 +61,50 @@ export class GroupInsert {
 
   private async write(items: Pending[]): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
+    // Past the bound its callers fail as on a timeout (503); should the insert still land, a
+    // retried delivery is a duplicate and an event is dispatched by the sweeper.
+    const bound = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new MongoOperationTimeoutError(`insert did not finish within ${this.timeoutMs} ms`)), this.timeoutMs);
+    });
+    const within = (command: Promise<unknown>) => Promise.race([command, bound]);
     try {
-      // Past the bound its callers fail as on a timeout (503); should the insert still land, a
-      // retried delivery is a duplicate and an event is dispatched by the sweeper.
-      const bound = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new MongoOperationTimeoutError(`insert did not finish within ${this.timeoutMs} ms`)), this.timeoutMs);
+      let batch = items;
+      if (this.first) {
+        const firsts = await insertEach(this.first, items.map((i) => i.first!), within);
+        batch = items.filter((item, i) => {
+          const outcome = firsts[i]!;
+          if (!outcome.stored) item.failed(outcome.err);
+          return outcome.stored;
+        });
+      }
+      const outcomes = await insertEach(this.collection, batch.map((i) => i.doc), within);
+      // A companion whose document is certainly not stored (a duplicate, a refused document) would
+      // be an orphan; one whose insert failed as a whole may still land, so it keeps its companion
+      // (retention removes what a crash or such a failure left). Removed before the callers hear.
+      const orphans = batch.filter((item, i) => item.first && outcomes[i]!.refused).map((item) => item.first!._id);
+      if (orphans.length) await within(this.first!.deleteMany({ _id: { $in: orphans } } as never)).catch(() => undefined);
+      batch.forEach((item, i) => {
+        const outcome = outcomes[i]!;
+        if (outcome.stored || outcome.duplicate) item.inserted(outcome.stored);
+        else item.failed(outcome.err);
       });
-      await Promise.race([this.collection.insertMany(items.map((i) => i.doc as never), { ordered: false }), bound]);
-    } catch (err) {
-      // Unordered: every document was tried; writeErrors name the ones that failed and why.
-      const failed = failedWrites(err);
-      if (!failed) return items.forEach((i) => i.failed(err));
-      const codes = new Map(failed.map((f) => [f.index, f.code]));
-      items.forEach((item, i) => {
-        if (!codes.has(i)) item.inserted(true);
-        else if (codes.get(i) === 11000) item.inserted(false);
-        else item.failed(err);
-      });
-      return;
     } finally {
       clearTimeout(timer);
     }
-    for (const item of items) item.inserted(true);
+  }
+}
+
+/** Inserts `docs` in one unordered insertMany; the fate of each. */
+async function insertEach(target: InsertManyTarget, docs: object[], within: (command: Promise<unknown>) => Promise<unknown>): Promise<Outcome[]> {
+  if (!docs.length) return [];
+  try {
+    await within(target.insertMany(docs as never[], { ordered: false }));
+    return docs.map(() => ({ stored: true }));
+  } catch (err) {
+    // Unordered: every document was tried; writeErrors name the ones that failed and why.
+    const failed = failedWrites(err);
+    if (!failed) return docs.map(() => ({ stored: false, duplicate: false, refused: false, err }));
+    const codes = new Map(failed.map((f) => [f.index, f.code]));
+    return docs.map((_, i) => (codes.has(i) ? { stored: false, duplicate: codes.get(i) === 11000, refused: true, err } : { stored: true }));
   }
 }

@@ -9,6 +9,7 @@ import { ACTION_JOB, PROCESS_JOB, SWEEP_JOB, type ActionJobData, type ProcessJob
 import { createGatewayState, type GatewayState } from './state.ts';
 import { performSweep } from './sweep.job.ts';
 import { pruneGateway } from './retention.ts';
+import { moveBodiesApart } from './upgrade.ts';
 import { ensureRecurring } from '../jobs/scheduler.ts';
 
 export interface GatewayOptions {
@@ -56,7 +57,10 @@ export function createGatewayModule(opts: GatewayOptions = {}): DomainModule & {
     async start(ctx, role) {
       current = createGatewayState(ctx, { rulesDebounceMs: opts.rulesDebounceMs });
       current.rules.watch();
-      if (role.worker) await ensureRecurring(ctx.jobs, '1 minute', SWEEP_JOB);
+      if (!role.worker) return;
+      const moved = await moveBodiesApart();
+      if (moved) ctx.logger.info({ deliveries: moved }, 'gateway deliveries an older release stored with their body inside now have it apart');
+      await ensureRecurring(ctx.jobs, '1 minute', SWEEP_JOB);
     },
     prune: (before) => pruneGateway(before),
     async stop() {

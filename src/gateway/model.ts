@@ -22,10 +22,9 @@ const DeliverySchema = new Schema(
     test: { type: Boolean, required: true },
     /** Which of deliveryId, event and test rest on a signature; absent on rows stored before it was kept (read as none). */
     signed: { type: { _id: false, deliveryId: Boolean, event: Boolean, test: Boolean }, default: undefined },
-    /** Request headers without secrets (see intake.ts). */
-    headers: { type: Schema.Types.Mixed, required: true },
-    /** The exact bytes that were verified. */
-    rawBody: { type: Buffer, required: true },
+    /** Rows stored before the body had its own record (GatewayDeliveryBodyModel) hold it here. */
+    headers: { type: Schema.Types.Mixed },
+    rawBody: { type: Buffer },
     receivedAt: { type: Date, required: true },
     /** Bumped by a replay; every run has its own rule and action outcomes. */
     run: { type: Number, default: 0 },
@@ -52,6 +51,23 @@ DeliverySchema.index({ event: 1, _id: 1 });
 
 export type GatewayDelivery = InferSchemaType<typeof DeliverySchema>;
 export const GatewayDeliveryModel = mongoose.model('GatewayDelivery', DeliverySchema, 'gatewayDeliveries');
+
+/**
+ * A delivery's request headers (without secrets, see intake.ts) and the exact bytes that were
+ * verified, under the delivery's `_id`. Apart from it because the list never shows them and
+ * FerretDB decodes whole documents for every read (docs/BENCHMARKS.md, session 32). Stored before
+ * the delivery in the same group insert (state.ts), so a stored delivery always has its body.
+ */
+const DeliveryBodySchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    headers: { type: Schema.Types.Mixed, required: true },
+    rawBody: { type: Buffer, required: true },
+  },
+  { minimize: false, versionKey: false },
+);
+export type GatewayDeliveryBody = InferSchemaType<typeof DeliveryBodySchema>;
+export const GatewayDeliveryBodyModel = mongoose.model('GatewayDeliveryBody', DeliveryBodySchema, 'gatewayDeliveryBodies');
 
 export const RULE_RESULTS = ['matched', 'skipped', 'error'] as const;
 

@@ -3,7 +3,6 @@
 import type { DeliveryRecord } from './service.ts';
 import type { ActionOutcome, RuleOutcome } from './model.ts';
 import type { RuleSet } from './rules/loader.ts';
-import { rawBodyOf } from './service.ts';
 import type { Source } from './sources.ts';
 
 const SENSITIVE_HEADER = /authorization|cookie|secret|token|api[-_]?key|password/i;
@@ -54,7 +53,8 @@ export function presentDelivery(record: DeliveryRecord, opts: { body?: boolean }
     run: d.run,
     processedRun: d.processedRun,
     processedAt: d.processedAt ? d.processedAt.toISOString() : null,
-    ...(opts.body ? { headers: d.headers, body: rawBodyOf(d).toString('utf8') } : {}),
+    // Null only for a delivery whose body is not stored (service.ts, bodyOf).
+    ...(opts.body ? { headers: record.body?.headers ?? null, body: record.body?.rawBody.toString('utf8') ?? null } : {}),
     rules: record.rules.map((r) => presentRule(r, record.actions)),
   };
 }

@@ -7,7 +7,7 @@ import { ruleOutcomes } from '../observability/metrics.ts';
 import { actionOutcomeId, ActionOutcomeModel, GatewayDeliveryModel, ruleOutcomeId, RuleOutcomeModel, type GatewayDelivery } from './model.ts';
 import type { RuleSet } from './rules/loader.ts';
 import { planDelivery, type RulePlan } from './rules/plan.ts';
-import { ACTION_JOB, ruleInputOf, type ActionJobData, type ProcessItem, type ProcessJobData } from './service.ts';
+import { ACTION_JOB, bodiesOf, ruleInputOf, type ActionJobData, type DeliveryBody, type ProcessJobData } from './service.ts';
 import { trusted } from '../db/connection.ts';
 import { insertNew } from '../db/insertNew.ts';
 import { runInPlace } from './actions/index.ts';
@@ -108,7 +108,7 @@ const TOUCH_EVERY_MS = 5_000;
  * The job's deliveries in two reads at most (by `_id`, then by `id` for any stored before records
  * carried one), instead of one per delivery: on FerretDB each command costs about a millisecond of
  * its CPU, which made the per-delivery reads and writes most of what intake cost (docs/BENCHMARKS.md,
- * issue 17).
+ * issue 17). Their bodies are one more read, of those still to plan (performProcess).
  */
 async function storedDeliveries(ids: string[]): Promise<Map<string, GatewayDelivery>> {
   const found = new Map<string, GatewayDelivery>();
@@ -131,7 +131,8 @@ async function markProcessed(ctx: AppContext, done: Array<{ delivery: GatewayDel
 }
 
 /**
- * Processes every delivery of the job: plans each (a body that no longer parses plans nothing),
+ * Processes every delivery of the job: plans each (a body that no longer parses plans nothing; a
+ * delivery whose body is not stored is left unprocessed and logged, never planned as empty),
  * records and enqueues the batch's plans, then marks the batch processed. A database error fails
  * the job, whose retry (or the sweep) plans the batch again: every record is inserted once, so
  * nothing is repeated. A batch can outlast the job lock on a slow database; `touch` (Agenda's
@@ -142,16 +143,22 @@ export async function performProcess(ctx: AppContext, gateway: GatewayView, data
   let touchedAt = ctx.clock.now().getTime();
   const items = data.deliveries ?? [];
   const stored = await storedDeliveries([...new Set(items.map((i) => i.id))]);
+  const due = items.filter((item) => (stored.get(item.id)?.processedRun ?? Infinity) < item.run);
+  const bodies = await bodiesOf([...new Set(due.map((item) => stored.get(item.id)!))]);
   const done: Array<{ delivery: GatewayDelivery; run: number }> = [];
   const planned: DeliveryPlan[] = [];
-  for (const item of items) {
+  for (const item of due) {
     if (touch && ctx.clock.now().getTime() - touchedAt >= TOUCH_EVERY_MS) {
       await touch();
       touchedAt = ctx.clock.now().getTime();
     }
-    const delivery = stored.get(item.id);
-    if (!delivery || delivery.processedRun >= item.run) continue;
-    planned.push({ delivery, run: item.run, plans: await planRun(ctx, gateway, delivery) });
+    const delivery = stored.get(item.id)!;
+    const body = bodies.get(delivery.id);
+    if (!body) {
+      ctx.logger.error({ delivery: delivery.id }, 'gateway delivery has no stored body; left unprocessed');
+      continue;
+    }
+    planned.push({ delivery, run: item.run, plans: await planRun(ctx, gateway, delivery, body) });
     done.push({ delivery, run: item.run });
   }
   // Recorded and enqueued before the marks: a crash between leaves the deliveries to be planned
@@ -161,10 +168,10 @@ export async function performProcess(ctx: AppContext, gateway: GatewayView, data
 }
 
 /** What the current rules make of a delivery (nothing for a stored body that no longer parses). */
-async function planRun(ctx: AppContext, gateway: GatewayView, delivery: GatewayDelivery): Promise<RulePlan[]> {
+async function planRun(ctx: AppContext, gateway: GatewayView, delivery: GatewayDelivery, body: DeliveryBody): Promise<RulePlan[]> {
   try {
     const { rules, vars } = gateway();
-    return await planDelivery(rules, ruleInputOf(delivery, vars));
+    return await planDelivery(rules, ruleInputOf(delivery, body, vars));
   } catch (err) {
     ctx.logger.error({ err, delivery: delivery.id }, 'gateway delivery cannot be planned');
     return [];

@@ -1,5 +1,5 @@
 // Gateway deliveries received before the retention period and processed in their latest run, with
-// their rule and action outcomes and action claims, and re-sync slots of hours long gone. A
+// their bodies, rule and action outcomes and action claims, and re-sync slots of hours long gone. A
 // delivery not yet processed (or replayed and not processed again) is kept. Once a delivery is
 // deleted, a sender that sends the same delivery id again is no longer taken for a duplicate.
 // Read along the (processedAt, sweptAt) index: processed before the cutoff implies received before
@@ -7,12 +7,13 @@
 import type { Model } from 'mongoose';
 import { trusted } from '../db/connection.ts';
 import { olderThan } from '../db/olderThan.ts';
-import { ActionClaimModel, ActionOutcomeModel, GatewayDeliveryModel, ResyncAttemptModel, RuleOutcomeModel } from './model.ts';
+import { timeOrderedIdBound } from '../clock.ts';
+import { ActionClaimModel, ActionOutcomeModel, GatewayDeliveryBodyModel, GatewayDeliveryModel, ResyncAttemptModel, RuleOutcomeModel } from './model.ts';
 
 type Row = { _id: string; id: string; run: number; processedRun: number };
 
 export async function pruneGateway(before: Date, chunk = 500): Promise<Record<string, number>> {
-  const counts = { gatewayDeliveries: 0, gatewayRuleOutcomes: 0, gatewayActionOutcomes: 0, gatewayActionClaims: 0, gatewayResyncAttempts: 0 };
+  const counts = { gatewayDeliveries: 0, gatewayDeliveryBodies: 0, gatewayRuleOutcomes: 0, gatewayActionOutcomes: 0, gatewayActionClaims: 0, gatewayResyncAttempts: 0 };
   const lt = trusted({ $lt: before });
   for await (const rows of olderThan<Row>(GatewayDeliveryModel as unknown as Model<unknown>, 'processedAt', before, chunk, { _id: 1, id: 1, run: 1, processedRun: 1 })) {
     // A replay not yet processed again is kept.
@@ -25,9 +26,34 @@ export async function pruneGateway(before: Date, chunk = 500): Promise<Record<st
       if (outcomeIds.length) counts.gatewayActionClaims += (await ActionClaimModel.deleteMany({ outcome: trusted({ $in: outcomeIds }) })).deletedCount;
       counts.gatewayActionOutcomes += (await ActionOutcomeModel.deleteMany({ delivery: trusted({ $in: ids }) })).deletedCount;
       counts.gatewayRuleOutcomes += (await RuleOutcomeModel.deleteMany({ delivery: trusted({ $in: ids }) })).deletedCount;
+      counts.gatewayDeliveryBodies += (await GatewayDeliveryBodyModel.deleteMany({ _id: trusted({ $in: ids }) })).deletedCount;
       counts.gatewayDeliveries += (await GatewayDeliveryModel.deleteMany({ _id: trusted({ $in: done.map((r) => r._id) }) })).deletedCount;
     }
   }
   counts.gatewayResyncAttempts = (await ResyncAttemptModel.deleteMany({ hour: lt })).deletedCount;
+  counts.gatewayDeliveryBodies += await pruneOrphanBodies(before, chunk);
   return counts;
+}
+
+/**
+ * Bodies older than the cutoff whose delivery is not stored: the intake stores a body before its
+ * delivery (state.ts), so a crash between the two, or an insert that failed as a whole, leaves one.
+ * Their `_id` is the delivery's time-ordered id, so the old ones are an index range: besides such
+ * orphans it holds only the bodies of old deliveries still unprocessed, which are kept.
+ */
+async function pruneOrphanBodies(before: Date, chunk: number): Promise<number> {
+  const bound = timeOrderedIdBound(before.getTime());
+  let removed = 0;
+  let after: string | null = null;
+  for (;;) {
+    const range: Record<string, string> = after === null ? { $lt: bound } : { $gt: after, $lt: bound };
+    const bodies = await GatewayDeliveryBodyModel.find({ _id: trusted(range) }, { _id: 1 }).sort({ _id: 1 }).limit(chunk).lean<Array<{ _id: string }>>();
+    if (!bodies.length) return removed;
+    const ids = bodies.map((b) => b._id);
+    const stored = new Set((await GatewayDeliveryModel.find({ _id: trusted({ $in: ids }) }, { _id: 1 }).lean<Array<{ _id: string }>>()).map((d) => d._id));
+    const orphans = ids.filter((id) => !stored.has(id));
+    if (orphans.length) removed += (await GatewayDeliveryBodyModel.deleteMany({ _id: trusted({ $in: orphans }) })).deletedCount;
+    if (bodies.length < chunk) return removed;
+    after = ids.at(-1)!;
+  }
 }

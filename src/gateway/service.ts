@@ -8,7 +8,16 @@ import { paginate, type PageQuery } from '../http/pagination.ts';
 import { gatewayDeliveries } from '../observability/metrics.ts';
 import type { IncomingDelivery, SignedFacts } from './intake.ts';
 import { byPublicId } from '../db/byId.ts';
-import { ActionOutcomeModel, GatewayDeliveryModel, RuleOutcomeModel, type ActionOutcome, type GatewayDelivery, type RuleOutcome } from './model.ts';
+import {
+  ActionOutcomeModel,
+  GatewayDeliveryBodyModel,
+  GatewayDeliveryModel,
+  RuleOutcomeModel,
+  type ActionOutcome,
+  type GatewayDelivery,
+  type GatewayDeliveryBody,
+  type RuleOutcome,
+} from './model.ts';
 import type { RuleInput } from './rules/plan.ts';
 import type { GatewayState } from './state.ts';
 import { trusted } from '../db/connection.ts';
@@ -49,8 +58,7 @@ export async function acceptDelivery(
   // the `_id` and `id` indexes instead of a random page of them (docs/BENCHMARKS.md, session 16).
   const id = timeOrderedId();
   const now = ctx.clock.now();
-  // Group-committed with the deliveries arriving at the same moment (db/groupInsert.ts).
-  const inserted = await inserts.insert({
+  const delivery = {
     _id: id,
     id,
     source,
@@ -58,15 +66,16 @@ export async function acceptDelivery(
     event: incoming.event,
     test: incoming.test,
     signed: incoming.signed,
-    headers: incoming.headers,
-    rawBody,
     receivedAt: now,
     run: 0,
     processedRun: -1,
     processedAt: null,
     // Queued below: the sweep's grace period runs from here (sweep.job.ts).
     sweptAt: now,
-  });
+  };
+  // Group-committed with the deliveries arriving at the same moment, each after its body
+  // (db/groupInsert.ts): answered once both are stored, and a duplicate's body is removed again.
+  const inserted = await inserts.insert(delivery, { _id: id, headers: incoming.headers, rawBody });
   if (!inserted) {
     gatewayDeliveries.inc({ source, result: 'duplicate' });
     return { id, duplicate: true };
@@ -77,24 +86,47 @@ export async function acceptDelivery(
   return { id, duplicate: false };
 }
 
+/** What crossed the wire with a delivery: its stored headers and the exact bytes. */
+export interface DeliveryBody {
+  headers: Record<string, string>;
+  rawBody: Buffer;
+}
+
 /** The stored bytes: a Buffer from mongoose documents, a BSON Binary from lean reads. */
-export function rawBodyOf(delivery: Pick<GatewayDelivery, 'rawBody'>): Buffer {
-  const value = delivery.rawBody as unknown;
+function bufferOf(value: unknown): Buffer {
   if (Buffer.isBuffer(value)) return value;
   const binary = value as { buffer: Uint8Array; length(): number };
   return Buffer.from(binary.buffer.subarray(0, binary.length()));
+}
+
+/**
+ * A delivery's body: its own record, or inside the delivery on rows stored before bodies had one.
+ * Null when neither is stored, which the intake's order (body first) leaves only to a damaged database.
+ */
+export function bodyOf(delivery: Pick<GatewayDelivery, 'headers' | 'rawBody'>, stored: Pick<GatewayDeliveryBody, 'headers' | 'rawBody'> | null | undefined): DeliveryBody | null {
+  const found = stored ?? (delivery.rawBody != null ? delivery : null);
+  return found ? { headers: found.headers as Record<string, string>, rawBody: bufferOf(found.rawBody) } : null;
+}
+
+/** The bodies of these deliveries by id, in one read; rows that hold their own body need none. */
+export async function bodiesOf(deliveries: Array<Pick<GatewayDelivery, 'id' | 'headers' | 'rawBody'>>): Promise<Map<string, DeliveryBody | null>> {
+  const apart = deliveries.filter((d) => d.rawBody == null).map((d) => d.id);
+  const stored = apart.length ? await GatewayDeliveryBodyModel.find({ _id: trusted({ $in: apart }) }).lean<GatewayDeliveryBody[]>() : [];
+  const byId = new Map(stored.map((b) => [b._id, b]));
+  return new Map(deliveries.map((d) => [d.id, bodyOf(d, byId.get(d.id))]));
 }
 
 const NOTHING_SIGNED = { deliveryId: false, event: false, test: false };
 
 /** What rule expressions see for a stored delivery. */
 export function ruleInputOf(
-  delivery: Pick<GatewayDelivery, 'rawBody' | 'headers' | 'source' | 'event' | 'test' | 'signed' | 'deliveryId' | 'receivedAt'>,
+  delivery: Pick<GatewayDelivery, 'source' | 'event' | 'test' | 'signed' | 'deliveryId' | 'receivedAt'>,
+  body: DeliveryBody,
   vars: Record<string, string>,
 ): RuleInput {
   return {
-    payload: JSON.parse(rawBodyOf(delivery).toString('utf8')),
-    headers: delivery.headers as Record<string, string>,
+    payload: JSON.parse(body.rawBody.toString('utf8')),
+    headers: body.headers,
     source: delivery.source,
     event: delivery.event,
     test: delivery.test,
@@ -107,6 +139,8 @@ export function ruleInputOf(
 
 export interface DeliveryRecord {
   delivery: GatewayDelivery;
+  /** Read by the get only (the list shows no body). */
+  body?: DeliveryBody | null;
   rules: RuleOutcome[];
   actions: ActionOutcome[];
 }
@@ -137,16 +171,21 @@ export async function listDeliveries(filter: { source?: string; event?: string }
   const query: Record<string, string> = {};
   if (filter.source) query.source = filter.source;
   if (filter.event) query.event = filter.event;
-  // The list shows neither body nor headers (presentDelivery without `body`): the headers are half a
-  // stored delivery's bytes, decoded for nothing (a page of 100: 1.8-2.0 -> 1.2-1.4 ms of API CPU).
+  // The list shows neither body nor headers (presentDelivery without `body`): they have their own
+  // record, and rows stored before that are read without them (the headers are half such a row's
+  // bytes; a page of 100: 1.8-2.0 -> 1.2-1.4 ms of API CPU).
   const result = await paginate(GatewayDeliveryModel as unknown as Model<GatewayDelivery>, query, page, { projection: { rawBody: 0, headers: 0 }, totalLimit });
   return { items: await withOutcomes(result.items as GatewayDelivery[]), pagination: result.pagination };
 }
 
 export async function getDelivery(id: string): Promise<DeliveryRecord> {
-  const delivery = await byPublicId<GatewayDelivery>(GatewayDeliveryModel, id);
+  // The body is read beside the delivery: its key is the public id, whichever `_id` the delivery has.
+  const [delivery, stored] = await Promise.all([
+    byPublicId<GatewayDelivery>(GatewayDeliveryModel, id),
+    GatewayDeliveryBodyModel.findById(id).lean<GatewayDeliveryBody>(),
+  ]);
   if (!delivery) throw new AppError('delivery_not_found', 'Delivery not found');
-  return (await withOutcomes([delivery]))[0]!;
+  return { ...(await withOutcomes([delivery]))[0]!, body: bodyOf(delivery, stored) };
 }
 
 /** Runs the current rules over a stored delivery again, as a new run with its own outcomes. */

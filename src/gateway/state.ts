@@ -7,7 +7,7 @@ import type { OutboundSender } from './actions/http.ts';
 import { RuleBook } from './rules/watch.ts';
 import { ProcessQueue } from './queue.ts';
 import { GroupInsert } from '../db/groupInsert.ts';
-import { GatewayDeliveryModel } from './model.ts';
+import { GatewayDeliveryBodyModel, GatewayDeliveryModel } from './model.ts';
 import { loadGatewayConfig, type Source } from './sources.ts';
 
 /**
@@ -23,7 +23,7 @@ export interface GatewayState {
   vars: Record<string, string>;
   rules: RuleBook;
   queue: ProcessQueue;
-  /** Stores arriving deliveries, those arriving together in one insert. */
+  /** Stores arriving deliveries, those arriving together in one insert, after one of their bodies. */
   inserts: GroupInsert;
   mailer: Mailer;
   outbound: OutboundSender;
@@ -43,7 +43,7 @@ export function createGatewayState(ctx: AppContext, opts: { rulesDebounceMs?: nu
     vars: initial.vars,
     rules,
     queue: new ProcessQueue(ctx.jobs, ctx.logger),
-    inserts: new GroupInsert(GatewayDeliveryModel.collection, { gatherMs: INTAKE_GATHER_MS }),
+    inserts: new GroupInsert(GatewayDeliveryModel.collection, { gatherMs: INTAKE_GATHER_MS, first: GatewayDeliveryBodyModel.collection }),
     mailer,
     outbound: createOutboundClient({
       allowPrivate: config.OUTBOUND_ALLOW_PRIVATE,

@@ -163,7 +163,7 @@ const gatewayDelivery = {
 };
 const GatewayDeliveryBody = z.strictObject(gatewayDelivery);
 /** GET one delivery adds what was received: the headers and the raw body. */
-const GatewayDeliveryFull = z.strictObject({ ...gatewayDelivery, headers: StringMap, body: z.string() });
+const GatewayDeliveryFull = z.strictObject({ ...gatewayDelivery, headers: StringMap.nullable(), body: z.string().nullable() });
 const nullableString = z.string().nullable();
 /** Never the secrets themselves: how many there are. */
 const GatewaySourceBody = z.strictObject({

@@ -50,6 +50,25 @@ describe('GroupInsert', () => {
     expect((await collection.find({}).sort({ _id: 1 }).toArray()).map((d) => d._id)).toEqual(['first', 'ok-1', 'ok-2']);
   });
 
+  it('stores each document after its companion, and leaves no companion of a duplicate or a refused document', async () => {
+    const { collection, target } = countingCollection('groupinsert_documents');
+    const companions = mongoose.connection.db!.collection('groupinsert_companions');
+    const inserts = new GroupInsert(target, { lanes: 1, first: companions });
+    const first = inserts.insert({ _id: 'taken' }, { _id: 'c-taken' });
+    // Queued behind the first: these four go out together.
+    const batch = [
+      inserts.insert({ _id: 'fresh' }, { _id: 'c-fresh' }),
+      inserts.insert({ _id: 'taken' }, { _id: 'c-duplicate' }),
+      inserts.insert({ _id: ['an', 'array'] }, { _id: 'c-refused' }),
+      inserts.insert({ _id: 'companion-refused' }, { _id: ['an', 'array'] }),
+    ];
+    expect(await first).toBe(true);
+    const settled = await Promise.allSettled(batch);
+    expect(settled.map((s) => (s.status === 'fulfilled' ? s.value : s.status))).toEqual([true, false, 'rejected', 'rejected']);
+    expect((await collection.find({}).sort({ _id: 1 }).toArray()).map((d) => d._id)).toEqual(['fresh', 'taken']);
+    expect((await companions.find({}).sort({ _id: 1 }).toArray()).map((d) => d._id)).toEqual(['c-fresh', 'c-taken']);
+  });
+
   it('gives up a command that never settles after its bound, as a transient error, and frees its lane', async () => {
     const { collection } = countingCollection('groupinsert_hung');
     // Created up front: the first insert into a new collection also creates it, and on a busy

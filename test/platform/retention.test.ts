@@ -63,6 +63,7 @@ describe('retention', () => {
       webhookDeliveryAttempts: 1,
       webhookDeliveryAttemptResults: 1,
       gatewayDeliveries: 1,
+      gatewayDeliveryBodies: 0,
       gatewayRuleOutcomes: 1,
       gatewayActionOutcomes: 1,
       gatewayActionClaims: 1,

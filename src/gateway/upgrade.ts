@@ -1,0 +1,36 @@
+// The upgrade from releases that kept a delivery's headers and raw body inside it: each body is
+// copied into its own record (model.ts, GatewayDeliveryBodyModel) and then removed from the
+// delivery, so the list's reads no longer decode it. Newest first, so the oldest delivery is the
+// last one moved: while it still holds its body there is work left, which makes the check at each
+// start one read. Idempotent (an existing body record is kept), so workers starting together, or
+// one after a crash, may all run it. Rows whose `_id` is an ObjectId (stored before records
+// carried one) keep their body inside and are read by the fallback (service.ts, bodyOf).
+import { insertNew } from '../db/insertNew.ts';
+import { GatewayDeliveryBodyModel, GatewayDeliveryModel } from './model.ts';
+
+const BATCH = 500;
+
+type Row = { _id: string; id: string; headers?: unknown; rawBody?: unknown };
+
+/** Moves the bodies an older release stored inside deliveries into their own records; returns how many. */
+export async function moveBodiesApart(): Promise<number> {
+  const deliveries = GatewayDeliveryModel.collection;
+  // `$gte: ''` holds every string `_id` and no ObjectId (MongoDB compares within a type).
+  const oldest = await deliveries.findOne<Row>({ _id: { $gte: '' } as never }, { sort: { _id: 1 }, projection: { _id: 1, rawBody: 1 } });
+  if (oldest?.rawBody === undefined) return 0;
+  let moved = 0;
+  let below: string | null = null;
+  for (;;) {
+    const filter: Record<string, never> = { _id: (below === null ? { $gte: '' } : { $lt: below }) as never };
+    const page: Row[] = await deliveries.find<Row>(filter, { sort: { _id: -1 }, limit: BATCH, batchSize: BATCH + 1, projection: { _id: 1, id: 1, headers: 1, rawBody: 1 } }).toArray();
+    const inside = page.filter((row) => row.rawBody !== undefined);
+    if (inside.length) {
+      // The body first: a crash between the two writes leaves it in both places, never in neither.
+      await insertNew(GatewayDeliveryBodyModel.collection, inside.map((row) => ({ _id: row.id, headers: row.headers ?? {}, rawBody: row.rawBody })));
+      await deliveries.updateMany({ _id: { $in: inside.map((row) => row._id) } as never }, { $unset: { headers: '', rawBody: '' } });
+      moved += inside.length;
+    }
+    if (page.length < BATCH) return moved;
+    below = page.at(-1)!._id;
+  }
+}
