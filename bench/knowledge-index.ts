@@ -1,6 +1,9 @@
 // The chat index of one large data source (issue 17/18): what the first question after a process
 // start and after a 1 % re-sync costs the process that answers, and what the index holds.
-//   [BENCH_NODE_ARGS=...] node --import tsx bench/knowledge-index.ts --dir DIR [--rows 10000] [--code ROOT[,ROOT...]] [--rounds 2]
+//   [BENCH_NODE_ARGS=...] node --import tsx bench/knowledge-index.ts --dir DIR [--rows 10000] [--code ROOT[,ROOT...]] [--rounds 2] [--embeddings]
+// --embeddings syncs with an embedding model (bench/lib/embeddingsServer.ts, BENCH_VECTOR_DIMS; a
+// 2-minute timeout, so a loaded machine fails no sync), so the index loaded holds each chunk's
+// vectors too (seed DIR with the flag: it keeps what it seeded).
 // DIR keeps the embedded database and the seeded tenant (seeded through the real API and sync on
 // the first run, reused after). Each round runs one measuring process per code root, alternately
 // (A/B on the same data, same minutes): it connects to the database, loads ROOT's
@@ -12,7 +15,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { stringFlag, numberFlag } from './lib/args.ts';
@@ -44,7 +47,8 @@ async function parent(): Promise<void> {
   const { provisionTenant } = await import('../src/platform/service.ts');
   const { clientFor, markdown } = await import('./lib/scaleTenant.ts');
   const { syncAndWait } = await import('./lib/sync.ts');
-  const bench = await startBenchRuntime({ dataDir: path.join(dir, 'db'), env: { JOB_PROCESS_EVERY_MS: '50' } });
+  const embeddings = process.argv.includes('--embeddings') ? await startEmbeddingsServer() : null;
+  const bench = await startBenchRuntime({ dataDir: path.join(dir, 'db'), env: { JOB_PROCESS_EVERY_MS: '50', ...(embeddings ? { EMBEDDING_MODEL: 'bench-embedding', OPENAI_BASE_URL: embeddings.url, EMBEDDING_TIMEOUT_MS: '120000' } : {}) } });
   const keysFile = path.join(dir, 'keys.json');
   let keys: Keys;
   if (fs.existsSync(keysFile)) keys = JSON.parse(fs.readFileSync(keysFile, 'utf8'));
@@ -65,7 +69,7 @@ async function parent(): Promise<void> {
     keys = { botId: t.botId, channelId: t.channelId, secretKey: t.secretKey, dataSourceId, rowIds, numbers };
     fs.writeFileSync(keysFile, JSON.stringify(keys));
   }
-  process.stdout.write(`bench/knowledge-index.ts: ${keys.rowIds.length} rows, codes ${codes.join(' | ')}; load average ${os.loadavg()[0]!.toFixed(1)}, ${os.cpus().length} cores, Node ${process.version}\n`);
+  process.stdout.write(`bench/knowledge-index.ts: ${keys.rowIds.length} rows${embeddings ? ` with ${process.env.BENCH_VECTOR_DIMS ?? 384}-dim vectors` : ''}, codes ${codes.join(' | ')}; load average ${os.loadavg()[0]!.toFixed(1)}, ${os.cpus().length} cores, Node ${process.version}\n`);
   const results: Array<Record<string, number | string>> = [];
   for (let round = 0; round < rounds; round++) {
     for (const code of codes) {
@@ -90,13 +94,21 @@ async function parent(): Promise<void> {
   process.stdout.write(`\n| code | round | ${columns.join(' | ')} | hits |\n|${' --- |'.repeat(columns.length + 3)}\n`);
   for (const r of results) process.stdout.write(`| ${r.code} | ${r.round} | ${columns.map((c) => r[c]).join(' | ')} | ${r.coldHits} ${r.hits} |\n`);
   await bench.close();
+  embeddings?.process.kill();
+}
+
+/** The bench's OpenAI-compatible embeddings server, in a process of its own. */
+async function startEmbeddingsServer() {
+  const server = fork(path.join(here, 'bench/lib/embeddingsServer.ts'), [], { execArgv: ['--import', 'tsx'] });
+  const url = await new Promise<string>((resolve) => server.once('message', (m: { url: string }) => resolve(m.url)));
+  return { url, process: server };
 }
 
 async function child(): Promise<void> {
   const root = process.env.BENCH_CODE!;
   const keys = JSON.parse(fs.readFileSync(process.env.BENCH_KEYS!, 'utf8')) as Keys;
   const { connectDatabase, disconnectDatabase } = await import(`${root}/src/db/connection.ts`);
-  const { searchKnowledge } = await import(`${root}/src/knowledge/service.ts`);
+  const { searchKnowledge, liveSegments } = await import(`${root}/src/knowledge/service.ts`);
   const { clientFor, markdown } = await import('./lib/scaleTenant.ts');
   const { syncAndWait } = await import('./lib/sync.ts');
   await connectDatabase(process.env.BENCH_URI!);
@@ -144,6 +156,8 @@ async function child(): Promise<void> {
   out.heldMiB = +(held() - baseline).toFixed(1);
   out.coldPeakHeapMiB = +(heapPeak - baseline).toFixed(1);
   out.coldPeakRssMiB = Math.round(peakRss());
+  // Chunks with vectors in the loaded index (0 without --embeddings).
+  out.vectors = (await liveSegments(keys.botId)).reduce((n: number, s: { vectors: { size: number } | null }) => n + (s.vectors?.size ?? 0), 0);
   out.warmCpuMs = +(await cpuOf(() => ask(QUESTIONS[1]!))).toFixed(1);
   out.coldHits = await hitsHash();
   const update = async (edited: Array<{ id: string; name: string; content: string }>) => {

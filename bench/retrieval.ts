@@ -19,7 +19,6 @@ import { createEmbedder, embedRows } from '../src/knowledge/embeddings.ts';
 import { hybridSearch } from '../src/knowledge/fusion.ts';
 import { joinVectors } from '../src/knowledge/vectors.ts';
 import type { RowChunks } from '../src/knowledge/store.ts';
-import { dequantise } from '../src/knowledge/vectorCodec.ts';
 import { loadConfig } from '../src/config.ts';
 import { composeGroundedReply } from '../src/chat/answerers/grounded.ts';
 import { percentile } from './lib/load.ts';
@@ -108,10 +107,9 @@ if (embeddingModel && process.env.OPENAI_BASE_URL) {
   const segment = new Bm25Segment('corpus', 1);
   const groups: RowChunks[] = rows.map((r) => ({ rowId: r.rowId, hash: '', chunks: chunks.filter((c) => c.rowId === r.rowId).map((c) => ({ heading: c.heading, text: c.text, tokens: 0 })) }));
   await embedRows(embedder, groups);
-  // Ranked by the vectors as a sync stores them (12-bit), as the server ranks.
-  const storedVectors = (e: NonNullable<RowChunks['embedding']>) => ('stored' in e ? dequantise(e.stored.codes, e.stored.scales) : e.vectors);
   for (const c of chunks) segment.add({ chunkId: c.id, rowId: c.rowId, heading: c.heading, text: c.text });
-  segment.vectors = joinVectors(groups.map((g) => (g.chunks.length ? { model: embeddingModel, vectors: storedVectors(g.embedding!), chunks: g.chunks.length } : null)).filter((b) => b !== null));
+  // Ranked by the vectors as a sync stores them (12-bit), as the server ranks.
+  segment.vectors = joinVectors(groups.filter((g) => g.chunks.length).map((g) => g.embedding ?? null));
   // One retry: an idle keep-alive connection the server closed meanwhile is not a measurement.
   const embedQuery = async (q: string) => (await embedder.embed([q]).catch(() => embedder.embed([q])))[0]!;
   hybridRankers.push([`relay hybrid (${embeddingModel})`, async (q) => distinctRows(hybridSearch([segment], [segment], q, await embedQuery(q), CANDIDATES, embedder.minSimilarity).map((h) => h.rowId))]);

@@ -52,3 +52,5 @@ process.on('message', (msg: { report?: boolean; close?: boolean }) => {
   }
   if (msg.close) server.close(() => process.exit(0));
 });
+// A bench that failed without closing it leaves no server behind.
+process.on('disconnect', () => process.exit(0));

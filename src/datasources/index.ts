@@ -12,6 +12,7 @@ import { performSync } from './sync.job.ts';
 import { startSync, SYNC_JOB, type SyncJobData } from './sync.ts';
 import { performSyncSweep, SWEEP_JOB } from './sweep.job.ts';
 import { syncStaleEmbeddings } from './reembed.ts';
+import { prepareSyncEmbedding } from '../knowledge/embeddings.ts';
 import { ensureRecurring } from '../jobs/scheduler.ts';
 
 /** A sync by `syncInterval` follows the API's rules; a refused start (already syncing, no tokens) is skipped. */
@@ -64,6 +65,7 @@ export function createDataSourcesModule(opts: DataSourceRouteOptions = {}): Doma
       await ensureRecurring(ctx.jobs, '1 minute', SWEEP_JOB);
       // Not awaited: a large install reads every manifest, and traffic need not wait for it.
       void syncStaleEmbeddings(ctx).catch((err) => ctx.logger.error({ err }, 'could not start re-embedding syncs'));
+      prepareSyncEmbedding(ctx.config);
     },
   };
 }

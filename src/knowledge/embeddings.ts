@@ -7,6 +7,7 @@
 // called directly rather than through src/outbound's SSRF guard.
 import { APICallError, embedMany } from 'ai';
 import { createEmbeddingModel } from './embeddingModel.ts';
+import { startEmbeddingThread } from './embeddingThreadClient.ts';
 import type { Config } from '../config.ts';
 import type { RowChunks } from './store.ts';
 import { NOT_FINITE } from './embeddingAnswer.ts';
@@ -71,6 +72,15 @@ export function embedderFor(config: Config): Embedder | null {
   let embedder = byConfig.get(config);
   if (!embedder || embedder.model !== config.EMBEDDING_MODEL || embedder.minSimilarity !== config.EMBEDDING_MIN_SIMILARITY) byConfig.set(config, (embedder = createEmbedder(config)));
   return embedder;
+}
+
+/**
+ * Starts the thread a sync's batches are answered on (embeddingThread.ts) ahead of the first sync:
+ * started by that sync's first request instead, the thread is not ready for its first batches,
+ * which are then received and decoded on the main thread, where the sync's own work runs.
+ */
+export function prepareSyncEmbedding(config: Config): void {
+  if (embedderFor(config)) void startEmbeddingThread();
 }
 
 export function createEmbedder(config: Pick<Config, 'OPENAI_BASE_URL' | 'OPENAI_API_KEY' | 'EMBEDDING_MODEL' | 'EMBEDDING_BATCH_SIZE' | 'EMBEDDING_TIMEOUT_MS' | 'EMBEDDING_MIN_SIMILARITY'>): Embedder {

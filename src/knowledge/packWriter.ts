@@ -4,7 +4,7 @@
 // that never commits are found and removed (store.ts: the next commit, discardRun).
 import { deflateRawSync, constants } from 'node:zlib';
 import { KnowledgePackModel } from './model.ts';
-import { pack12, quantise, type StoredVectors } from './vectorCodec.ts';
+import { pack12, type StoredVectors } from './vectorCodec.ts';
 import type { RowChunks } from './store.ts';
 
 /** Chunks per pack: a pack is one `_id` read when a process loads the index. */
@@ -23,7 +23,9 @@ function packDocument(id: string, dataSourceId: string, run: number, batch: RowC
   const scales: Float32Array[] = [];
   let floats = 0;
   const stored: StoredGroup[] = batch.map(({ rowId, hash, chunks, embedding }) => {
-    const encoded = embedding && chunks.length ? storedForm(embedding, chunks.length) : null;
+    // A row of no chunks keeps its model too, or every sync (and a worker's start) would embed it again.
+    if (embedding && !chunks.length) return { rowId, hash, chunks, embedding: { model: embedding.model, floats: 0 } };
+    const encoded = embedding ? storedForm(embedding, chunks.length) : null;
     if (!encoded) return { rowId, hash, chunks };
     codes.push(encoded.codes);
     floats += encoded.codes.length;
@@ -44,14 +46,10 @@ function packDocument(id: string, dataSourceId: string, run: number, batch: RowC
   return { doc, stored };
 }
 
-/**
- * A group's vectors as stored: a sync's are quantised already (on the embedding thread); those read
- * back from a pack (a compaction) are quantised here. A block that is not whole vectors is left
- * out: the row is embedded again by the next sync.
- */
+/** A group's vectors if they are whole (one per chunk); else left out and the row is embedded again by the next sync. */
 function storedForm(embedding: NonNullable<RowChunks['embedding']>, count: number): StoredVectors | null {
-  if ('stored' in embedding) return embedding.stored.scales.length === count && embedding.stored.codes.length % count === 0 ? embedding.stored : null;
-  return embedding.vectors.length % count ? null : quantise(embedding.vectors, embedding.vectors.length / count, 12);
+  const { stored } = embedding;
+  return stored.scales.length === count && stored.codes.length % count === 0 ? stored : null;
 }
 
 /** Where a written row's chunks are: its manifest entry but the synced time (store.ts ManifestRow). */

@@ -92,8 +92,8 @@ async function buildSegment(dataSourceId: string, manifest: Manifest, only?: Rea
       // A pack may still hold chunks of an older version of a row; only the manifest's hash counts.
       if (!entry || entry.p !== packId || entry.h !== group.hash || (only && !only.has(group.rowId))) continue;
       segment.addRow(group.rowId, group.hash, group.chunks, versionOf(entry));
-      const { embedding } = group;
-      vectorBlocks.push(embedding ? { model: embedding.model, vectors: embedding.vectors, chunks: group.chunks.length } : null);
+      // A row without chunks has no vectors to miss.
+      if (group.chunks.length) vectorBlocks.push(group.embedding ?? null);
       // Other requests get the event loop every ~100 chunks (a few ms), not once per pack (500).
       if ((sinceYield += group.chunks.length) >= YIELD_CHUNKS) {
         sinceYield = 0;

@@ -8,7 +8,7 @@ import { inflateRawSync } from 'node:zlib';
 import { KnowledgeManifestModel, KnowledgePackModel, KnowledgeSegmentModel, type KnowledgeSegment } from './model.ts';
 import { BotModel } from '../platform/model.ts';
 import { trusted } from '../db/connection.ts';
-import { dequantise, unpack12, type StoredVectors } from './vectorCodec.ts';
+import { dequantise, quantise, unpack12, type StoredVectors } from './vectorCodec.ts';
 import { PackWriter, type StoredGroup } from './packWriter.ts';
 import { bucketCount, deleteManifest, readCommitted, readHeader, writeManifest, type Manifest, type ManifestRow } from './manifest.ts';
 
@@ -23,13 +23,13 @@ export interface RowChunks {
   hash: string;
   chunks: StoredChunk[];
   /**
-   * The chunks' vectors (chunk i at i × dims) when an embedding model is configured: as read from a
-   * pack, or as a sync's embedding thread quantised them for storing (knowledge/embeddings.ts).
+   * The chunks' vectors (chunk i at i × dims) when an embedding model is configured, as stored: 12-bit
+   * integers and a scale per chunk (vectorCodec.ts), as a sync's embedding thread quantised them
+   * (knowledge/embeddings.ts) or as read from a pack. Never decoded to Float32: the segment and the
+   * pack writer both want the integers.
    */
-  embedding?: { model: string; vectors: Float32Array } | { model: string; stored: StoredVectors };
+  embedding?: { model: string; stored: StoredVectors };
 }
-/** Row chunks as read from a pack: vectors decoded. */
-export type ReadRowChunks = RowChunks & { embedding?: { model: string; vectors: Float32Array } };
 export { emptyManifest, readCommitted, type Manifest, type ManifestRow } from './manifest.ts';
 
 /** A pack whose live share falls below this is rewritten by the next sync. */
@@ -58,33 +58,41 @@ function aligned<T extends Float32Array | Int16Array>(raw: Buffer, Type: { new (
   return out;
 }
 
-export async function readPack(packId: string): Promise<ReadRowChunks[]> {
+/**
+ * A pack's row groups, each with its vectors as views into the pack's 12-bit integers and scales:
+ * no Float32 copy is made (a segment joins the integers as they are). A group whose vectors are not
+ * whole (a model that changed dimensions) comes back without them, so its row is embedded again.
+ */
+export async function readPack(packId: string): Promise<RowChunks[]> {
   const doc = await KnowledgePackModel.findById(packId).lean();
   if (!doc) return [];
   const groups = decode<StoredGroup[]>(doc.data);
-  const packed = doc.vectors12 ?? doc.vectors16;
-  if (packed && doc.vectorScales) {
-    // 12-bit integers since session 28, 16-bit ones in packs of session 27 (vectorCodec.ts).
-    const total = groups.reduce((n, g) => n + (g.embedding?.floats ?? 0), 0);
-    const codes = doc.vectors12 ? unpack12(bytesOf(doc.vectors12 as unknown as Buffer), total) : aligned(bytesOf(packed as unknown as Buffer), Int16Array);
-    const scales = aligned(bytesOf(doc.vectorScales as unknown as Buffer), Float32Array);
-    let [at, vector] = [0, 0];
-    return groups.map(({ embedding, ...group }) => {
-      const count = group.chunks.length;
-      if (!embedding || at + embedding.floats > codes.length || vector + count > scales.length) return group;
-      const vectors = dequantise(codes.subarray(at, (at += embedding.floats)), scales.subarray(vector, (vector += count)));
-      return { ...group, embedding: { model: embedding.model, vectors } };
-    });
-  }
-  // Packs written before 2026-11-27 hold raw Float32 in `vectors`; read as they are, re-encoded when
-  // a sync rewrites their pack (compaction) or re-embeds their rows.
-  const floats = doc.vectors ? aligned(bytesOf(doc.vectors as unknown as Buffer), Float32Array) : new Float32Array(0);
-  let at = 0;
+  const total = groups.reduce((n, g) => n + (g.embedding?.floats ?? 0), 0);
+  const { codes, scales, bits } = packVectors(doc, total);
+  let [at, vector] = [0, 0];
   return groups.map(({ embedding, ...group }) => {
-    if (!embedding || at + embedding.floats > floats.length) return group;
-    const vectors = floats.subarray(at, (at += embedding.floats));
-    return { ...group, embedding: { model: embedding.model, vectors } };
+    const count = group.chunks.length;
+    if (!embedding || at + embedding.floats > codes.length || (scales && vector + count > scales.length)) return group;
+    const floats = codes.subarray(at, (at += embedding.floats));
+    const part = scales ? scales.subarray(vector, (vector += count)) : null;
+    if (!count) return { ...group, embedding: { model: embedding.model, stored: { codes: new Int16Array(0), scales: new Float32Array(0) } } };
+    if (embedding.floats % count) return group;
+    // Former layouts are brought to 12 bits here, as a segment holds them and a compaction stores them.
+    const stored = bits === 12 ? { codes: floats as Int16Array, scales: part! } : quantise(part ? dequantise(floats as Int16Array, part) : (floats as Float32Array), embedding.floats / count, 12);
+    return { ...group, embedding: { model: embedding.model, stored } };
   });
+}
+
+/**
+ * A pack's vector fields: 12-bit integers and scales since session 28, 16-bit ones in packs of
+ * session 27 (vectorCodec.ts), raw Float32 without scales in packs written before 2026-11-27 (the
+ * last two are re-encoded when a sync rewrites their pack or re-embeds their rows).
+ */
+function packVectors(doc: { vectors12?: unknown; vectors16?: unknown; vectorScales?: unknown; vectors?: unknown }, total: number) {
+  const scales = doc.vectorScales ? aligned(bytesOf(doc.vectorScales as Buffer), Float32Array) : null;
+  if (doc.vectors12 && scales) return { codes: unpack12(bytesOf(doc.vectors12 as Buffer), total), scales, bits: 12 as const };
+  if (doc.vectors16 && scales) return { codes: aligned(bytesOf(doc.vectors16 as Buffer), Int16Array), scales, bits: 16 as const };
+  return { codes: doc.vectors ? aligned(bytesOf(doc.vectors as Buffer), Float32Array) : new Float32Array(0), scales: null, bits: 32 as const };
 }
 
 export interface CommitInput {

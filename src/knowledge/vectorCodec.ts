@@ -5,7 +5,7 @@
 // against an exhaustive Float32 scan at 1.000 on bench/chat.ts's clustered vectors. Packs of session
 // 27 hold 16-bit integers (`vectors16`), still read. One byte per dimension was measured and
 // dropped: its rounding (about 3e-4 on a dot product) reorders near-equal neighbours (recall 0.978).
-// Search works on the decoded Float32 values.
+// A segment holds and scores the integers as stored (vectors.ts).
 
 /** Largest integer of each width; the scale maps a vector's largest |component| onto it. */
 export const LEVELS = { 12: 2_047, 16: 32_767 } as const;

@@ -121,23 +121,26 @@ export function nearestIn(tables: SegmentVectors[], query: Float32Array, n: numb
   return top.sorted().map(([similarity, table, doc]) => [table, doc, similarity]);
 }
 
-/** Joins per-row vector blocks into one table, or null unless every chunk has a vector of one model and size. */
-export function joinVectors(blocks: Array<{ model: string; vectors: Float32Array; chunks: number } | null>): SegmentVectors | null {
+/**
+ * Joins per-row vectors as stored (12-bit integers and scales) into one table, or null unless every
+ * block has vectors of one model and size: the integers are copied as they are, so a pack's vectors
+ * are never decoded to Float32 and quantised again on load.
+ */
+export function joinVectors(blocks: Array<{ model: string; stored: StoredVectors } | null>): SegmentVectors | null {
   const first = blocks[0];
   if (!first || blocks.some((b) => !b || b.model !== first.model)) return null;
-  const dims = first.vectors.length / first.chunks;
+  const dims = first.stored.codes.length / first.stored.scales.length;
   if (!Number.isInteger(dims) || dims === 0) return null;
-  const total = blocks.reduce((n, b) => n + b!.chunks, 0);
+  const total = blocks.reduce((n, b) => n + b!.stored.scales.length, 0);
   const codes = new Int16Array(total * dims);
   const scales = new Float32Array(total);
   let at = 0;
   for (const block of blocks) {
-    if (block!.vectors.length !== block!.chunks * dims) return null;
-    // Block by block, so no Float32 copy of the whole table is made; stored 12-bit vectors come back as the same integers.
-    const stored = quantise(block!.vectors, dims, 12);
+    const stored = block!.stored;
+    if (stored.codes.length !== stored.scales.length * dims) return null;
     codes.set(stored.codes, at * dims);
     scales.set(stored.scales, at);
-    at += block!.chunks;
+    at += stored.scales.length;
   }
   return new SegmentVectors(first.model, dims, { codes, scales });
 }

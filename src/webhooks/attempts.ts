@@ -13,7 +13,7 @@ export function withResult(attempt: DeliveryAttempt, result: AttemptResult | nul
   return { ...attempt, status, finishedAt, httpStatus, durationMs, error, responseBody, responseTruncated, retryAt };
 }
 
-type Claimed = Pick<Delivery, 'id' | 'firstClaim'>;
+type Claimed = Pick<Delivery, 'id' | 'firstClaim'> & { fresh?: boolean | null };
 const NO_OUTCOME = { finishedAt: null, httpStatus: null, durationMs: null, error: null, responseBody: null, responseTruncated: false, retryAt: null };
 
 /** Attempt 1 as its claim in the delivery row tells it (rows of older releases have none). */
@@ -36,9 +36,12 @@ export async function readAttempts(deliveries: Claimed[]): Promise<DeliveryAttem
   // An empty page reads nothing: `$in: []` is no index condition, so it would scan every hook's attempts.
   if (deliveries.length === 0) return [];
   const filter = { deliveryId: trusted({ $in: deliveries.map((d) => d.id) }) };
+  // A row claimed in the delivery row and still fresh has no attempt rows: perform() unmarks it
+  // before it claims one (delivery.job.ts). Most rows are, so most pages skip that read.
+  const withRows = deliveries.filter((d) => !d.fresh || !firstAttemptOf(d)).map((d) => d.id);
   const [rows, results] = await Promise.all([
     // Ordered below with the claims in the delivery rows (a database sort over `$in` costs more).
-    AttemptModel.find(filter).lean<DeliveryAttempt[]>(),
+    withRows.length ? AttemptModel.find({ deliveryId: trusted({ $in: withRows }) }).lean<DeliveryAttempt[]>() : [],
     AttemptResultModel.find(filter).lean<AttemptResult[]>(),
   ]);
   const attempts = [...deliveries.map(firstAttemptOf).filter((a) => a !== null), ...rows].sort((a, b) => a.number - b.number);

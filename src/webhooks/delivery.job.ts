@@ -151,6 +151,8 @@ export async function perform(deps: DeliveryDeps, deliveryId: string): Promise<P
     await closeDelivery(delivery.id, { status: 'cancelled', finishedAt: now, cancelReason: hook ? 'webhook_disabled' : 'webhook_deleted' });
     return DONE;
   }
+  // Readers skip the attempt rows of fresh rows (attempts.ts): the row stops being fresh first.
+  if (delivery.fresh) await DeliveryModel.updateOne({ _id: delivery.id, fresh: true }, { $set: { fresh: false } });
   if (!(await claimAttempt(deps, delivery.id, number, now))) return later(new Date(now.getTime() + deps.leaseMs));
   // Signed now, with the current secret: regenerating it invalidates signatures of queued retries.
   const request = signedRequest(delivery.request as DeliveryRequest, { secret: hook.secret, deliveryId: delivery.id, event: delivery.event, now, standardWebhooks: hook.standardWebhooks ?? false });

@@ -8,7 +8,7 @@ import { webhookAdminRoutes } from './routes.ts';
 import { createWebhooksState, type WebhooksOptions, type WebhooksState } from './state.ts';
 import { performSweep, SWEEP_JOB } from './sweep.job.ts';
 import { pruneDeliveries } from './retention.ts';
-import { recordUncheckedFreshDeliveries } from './upgrade.ts';
+import { recordUncheckedFreshDeliveries, unmarkFreshRowsWithAttemptRows } from './upgrade.ts';
 import { ensureRecurring } from '../jobs/scheduler.ts';
 
 export type WebhooksModule = DomainModule & { state(): WebhooksState };
@@ -39,6 +39,8 @@ export function createWebhooksModule(opts: WebhooksOptions = {}): WebhooksModule
       if (!role.worker) return;
       const recorded = await recordUncheckedFreshDeliveries();
       if (recorded) ctx.logger.info({ deliveries: recorded }, 'fresh deliveries an older release had not swept are recorded for the sweep');
+      const unmarked = await unmarkFreshRowsWithAttemptRows();
+      if (unmarked) ctx.logger.info({ deliveries: unmarked }, 'fresh deliveries with attempt rows of an older release are no longer marked fresh');
       await ensureRecurring(ctx.jobs, '1 minute', SWEEP_JOB);
     },
     prune: (before) => pruneDeliveries(before),

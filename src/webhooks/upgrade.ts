@@ -1,12 +1,16 @@
-// The upgrade from releases whose sweep read the fresh deliveries created since a mark
-// (`sweepmarks` 'webhooks.fresh-deliveries', before that `webhooksweepmarks`): the fresh rows of
-// that last window get records of unfinished first attempts (firstAttempts.ts), then the marks and
-// the old (fresh, createdAt, _id) index go. Rows before the mark were checked by the old sweep.
-// Idempotent, so workers starting together may all run it; the sweep skips rows already handled.
+// Upgrades of delivery rows an older release left, run by each worker at start. From releases
+// whose sweep read the fresh deliveries created since a mark (`sweepmarks`
+// 'webhooks.fresh-deliveries', before that `webhooksweepmarks`): the fresh rows of that last
+// window get records of unfinished first attempts (firstAttempts.ts), then the marks and the old
+// (fresh, createdAt, _id) index go. Rows before the mark were checked by the old sweep. And fresh
+// rows with attempt rows stop being fresh (unmarkFreshRowsWithAttemptRows). Both idempotent, so
+// workers starting together may all run them; the sweep skips rows already handled.
 import mongoose, { type Model } from 'mongoose';
 import { createdSince } from '../db/createdSince.ts';
+import { pagesById } from '../db/pagesById.ts';
+import { trusted } from '../db/connection.ts';
 import { timeOrderedId } from '../clock.ts';
-import { DeliveryModel, UnfinishedFirstAttemptsModel } from './model.ts';
+import { AttemptModel, DeliveryModel, UnfinishedFirstAttemptsModel } from './model.ts';
 
 const OLD_MARK = 'webhooks.fresh-deliveries';
 const BATCH = 1_000;
@@ -29,4 +33,24 @@ export async function recordUncheckedFreshDeliveries(): Promise<number> {
   await db.collection('webhooksweepmarks').drop().catch(() => undefined);
   await DeliveryModel.collection.dropIndex('fresh_1_createdAt_1__id_1').catch(() => undefined);
   return recorded;
+}
+
+const UNMARKED = 'webhooks.fresh-rows-with-attempt-rows';
+
+/**
+ * Rows of releases that claimed attempt rows for a delivery row still fresh (a first attempt sent
+ * late, a settle that failed) stop being fresh, since readers skip the attempt rows of fresh rows
+ * (attempts.ts). One walk of the attempt rows (retries only), recorded in `upgrades`; returns how
+ * many rows changed.
+ */
+export async function unmarkFreshRowsWithAttemptRows(): Promise<number> {
+  const upgrades = mongoose.connection.db!.collection<{ _id: string; at: Date }>('upgrades');
+  if (await upgrades.findOne({ _id: UNMARKED })) return 0;
+  let unmarked = 0;
+  for await (const rows of pagesById<{ _id: string; deliveryId: string }>(AttemptModel.collection, {}, BATCH, { deliveryId: 1 })) {
+    const ids = [...new Set(rows.map((row) => row.deliveryId))];
+    unmarked += (await DeliveryModel.updateMany({ _id: trusted({ $in: ids }), fresh: true }, { $set: { fresh: false } })).modifiedCount;
+  }
+  await upgrades.updateOne({ _id: UNMARKED }, { $set: { at: new Date() } }, { upsert: true });
+  return unmarked;
 }

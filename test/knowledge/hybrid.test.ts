@@ -19,7 +19,7 @@ import { KnowledgePackModel } from '../../src/knowledge/model.ts';
 import { embeddingText, normalise } from '../../src/knowledge/embeddings.ts';
 import { stubVector } from '../helpers/embeddingsStub.ts';
 import { dequantise, quantise } from '../../src/knowledge/vectorCodec.ts';
-import { searchKnowledge } from '../../src/knowledge/service.ts';
+import { liveSegments, searchKnowledge } from '../../src/knowledge/service.ts';
 import { NO_ANSWER } from '../../src/chat/answerers/grounded.ts';
 
 const env: Record<string, string> = { EMBEDDING_MODEL: 'embed-a', EMBEDDING_BATCH_SIZE: '2', OPENAI_API_KEY: 'sk-stub' };
@@ -69,9 +69,26 @@ describe('hybrid retrieval with an embedding model', () => {
     expect(embedded()).toHaveLength(chunks);
     for (const g of groups) {
       expect(g.embedding?.model).toBe('embed-a');
-      expect(g.embedding!.vectors.length).toBe(g.chunks.length * 64);
+      expect(g.embedding!.stored.codes.length).toBe(g.chunks.length * 64);
+      expect(g.embedding!.stored.scales.length).toBe(g.chunks.length);
     }
     expect(Object.values(manifest.rows).every((r) => r.e === 'embed-a')).toBe(true);
+  });
+
+  it('loads the stored integers into the segment as they are, scoring them as their decoded Float32 values', async () => {
+    const manifest = await readCommitted(dataSourceId);
+    const groups = (await Promise.all([...new Set(Object.values(manifest.rows).map((r) => r.p))].sort().map(readPack))).flat();
+    const [segment] = await liveSegments(tenant.botId);
+    const vectors = segment!.vectors!;
+    // In the order the segment adds them: its packs sorted, each pack's groups as stored.
+    expect(Array.from(vectors.codes)).toEqual(groups.flatMap((g) => Array.from(g.embedding!.stored.codes)));
+    expect(Array.from(vectors.scales)).toEqual(groups.flatMap((g) => Array.from(g.embedding!.stored.scales)));
+    const decoded = groups.flatMap((g) => Array.from(dequantise(g.embedding!.stored.codes, g.embedding!.stored.scales)));
+    const query = normalise(stubVector(SEMANTIC));
+    for (let doc = 0; doc < vectors.size; doc++) {
+      const float = query.reduce((sum, x, j) => sum + x * decoded[doc * 64 + j]!, 0);
+      expect(Math.abs(vectors.dot(doc, query) - float)).toBeLessThan(1e-6);
+    }
   });
 
   it('finds a row by meaning that BM25 alone cannot find', async () => {
@@ -154,6 +171,15 @@ describe('hybrid retrieval with an embedding model', () => {
     expect(reembedded.flatMap((r) => r.input)).toHaveLength(4);
     expect((await api('post', '/message', { message: SEMANTIC }).expect(200)).body.response).toContain('Change the engine oil');
   });
+
+  it('keeps hybrid retrieval for a source with a row of no chunks, and does not embed that row again', async () => {
+    // A bare heading leaves no chunk (datasources/chunking.ts).
+    await api('post', '/data-sources/row', { dataSourceId, dataSourceRows: [{ name: 'empty.md', content: '# Empty' }] }).expect(200);
+    await sync();
+    expect(Object.values((await readCommitted(dataSourceId)).rows).every((r) => r.e === 'embed-b')).toBe(true);
+    expect(await syncStaleEmbeddings(rt.runtime.ctx)).toEqual([]);
+    expect((await api('post', '/message', { message: SEMANTIC }).expect(200)).body.response).toContain('Change the engine oil');
+  });
 });
 
 /** The normalised vectors as a former layout stored them, and what reading them must give. */
@@ -190,7 +216,11 @@ describe('vectors stored by a former layout, after an upgrade', () => {
     await KnowledgePackModel.collection.updateOne({ _id: packId as never }, { $set: former.set, $unset: { vectors12: '', ...(layout === 'raw Float32' ? { vectorScales: '' } : {}) } });
     const old = await KnowledgePackModel.findById(packId).lean();
     expect(old!.vectors12).toBeUndefined();
-    expect((await readPack(packId!)).flatMap((g) => Array.from(g.embedding!.vectors))).toEqual(Array.from(former.read));
+    // Read as the 12-bit integers a current pack holds (what the segment and a compaction use).
+    const current = quantise(former.read, vectors[0]!.length, 12);
+    const read = await readPack(packId!);
+    expect(read.flatMap((g) => Array.from(g.embedding!.stored.codes))).toEqual(Array.from(current.codes));
+    expect(read.flatMap((g) => Array.from(g.embedding!.stored.scales))).toEqual(Array.from(current.scales));
     expect((await api('post', '/message', { message: SEMANTIC }).expect(200)).body.response).toContain('Change the engine oil');
 
     // Two of three rows change: the old pack keeps 1 of 4 chunks live, so the sync moves that row

@@ -13,6 +13,7 @@ import { DataSourceModel } from '../../src/datasources/model.ts';
 import { KnowledgePackModel } from '../../src/knowledge/model.ts';
 import { readCommitted, readPack } from '../../src/knowledge/store.ts';
 import { embeddingText, normalise } from '../../src/knowledge/embeddings.ts';
+import { dequantise } from '../../src/knowledge/vectorCodec.ts';
 
 /** One chunk per row: 1,100 rows fill two packs of 500 chunks and part of a third. */
 const ROWS = 1_100;
@@ -53,10 +54,11 @@ describe('packs written while a sync goes on', () => {
     for (const packId of packIds) {
       for (const group of await readPack(packId)) {
         expect(group.embedding?.model).toBe('embed-a');
-        const dims = group.embedding!.vectors.length / group.chunks.length;
+        const vectors = dequantise(group.embedding!.stored.codes, group.embedding!.stored.scales);
+        const dims = vectors.length / group.chunks.length;
         group.chunks.forEach((chunk, i) => {
           const expected = normalise(stubVector(embeddingText(chunk)));
-          const stored = group.embedding!.vectors.subarray(i * dims, (i + 1) * dims);
+          const stored = vectors.subarray(i * dims, (i + 1) * dims);
           expect(stored.reduce((dot, x, j) => dot + x * expected[j]!, 0)).toBeGreaterThan(0.9999);
           chunks++;
         });

@@ -52,17 +52,27 @@ describe('segment vectors', () => {
     });
   }
 
-  it('holds stored 12-bit vectors as the same integers, and scores them as their decoded Float32 values', () => {
+  it('joins stored 12-bit vectors as the same integers, and scores them as their decoded Float32 values', () => {
     const dims = 48;
     const stored = quantise(table(300, dims), dims, 12);
     const decoded = dequantise(stored.codes, stored.scales);
-    const joined = joinVectors([
-      { model: 'm', vectors: decoded.subarray(0, 100 * dims), chunks: 100 },
-      { model: 'm', vectors: decoded.subarray(100 * dims), chunks: 200 },
-    ])!;
+    // Two rows' blocks as a pack reads them: views into the pack's integers and scales.
+    const block = (from: number, to: number) => ({ model: 'm', stored: { codes: stored.codes.subarray(from * dims, to * dims), scales: stored.scales.subarray(from, to) } });
+    const joined = joinVectors([block(0, 100), block(100, 300)])!;
     expect(Array.from(joined.codes)).toEqual(Array.from(stored.codes));
+    expect(Array.from(joined.scales)).toEqual(Array.from(stored.scales));
     const query = normalise(Array.from({ length: dims }, (_, j) => Math.cos(j)));
-    for (const doc of [0, 99, 100, 299]) expect(joined.dot(doc, query)).toBeCloseTo(dot(decoded, doc, query), 6);
+    for (let doc = 0; doc < 300; doc++) expect(Math.abs(joined.dot(doc, query) - dot(decoded, doc, query))).toBeLessThan(1e-6);
+  });
+
+  it('joins nothing when a block is missing, of another model or not whole vectors', () => {
+    const dims = 8;
+    const stored = quantise(table(4, dims), dims, 12);
+    const whole = { model: 'm', stored };
+    expect(joinVectors([whole, null])).toBeNull();
+    expect(joinVectors([whole, { model: 'other', stored }])).toBeNull();
+    expect(joinVectors([whole, { model: 'm', stored: { codes: stored.codes.subarray(0, 12), scales: stored.scales.subarray(0, 2) } }])).toBeNull();
+    expect(joinVectors([whole, whole])!.size).toBe(8);
   });
 
   it('answers nothing for a query of another size (another model)', () => {

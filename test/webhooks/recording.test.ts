@@ -13,7 +13,7 @@ import { performSweep } from '../../src/webhooks/sweep.job.ts';
 import { getDelivery } from '../../src/webhooks/deliveries.ts';
 import { laneOf } from '../../src/webhooks/lanes.ts';
 import { attemptKey, AttemptModel, AttemptResultModel, DeliveryModel, UnfinishedFirstAttemptsModel, type Delivery } from '../../src/webhooks/model.ts';
-import { recordUncheckedFreshDeliveries } from '../../src/webhooks/upgrade.ts';
+import { recordUncheckedFreshDeliveries, unmarkFreshRowsWithAttemptRows } from '../../src/webhooks/upgrade.ts';
 import mongoose from 'mongoose';
 import { trusted } from '../../src/db/connection.ts';
 import { startSink, type Sink } from './sink.ts';
@@ -279,5 +279,35 @@ describe('recording first attempts', () => {
     expect((await DeliveryModel.collection.indexes()).map((i) => i.name)).not.toContain('fresh_1_createdAt_1__id_1');
     expect(await recordUncheckedFreshDeliveries()).toBe(0);
     await UnfinishedFirstAttemptsModel.deleteMany({});
+  });
+
+  it('upgrades a fresh row an older release claimed attempt rows for: no longer fresh, its log shows every attempt, once', async () => {
+    const webhookId = await hook('/fresh-with-rows');
+    await emit();
+    await dispatcher().idle();
+    const untouched = (await DeliveryModel.findOne({ webhookId }).lean<Delivery>())!;
+    // As an older release left it: attempt 1 ran out, attempt 2 claimed by a row and delivered, the row still fresh.
+    const id = crypto.randomUUID();
+    await DeliveryModel.collection.insertOne({ ...untouched, _id: id, id, eventId: `old-${id}` } as never);
+    const outcome = { finishedAt: new Date(), httpStatus: null, durationMs: null, error: null, responseBody: null, responseTruncated: false, retryAt: null };
+    await AttemptModel.collection.insertOne(claimRow(id, 2, new Date(), 15_000) as never);
+    await insertResults([
+      { _id: attemptKey(id, 1), deliveryId: id, number: 1, status: 'interrupted', ...outcome },
+      { _id: attemptKey(id, 2), deliveryId: id, number: 2, status: 'succeeded', ...outcome, httpStatus: 200 },
+    ]);
+    // Readers skip a fresh row's attempt rows; this worker's start ran the upgrade before the row existed.
+    expect((await getDelivery(tenant.botId, webhookId, id)).attempts.map((a) => a.number)).toEqual([1]);
+    expect(await unmarkFreshRowsWithAttemptRows()).toBe(0);
+
+    await mongoose.connection.db!.collection('upgrades').deleteMany({});
+    expect(await unmarkFreshRowsWithAttemptRows()).toBe(1);
+    const shown = await getDelivery(tenant.botId, webhookId, id);
+    expect(shown.attempts.map((a) => [a.number, a.status])).toEqual([
+      [1, 'interrupted'],
+      [2, 'succeeded'],
+    ]);
+    expect(shown.status).toBe('delivered');
+    expect(await DeliveryModel.findById(untouched.id).lean<Delivery>()).toMatchObject({ fresh: true });
+    expect(await unmarkFreshRowsWithAttemptRows()).toBe(0);
   });
 });

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/FerretDB/FerretDB/internal/util/lazyerrors"
@@ -119,17 +120,24 @@ func relayScalar(data []byte, t elemType) (v any, ok bool) {
 	return nil, false
 }
 
-// relayPlainString: a JSON string without escapes or control characters, in valid UTF-8, is its
-// bytes between the quotes (encoding/json would only change invalid UTF-8 or escapes).
+// relayPlainString: a JSON string without control characters, in valid UTF-8, is its bytes
+// between the quotes with its escapes undone (encoding/json would only change invalid UTF-8).
 func relayPlainString(data []byte) (string, bool) {
 	if len(data) < 2 || data[0] != '"' || data[len(data)-1] != '"' {
 		return "", false
 	}
 
 	inner := data[1 : len(data)-1]
-	for _, c := range inner {
-		if c < 0x20 || c == '"' || c == '\\' {
+	escaped := false
+
+	for i := 0; i < len(inner); i++ {
+		switch c := inner[i]; {
+		case c < 0x20 || c == '"':
 			return "", false
+		case c == '\\':
+			// The escaped byte is checked by relayUnescape (an escaped quote is no end).
+			escaped = true
+			i++
 		}
 	}
 
@@ -137,7 +145,89 @@ func relayPlainString(data []byte) (string, bool) {
 		return "", false
 	}
 
+	if escaped {
+		return relayUnescape(inner)
+	}
+
 	return string(inner), true
+}
+
+// relayUnescape undoes the escapes of a JSON string's valid UTF-8 bytes, as encoding/json does,
+// for the ones json.Marshal writes (a stored JSON text, such as a webhook's body, is full of \"):
+// the two-character forms and \uXXXX outside the surrogates. A surrogate (a pair, or a lone one
+// that encoding/json turns into U+FFFD) or a malformed escape is left to encoding/json. The escapes
+// are ASCII, so the bytes between them stay valid UTF-8 on their own.
+func relayUnescape(inner []byte) (string, bool) {
+	out := make([]byte, 0, len(inner))
+
+	for i := 0; i < len(inner); {
+		c := inner[i]
+		if c != '\\' {
+			out = append(out, c)
+			i++
+
+			continue
+		}
+
+		if i+1 >= len(inner) {
+			return "", false
+		}
+
+		switch e := inner[i+1]; e {
+		case '"', '\\', '/':
+			out = append(out, e)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, ok := relayHex4(inner[i+2:])
+			if !ok || utf16.IsSurrogate(r) {
+				return "", false
+			}
+
+			out = utf8.AppendRune(out, r)
+			i += 6
+
+			continue
+		default:
+			return "", false
+		}
+
+		i += 2
+	}
+
+	return string(out), true
+}
+
+// relayHex4 reads the four hex digits of a \u escape.
+func relayHex4(data []byte) (rune, bool) {
+	if len(data) < 4 {
+		return 0, false
+	}
+
+	var r rune
+
+	for _, h := range data[:4] {
+		switch {
+		case h >= '0' && h <= '9':
+			r = r<<4 | rune(h-'0')
+		case h >= 'a' && h <= 'f':
+			r = r<<4 | rune(h-'a'+10)
+		case h >= 'A' && h <= 'F':
+			r = r<<4 | rune(h-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+
+	return r, true
 }
 
 // relayInteger: JSON's integer form, -?(0|[1-9][0-9]*) (strconv alone would also take "+1" and "01").

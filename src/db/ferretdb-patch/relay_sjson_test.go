@@ -79,7 +79,9 @@ func relayCompact(t *testing.T, m map[string]json.RawMessage) map[string]string 
 }
 
 func FuzzRelayScalar(f *testing.F) {
-	for _, s := range []string{`"a"`, `"\u00e9"`, `"é"`, `"` + "\xff" + `"`, `"a\"b"`, `true`, `false`, `0`, `-0`, `01`, `+1`,
+	for _, s := range []string{`"a"`, `"\u00e9"`, `"é"`, `"` + "\xff" + `"`, `"a\"b"`, `"{\"a\":\"\\\\\/\b\f\n\r\t\"}"`,
+		`"\u003c\u2028\u0000\u001F"`, `"\ud83d\ude00"`, `"\ud800"`, `"\udc00x"`, `"\u12"`, `"\uZZZZ"`, `"\x"`, `"a\"`, `"\` + "\xc3\xa9" + `"`,
+		`"` + "\xc3" + `\n"`, `"é\né"`, `true`, `false`, `0`, `-0`, `01`, `+1`,
 		`2147483647`, `2147483648`, `-9223372036854775808`, `9223372036854775808`, `1.5`, `1e3`, `-1.5E-3`, `1e400`, `1.`, `null`} {
 		f.Add([]byte(s))
 	}
@@ -125,5 +127,21 @@ func TestRelaySchemaShared(t *testing.T) {
 
 	if _, err := Unmarshal([]byte(`{"$s":{"p":{"a":{"t":"int"}},"$k":["a"],"x":1},"a":1}`)); err == nil {
 		t.Fatal("a schema with an unknown field was accepted")
+	}
+}
+
+// Strings as FerretDB stores them (json.Marshal: \" \\ \n and \u escapes, HTML characters included)
+// are read by the fast path, not left to encoding/json.
+func TestRelayEscapedStrings(t *testing.T) {
+	for _, s := range []string{`{"event":"x","n":1}`, "a\\b\n\r\t\b\f", "<&>\u2028\u2029\u0000\u001f", "é\"😀\"", `\u0041`} {
+		data, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+
+		got, ok := relayScalar(data, elemTypeString)
+		if !ok || got != s {
+			t.Fatalf("%s: %q, %v", data, got, ok)
+		}
 	}
 }
