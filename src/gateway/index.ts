@@ -23,6 +23,8 @@ export interface GatewayOptions {
 export function createGatewayModule(opts: GatewayOptions = {}): DomainModule & { state(): GatewayState } {
   const retryDelaysMs = opts.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   let current: GatewayState | null = null;
+  let upgrading: AbortController | undefined;
+  let upgraded: Promise<void> | undefined;
   const state = () => {
     if (!current) throw new Error('gateway module not started');
     return current;
@@ -58,12 +60,19 @@ export function createGatewayModule(opts: GatewayOptions = {}): DomainModule & {
       current = createGatewayState(ctx, { rulesDebounceMs: opts.rulesDebounceMs });
       current.rules.watch();
       if (!role.worker) return;
-      const moved = await moveBodiesApart();
-      if (moved) ctx.logger.info({ deliveries: moved }, 'gateway deliveries an older release stored with their body inside now have it apart');
+      // Not awaited: a large install takes minutes (300,000 rows: docs/BENCHMARKS.md, session 32),
+      // and a worker that did not start meanwhile would look dead to its supervisor.
+      upgrading = new AbortController();
+      upgraded = moveBodiesApart(upgrading.signal).then(
+        (moved) => void (moved && ctx.logger.info({ deliveries: moved }, 'gateway deliveries an older release stored with their body inside now have it apart')),
+        (err) => ctx.logger.error({ err }, 'could not move gateway bodies apart; the next start tries again'),
+      );
       await ensureRecurring(ctx.jobs, '1 minute', SWEEP_JOB);
     },
     prune: (before) => pruneGateway(before),
     async stop() {
+      upgrading?.abort();
+      await upgraded;
       await current?.close();
       current = null;
     },

@@ -3,7 +3,8 @@
 // delivery, so the list's reads no longer decode it. Newest first, so the oldest delivery is the
 // last one moved: while it still holds its body there is work left, which makes the check at each
 // start one read. Idempotent (an existing body record is kept), so workers starting together, or
-// one after a crash, may all run it. Rows whose `_id` is an ObjectId (stored before records
+// one after a crash, may all run it; it runs beside traffic (reads fall back meanwhile) and stops
+// between batches when the worker does. Rows whose `_id` is an ObjectId (stored before records
 // carried one) keep their body inside and are read by the fallback (service.ts, bodyOf).
 import { insertNew } from '../db/insertNew.ts';
 import { GatewayDeliveryBodyModel, GatewayDeliveryModel } from './model.ts';
@@ -13,14 +14,14 @@ const BATCH = 500;
 type Row = { _id: string; id: string; headers?: unknown; rawBody?: unknown };
 
 /** Moves the bodies an older release stored inside deliveries into their own records; returns how many. */
-export async function moveBodiesApart(): Promise<number> {
+export async function moveBodiesApart(signal?: AbortSignal): Promise<number> {
   const deliveries = GatewayDeliveryModel.collection;
   // `$gte: ''` holds every string `_id` and no ObjectId (MongoDB compares within a type).
   const oldest = await deliveries.findOne<Row>({ _id: { $gte: '' } as never }, { sort: { _id: 1 }, projection: { _id: 1, rawBody: 1 } });
   if (oldest?.rawBody === undefined) return 0;
   let moved = 0;
   let below: string | null = null;
-  for (;;) {
+  while (!signal?.aborted) {
     const filter: Record<string, never> = { _id: (below === null ? { $gte: '' } : { $lt: below }) as never };
     const page: Row[] = await deliveries.find<Row>(filter, { sort: { _id: -1 }, limit: BATCH, batchSize: BATCH + 1, projection: { _id: 1, id: 1, headers: 1, rawBody: 1 } }).toArray();
     const inside = page.filter((row) => row.rawBody !== undefined);
@@ -33,4 +34,5 @@ export async function moveBodiesApart(): Promise<number> {
     if (page.length < BATCH) return moved;
     below = page.at(-1)!._id;
   }
+  return moved;
 }
