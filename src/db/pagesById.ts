@@ -8,21 +8,34 @@
 import { setImmediate as turn } from 'node:timers/promises';
 import type { Collection, Document, Filter } from 'mongodb';
 
+/** Which `_id`s to page through (`$gte` / `$lt`), and whether from the highest down. */
+export interface IdRange {
+  gte?: unknown;
+  lt?: unknown;
+  descending?: boolean;
+}
+
 /**
- * `filter` must not name `_id`; an index on its equality keys followed by `_id` serves each page as
- * a seek (the patched FerretDB answers the sort from it too).
+ * `filter` must not name `_id` (`range` bounds it); an index on its equality keys followed by `_id`
+ * serves each page as a seek (the patched FerretDB answers the sort from it too).
  */
 export async function* pagesById<T extends { _id: unknown }>(
   collection: Collection<Document>,
   filter: Record<string, unknown>,
   size: number,
   projection?: Record<string, 1>,
+  range: IdRange = {},
 ): AsyncGenerator<T[]> {
   // batchSize above the limit: the first reply holds the whole page and the server closes the
   // cursor with it, so no getMore and no snapshot outlive the page.
   const read = (after?: unknown): Promise<T[]> => {
-    const query = (after === undefined ? filter : { ...filter, _id: { $gt: after } }) as Filter<Document>;
-    return collection.find<T>(query, { sort: { _id: 1 }, limit: size, batchSize: size + 1, projection }).toArray();
+    const bounds: Record<string, unknown> = {};
+    if (range.gte !== undefined) bounds.$gte = range.gte;
+    if (range.lt !== undefined) bounds.$lt = range.lt;
+    // Past the last page's `_id`; going down, it is below any `lt` already.
+    if (after !== undefined) bounds[range.descending ? '$lt' : '$gt'] = after;
+    const query = (Object.keys(bounds).length ? { ...filter, _id: bounds } : filter) as Filter<Document>;
+    return collection.find<T>(query, { sort: { _id: range.descending ? -1 : 1 }, limit: size, batchSize: size + 1, projection }).toArray();
   };
   let next: Promise<T[]> | null = read();
   try {

@@ -7,6 +7,7 @@
 import type { Model } from 'mongoose';
 import { trusted } from '../db/connection.ts';
 import { olderThan } from '../db/olderThan.ts';
+import { pagesById } from '../db/pagesById.ts';
 import { timeOrderedIdBound } from '../clock.ts';
 import { ActionClaimModel, ActionOutcomeModel, GatewayDeliveryBodyModel, GatewayDeliveryModel, ResyncAttemptModel, RuleOutcomeModel } from './model.ts';
 
@@ -42,18 +43,13 @@ export async function pruneGateway(before: Date, chunk = 500): Promise<Record<st
  * orphans it holds only the bodies of old deliveries still unprocessed, which are kept.
  */
 async function pruneOrphanBodies(before: Date, chunk: number): Promise<number> {
-  const bound = timeOrderedIdBound(before.getTime());
   let removed = 0;
-  let after: string | null = null;
-  for (;;) {
-    const range: Record<string, string> = after === null ? { $lt: bound } : { $gt: after, $lt: bound };
-    const bodies = await GatewayDeliveryBodyModel.find({ _id: trusted(range) }, { _id: 1 }).sort({ _id: 1 }).limit(chunk).lean<Array<{ _id: string }>>();
-    if (!bodies.length) return removed;
+  const old = pagesById<{ _id: string }>(GatewayDeliveryBodyModel.collection, {}, chunk, { _id: 1 }, { lt: timeOrderedIdBound(before.getTime()) });
+  for await (const bodies of old) {
     const ids = bodies.map((b) => b._id);
     const stored = new Set((await GatewayDeliveryModel.find({ _id: trusted({ $in: ids }) }, { _id: 1 }).lean<Array<{ _id: string }>>()).map((d) => d._id));
     const orphans = ids.filter((id) => !stored.has(id));
     if (orphans.length) removed += (await GatewayDeliveryBodyModel.deleteMany({ _id: trusted({ $in: orphans }) })).deletedCount;
-    if (bodies.length < chunk) return removed;
-    after = ids.at(-1)!;
   }
+  return removed;
 }

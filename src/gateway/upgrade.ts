@@ -7,6 +7,7 @@
 // between batches when the worker does. Rows whose `_id` is an ObjectId (stored before records
 // carried one) keep their body inside and are read by the fallback (service.ts, bodyOf).
 import { insertNew } from '../db/insertNew.ts';
+import { pagesById } from '../db/pagesById.ts';
 import { GatewayDeliveryBodyModel, GatewayDeliveryModel } from './model.ts';
 
 const BATCH = 500;
@@ -20,19 +21,15 @@ export async function moveBodiesApart(signal?: AbortSignal): Promise<number> {
   const oldest = await deliveries.findOne<Row>({ _id: { $gte: '' } as never }, { sort: { _id: 1 }, projection: { _id: 1, rawBody: 1 } });
   if (oldest?.rawBody === undefined) return 0;
   let moved = 0;
-  let below: string | null = null;
-  while (!signal?.aborted) {
-    const filter: Record<string, never> = { _id: (below === null ? { $gte: '' } : { $lt: below }) as never };
-    const page: Row[] = await deliveries.find<Row>(filter, { sort: { _id: -1 }, limit: BATCH, batchSize: BATCH + 1, projection: { _id: 1, id: 1, headers: 1, rawBody: 1 } }).toArray();
+  const pages = pagesById<Row>(deliveries, {}, BATCH, { _id: 1, id: 1, headers: 1, rawBody: 1 }, { gte: '', descending: true });
+  for await (const page of pages) {
+    if (signal?.aborted) break;
     const inside = page.filter((row) => row.rawBody !== undefined);
-    if (inside.length) {
-      // The body first: a crash between the two writes leaves it in both places, never in neither.
-      await insertNew(GatewayDeliveryBodyModel.collection, inside.map((row) => ({ _id: row.id, headers: row.headers ?? {}, rawBody: row.rawBody })));
-      await deliveries.updateMany({ _id: { $in: inside.map((row) => row._id) } as never }, { $unset: { headers: '', rawBody: '' } });
-      moved += inside.length;
-    }
-    if (page.length < BATCH) return moved;
-    below = page.at(-1)!._id;
+    if (!inside.length) continue;
+    // The body first: a crash between the two writes leaves it in both places, never in neither.
+    await insertNew(GatewayDeliveryBodyModel.collection, inside.map((row) => ({ _id: row.id, headers: row.headers ?? {}, rawBody: row.rawBody })));
+    await deliveries.updateMany({ _id: { $in: inside.map((row) => row._id) } as never }, { $unset: { headers: '', rawBody: '' } });
+    moved += inside.length;
   }
   return moved;
 }

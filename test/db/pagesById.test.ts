@@ -40,6 +40,19 @@ describe('pagesById', () => {
     expect(commands()).toEqual(['find', 'find', 'find']);
   });
 
+  it('pages within an _id range, from the highest down when asked', async () => {
+    const docs = client.db().collection<Document>('all');
+    const ids = Array.from({ length: 25 }, (_, n) => `d${String(n).padStart(2, '0')}`);
+    const seen = async (range: Parameters<typeof pagesById>[4]) => {
+      const out: string[] = [];
+      for await (const page of pagesById<{ _id: string }>(docs, { ds: 'a' }, 4, undefined, range)) out.push(...page.map((d) => d._id));
+      return out;
+    };
+    expect(await seen({ lt: 'd10' })).toEqual(ids.slice(0, 10));
+    expect(await seen({ gte: 'd20', descending: true })).toEqual(ids.slice(20).reverse());
+    expect(await seen({ gte: 'd05', lt: 'd15', descending: true })).toEqual(ids.slice(5, 15).reverse());
+  });
+
   it.skipIf(!!process.env.MONGODB_URI)('reads each page as a seek of the (filter, _id) index on the embedded database (SQLite plan)', async () => {
     const docs = client.db().collection<Document>('all');
     for (const filter of [{ ds: 'a' }, { ds: 'a', _id: { $gt: 'd09' } }]) {
