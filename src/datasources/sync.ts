@@ -36,7 +36,7 @@ export interface SyncResults {
  * large source's is megabytes: 61 ms of a sync start at 3,000 rows; docs/BENCHMARKS.md, issue 17).
  */
 export async function estimateSyncTokens(ds: Pick<DataSource, '_id' | 'rowLog'>): Promise<{ tokens: number; modifiedRows: number }> {
-  const [learned, log] = await Promise.all([committedState(ds._id), readChangeLog(ds._id)]);
+  const [learned, log] = await Promise.all([committedState(ds._id), readChangeLog(ds._id, { sizesOnly: true })]);
   // A complete change log holds each changed row's size: no row is read (changes.ts). A row written
   // back to what was learned is counted too; the charge itself comes from the sync's real count.
   const changes = changesIn(ds, learned, log);
