@@ -61,6 +61,7 @@ export const GatewayDeliveryModel = mongoose.model('GatewayDelivery', DeliverySc
 const DeliveryBodySchema = new Schema(
   {
     _id: { type: String, required: true },
+    /** JSON text of the headers (service.ts storedHeaderText); an object in records stored before session 33. */
     headers: { type: Schema.Types.Mixed, required: true },
     rawBody: { type: Buffer, required: true },
   },

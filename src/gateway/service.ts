@@ -75,7 +75,7 @@ export async function acceptDelivery(
   };
   // Group-committed with the deliveries arriving at the same moment, each after its body
   // (db/groupInsert.ts): answered once both are stored, and a duplicate's body is removed again.
-  const inserted = await inserts.insert(delivery, { _id: id, headers: incoming.headers, rawBody });
+  const inserted = await inserts.insert(delivery, { _id: id, headers: storedHeaderText(incoming.headers), rawBody });
   if (!inserted) {
     gatewayDeliveries.inc({ source, result: 'duplicate' });
     return { id, duplicate: true };
@@ -100,12 +100,26 @@ function bufferOf(value: unknown): Buffer {
 }
 
 /**
+ * The headers as a body record stores them: one JSON text. On FerretDB every field of a stored
+ * document has its type in the row's schema, and an object of ten headers made the body's insert
+ * cost about half again what it does as one string (docs/BENCHMARKS.md, session 33).
+ */
+export function storedHeaderText(headers: Record<string, string>): string {
+  return JSON.stringify(headers);
+}
+
+/** Stored headers: JSON text since session 33, an object in body records and rows stored before. */
+function headersOf(stored: unknown): Record<string, string> {
+  return typeof stored === 'string' ? (JSON.parse(stored) as Record<string, string>) : (stored as Record<string, string>);
+}
+
+/**
  * A delivery's body: its own record, or inside the delivery on rows stored before bodies had one.
  * Null when neither is stored, which the intake's order (body first) leaves only to a damaged database.
  */
 export function bodyOf(delivery: Pick<GatewayDelivery, 'headers' | 'rawBody'>, stored: Pick<GatewayDeliveryBody, 'headers' | 'rawBody'> | null | undefined): DeliveryBody | null {
   const found = stored ?? (delivery.rawBody != null ? delivery : null);
-  return found ? { headers: found.headers as Record<string, string>, rawBody: bufferOf(found.rawBody) } : null;
+  return found ? { headers: headersOf(found.headers), rawBody: bufferOf(found.rawBody) } : null;
 }
 
 /** The bodies of these deliveries by id, in one read; rows that hold their own body need none. */
