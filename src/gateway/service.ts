@@ -6,7 +6,7 @@ import { timeOrderedId } from '../clock.ts';
 import { AppError } from '../http/errors.ts';
 import { paginate, type PageQuery } from '../http/pagination.ts';
 import { gatewayDeliveries } from '../observability/metrics.ts';
-import type { IncomingDelivery, SignedFacts } from './intake.ts';
+import type { IncomingDelivery } from './intake.ts';
 import { byPublicId } from '../db/byId.ts';
 import {
   ActionOutcomeModel,
@@ -20,6 +20,7 @@ import {
 } from './model.ts';
 import type { RuleInput } from './rules/plan.ts';
 import type { GatewayState } from './state.ts';
+import { signedFactsOf, storedSignedFacts } from './signedFacts.ts';
 import { trusted } from '../db/connection.ts';
 import { byParent } from '../db/byParent.ts';
 
@@ -65,7 +66,7 @@ export async function acceptDelivery(
     deliveryId: incoming.deliveryId,
     event: incoming.event,
     test: incoming.test,
-    signed: incoming.signed,
+    signedFacts: storedSignedFacts(incoming.signed),
     receivedAt: now,
     run: 0,
     processedRun: -1,
@@ -130,11 +131,9 @@ export async function bodiesOf(deliveries: Array<Pick<GatewayDelivery, 'id' | 'h
   return new Map(deliveries.map((d) => [d.id, bodyOf(d, byId.get(d.id))]));
 }
 
-const NOTHING_SIGNED = { deliveryId: false, event: false, test: false };
-
 /** What rule expressions see for a stored delivery. */
 export function ruleInputOf(
-  delivery: Pick<GatewayDelivery, 'source' | 'event' | 'test' | 'signed' | 'deliveryId' | 'receivedAt'>,
+  delivery: Pick<GatewayDelivery, 'source' | 'event' | 'test' | 'signed' | 'signedFacts' | 'deliveryId' | 'receivedAt'>,
   body: DeliveryBody,
   vars: Record<string, string>,
 ): RuleInput {
@@ -144,7 +143,7 @@ export function ruleInputOf(
     source: delivery.source,
     event: delivery.event,
     test: delivery.test,
-    signed: { ...NOTHING_SIGNED, ...delivery.signed } as SignedFacts,
+    signed: signedFactsOf(delivery),
     deliveryId: delivery.deliveryId,
     receivedAt: delivery.receivedAt.toISOString(),
     vars,
