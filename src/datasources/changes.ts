@@ -40,8 +40,10 @@ export async function logRowChanges(dataSourceId: string, rows: Array<{ id: stri
 
 type LogEntry = { _id: string; rowIds?: string[]; bytes?: number[]; hashes?: string[] };
 
-export function readChangeLog(dataSourceId: string): Promise<LogEntry[]> {
-  return RowChangeModel.find({ dataSourceId }, { rowIds: 1, bytes: 1, hashes: 1 }).sort({ _id: 1 }).lean<LogEntry[]>();
+/** The source's log, oldest first; `sizesOnly` leaves out the hashes (a third of an entry), which only a sync's commit reads. */
+export function readChangeLog(dataSourceId: string, opts: { sizesOnly?: boolean } = {}): Promise<LogEntry[]> {
+  const fields = opts.sizesOnly ? { rowIds: 1, bytes: 1 } : { rowIds: 1, bytes: 1, hashes: 1 };
+  return RowChangeModel.find({ dataSourceId }, fields).sort({ _id: 1 }).lean<LogEntry[]>();
 }
 
 export async function pendingChanges(ds: { _id: string; rowLog?: boolean | null }, learned: Pick<Manifest, 'run' | 'tracked'>): Promise<PendingChanges> {

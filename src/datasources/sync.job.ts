@@ -21,6 +21,10 @@ const SCAN_PAGE_ROWS = 1000;
 /** Embedding requests between heartbeats (a heartbeat is a database write). */
 const BEAT_EVERY_BATCHES = 16;
 
+/** How long a job waits for its start's update of the source to land: 20 reads, 50 ms apart. */
+const START_UPDATE_READS = 20;
+const START_UPDATE_WAIT_MS = 50;
+
 class SyncSuperseded extends Error {}
 
 export interface SyncRunHooks {
@@ -35,7 +39,14 @@ export async function performSync(ctx: AppContext, data: SyncJobData, hooks: Syn
   if (running.has(key)) return 'stale';
   running.add(key);
   try {
-    const ds = await DataSourceModel.findById(data.dataSourceId).lean<DataSource>();
+    const read = () => DataSourceModel.findById(data.dataSourceId).lean<DataSource>();
+    let ds = await read();
+    // The start enqueues this job beside its update of the source (sync.ts): a job picked up at
+    // once can see the run before it, which is no stale job. Bounded: an update that failed ends it.
+    for (let i = 0; ds && ds.syncRun === data.run - 1 && i < START_UPDATE_READS; i++) {
+      await new Promise((r) => setTimeout(r, START_UPDATE_WAIT_MS));
+      ds = await read();
+    }
     if (!ds || ds.syncRun !== data.run || ds.state !== 'syncing') return 'stale';
     const beat = async () => {
       // updateOne, not findOneAndUpdate with a projection: FerretDB v1 rejects `fields` on findAndModify.

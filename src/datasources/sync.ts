@@ -36,7 +36,7 @@ export interface SyncResults {
  * large source's is megabytes: 61 ms of a sync start at 3,000 rows; docs/BENCHMARKS.md, issue 17).
  */
 export async function estimateSyncTokens(ds: Pick<DataSource, '_id' | 'rowLog'>): Promise<{ tokens: number; modifiedRows: number }> {
-  const [learned, log] = await Promise.all([committedState(ds._id), readChangeLog(ds._id)]);
+  const [learned, log] = await Promise.all([committedState(ds._id), readChangeLog(ds._id, { sizesOnly: true })]);
   // A complete change log holds each changed row's size: no row is read (changes.ts). A row written
   // back to what was learned is counted too; the charge itself comes from the sync's real count.
   const changes = changesIn(ds, learned, log);
@@ -82,16 +82,21 @@ export async function startSync(ctx: AppContext, input: { botId: string; dataSou
   }
   if (claimed.status === 'rejected') throw claimed.reason;
   if (!claimed.value) throw new AppError('already_syncing', 'The data source is already syncing');
-  const res = await DataSourceModel.updateOne(
-    { _id: ds._id, botId: input.botId },
-    { $set: { state: 'syncing', syncRun: run, syncStartedAt: now, syncHeartbeatAt: now, syncRetries: 0, syncTrigger: input.trigger, lastError: null } },
-  );
+  // The won run's state and its job are written together (one wait fewer): a job picked up at once
+  // may read the source before this update lands, and waits for it (sync.job.ts); a job whose
+  // source is gone ends `stale`. If the enqueue is lost (crash), the heartbeat goes stale and the
+  // sweeper restarts the run.
+  const [res] = await Promise.all([
+    DataSourceModel.updateOne(
+      { _id: ds._id, botId: input.botId },
+      { $set: { state: 'syncing', syncRun: run, syncStartedAt: now, syncHeartbeatAt: now, syncRetries: 0, syncTrigger: input.trigger, lastError: null } },
+    ),
+    ctx.jobs.now<SyncJobData>(SYNC_JOB, { dataSourceId: ds._id, run }),
+  ]);
   if (!res.matchedCount) {
     await SyncClaimModel.deleteOne({ _id: ds._id, run });
     throw new AppError('data_source_not_found', 'Data source not found');
   }
-  // If this enqueue is lost (crash), the heartbeat goes stale and the sweeper restarts the run.
-  await ctx.jobs.now<SyncJobData>(SYNC_JOB, { dataSourceId: ds._id, run });
   syncs.inc({ outcome: 'started' });
   return run;
 }

@@ -5,7 +5,7 @@ import { useTestRuntime } from '../helpers/harness.ts';
 import { adminApi, createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
 import { setTeamPlan, getTeam } from '../../src/platform/service.ts';
 import { EventModel } from '../../src/events/model.ts';
-import { RowContentModel } from '../../src/datasources/model.ts';
+import { DataSourceModel, RowContentModel, SyncClaimModel } from '../../src/datasources/model.ts';
 import { performSync } from '../../src/datasources/sync.job.ts';
 import { createDataSource, getDataSource, rowIds } from './support.ts';
 
@@ -144,6 +144,26 @@ describe.each(['1.0', '2.0'] as const)('sync on %s', (version) => {
     expect((await row(id, r!.id)).state).toBe('sync_error');
     expect(await sync(id)).toBe('done');
     expect((await getDataSource(api, id)).state).toBe('synced');
+  });
+
+  it('runs a job picked up before its start wrote the run (the start enqueues beside that write)', async () => {
+    const id = await createDataSource(api);
+    await api('post', '/data-sources/row', { dataSourceId: id, dataSourceRows: [{ name: 'a', content: '# A\n\nAlpha.' }] }).expect(200);
+    const run = (await DataSourceModel.findById(id).lean())!.syncRun + 1;
+    await SyncClaimModel.create({ _id: id, run, createdAt: new Date() });
+    const job = performSync(rt.runtime.ctx, { dataSourceId: id, run });
+    await new Promise((r) => setTimeout(r, 120));
+    const now = new Date();
+    await DataSourceModel.updateOne({ _id: id }, { $set: { state: 'syncing', syncRun: run, syncStartedAt: now, syncHeartbeatAt: now } });
+    expect(await job).toBe('done');
+    expect((await getDataSource(api, id)).state).toBe('synced');
+  });
+
+  it('ends a job whose start never wrote its run as stale, changing nothing', async () => {
+    const id = await createDataSource(api);
+    const run = (await DataSourceModel.findById(id).lean())!.syncRun + 1;
+    expect(await performSync(rt.runtime.ctx, { dataSourceId: id, run })).toBe('stale');
+    expect((await getDataSource(api, id)).state).toBe('not_synced');
   });
 
   it('ignores a job whose run is no longer the current one', async () => {
