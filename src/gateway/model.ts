@@ -20,7 +20,9 @@ const DeliverySchema = new Schema(
     deliveryId: { type: String, required: true },
     event: { type: String, required: true },
     test: { type: Boolean, required: true },
-    /** Which of deliveryId, event and test rest on a signature; absent on rows stored before it was kept (read as none). */
+    /** Which of deliveryId, event and test rest on a signature, their names in one string (signedFacts.ts). */
+    signedFacts: { type: String },
+    /** The same as a sub-document, on rows stored before session 33; absent on rows older still (read as none). */
     signed: { type: { _id: false, deliveryId: Boolean, event: Boolean, test: Boolean }, default: undefined },
     /** Rows stored before the body had its own record (GatewayDeliveryBodyModel) hold it here. */
     headers: { type: Schema.Types.Mixed },
@@ -61,6 +63,7 @@ export const GatewayDeliveryModel = mongoose.model('GatewayDelivery', DeliverySc
 const DeliveryBodySchema = new Schema(
   {
     _id: { type: String, required: true },
+    /** JSON text of the headers (service.ts storedHeaderText); an object in records stored before session 33. */
     headers: { type: Schema.Types.Mixed, required: true },
     rawBody: { type: Buffer, required: true },
   },

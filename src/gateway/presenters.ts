@@ -4,6 +4,7 @@ import type { DeliveryRecord } from './service.ts';
 import type { ActionOutcome, RuleOutcome } from './model.ts';
 import type { RuleSet } from './rules/loader.ts';
 import type { Source } from './sources.ts';
+import { signedFactsOf } from './signedFacts.ts';
 
 const SENSITIVE_HEADER = /authorization|cookie|secret|token|api[-_]?key|password/i;
 
@@ -48,7 +49,7 @@ export function presentDelivery(record: DeliveryRecord, opts: { body?: boolean }
     deliveryId: d.deliveryId,
     event: d.event,
     test: d.test,
-    signed: { deliveryId: false, event: false, test: false, ...d.signed },
+    signed: signedFactsOf(d),
     receivedAt: d.receivedAt.toISOString(),
     run: d.run,
     processedRun: d.processedRun,

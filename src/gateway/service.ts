@@ -6,7 +6,7 @@ import { timeOrderedId } from '../clock.ts';
 import { AppError } from '../http/errors.ts';
 import { paginate, type PageQuery } from '../http/pagination.ts';
 import { gatewayDeliveries } from '../observability/metrics.ts';
-import type { IncomingDelivery, SignedFacts } from './intake.ts';
+import type { IncomingDelivery } from './intake.ts';
 import { byPublicId } from '../db/byId.ts';
 import {
   ActionOutcomeModel,
@@ -20,6 +20,7 @@ import {
 } from './model.ts';
 import type { RuleInput } from './rules/plan.ts';
 import type { GatewayState } from './state.ts';
+import { signedFactsOf, storedSignedFacts } from './signedFacts.ts';
 import { trusted } from '../db/connection.ts';
 import { byParent } from '../db/byParent.ts';
 
@@ -65,7 +66,7 @@ export async function acceptDelivery(
     deliveryId: incoming.deliveryId,
     event: incoming.event,
     test: incoming.test,
-    signed: incoming.signed,
+    signedFacts: storedSignedFacts(incoming.signed),
     receivedAt: now,
     run: 0,
     processedRun: -1,
@@ -75,7 +76,7 @@ export async function acceptDelivery(
   };
   // Group-committed with the deliveries arriving at the same moment, each after its body
   // (db/groupInsert.ts): answered once both are stored, and a duplicate's body is removed again.
-  const inserted = await inserts.insert(delivery, { _id: id, headers: incoming.headers, rawBody });
+  const inserted = await inserts.insert(delivery, { _id: id, headers: storedHeaderText(incoming.headers), rawBody });
   if (!inserted) {
     gatewayDeliveries.inc({ source, result: 'duplicate' });
     return { id, duplicate: true };
@@ -100,12 +101,26 @@ function bufferOf(value: unknown): Buffer {
 }
 
 /**
+ * The headers as a body record stores them: one JSON text. On FerretDB every field of a stored
+ * document has its type in the row's schema, and an object of ten headers made the body's insert
+ * cost about half again what it does as one string (docs/BENCHMARKS.md, session 33).
+ */
+export function storedHeaderText(headers: Record<string, string>): string {
+  return JSON.stringify(headers);
+}
+
+/** Stored headers: JSON text since session 33, an object in body records and rows stored before. */
+function headersOf(stored: unknown): Record<string, string> {
+  return typeof stored === 'string' ? (JSON.parse(stored) as Record<string, string>) : (stored as Record<string, string>);
+}
+
+/**
  * A delivery's body: its own record, or inside the delivery on rows stored before bodies had one.
  * Null when neither is stored, which the intake's order (body first) leaves only to a damaged database.
  */
 export function bodyOf(delivery: Pick<GatewayDelivery, 'headers' | 'rawBody'>, stored: Pick<GatewayDeliveryBody, 'headers' | 'rawBody'> | null | undefined): DeliveryBody | null {
   const found = stored ?? (delivery.rawBody != null ? delivery : null);
-  return found ? { headers: found.headers as Record<string, string>, rawBody: bufferOf(found.rawBody) } : null;
+  return found ? { headers: headersOf(found.headers), rawBody: bufferOf(found.rawBody) } : null;
 }
 
 /** The bodies of these deliveries by id, in one read; rows that hold their own body need none. */
@@ -116,11 +131,9 @@ export async function bodiesOf(deliveries: Array<Pick<GatewayDelivery, 'id' | 'h
   return new Map(deliveries.map((d) => [d.id, bodyOf(d, byId.get(d.id))]));
 }
 
-const NOTHING_SIGNED = { deliveryId: false, event: false, test: false };
-
 /** What rule expressions see for a stored delivery. */
 export function ruleInputOf(
-  delivery: Pick<GatewayDelivery, 'source' | 'event' | 'test' | 'signed' | 'deliveryId' | 'receivedAt'>,
+  delivery: Pick<GatewayDelivery, 'source' | 'event' | 'test' | 'signed' | 'signedFacts' | 'deliveryId' | 'receivedAt'>,
   body: DeliveryBody,
   vars: Record<string, string>,
 ): RuleInput {
@@ -130,7 +143,7 @@ export function ruleInputOf(
     source: delivery.source,
     event: delivery.event,
     test: delivery.test,
-    signed: { ...NOTHING_SIGNED, ...delivery.signed } as SignedFacts,
+    signed: signedFactsOf(delivery),
     deliveryId: delivery.deliveryId,
     receivedAt: delivery.receivedAt.toISOString(),
     vars,

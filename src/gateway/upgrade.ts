@@ -9,6 +9,7 @@
 import { insertNew } from '../db/insertNew.ts';
 import { pagesById } from '../db/pagesById.ts';
 import { GatewayDeliveryBodyModel, GatewayDeliveryModel } from './model.ts';
+import { storedHeaderText } from './service.ts';
 
 const BATCH = 500;
 
@@ -27,7 +28,7 @@ export async function moveBodiesApart(signal?: AbortSignal): Promise<number> {
     const inside = page.filter((row) => row.rawBody !== undefined);
     if (!inside.length) continue;
     // The body first: a crash between the two writes leaves it in both places, never in neither.
-    await insertNew(GatewayDeliveryBodyModel.collection, inside.map((row) => ({ _id: row.id, headers: row.headers ?? {}, rawBody: row.rawBody })));
+    await insertNew(GatewayDeliveryBodyModel.collection, inside.map((row) => ({ _id: row.id, headers: storedHeaderText((row.headers ?? {}) as Record<string, string>), rawBody: row.rawBody })));
     await deliveries.updateMany({ _id: { $in: inside.map((row) => row._id) } as never }, { $unset: { headers: '', rawBody: '' } });
     moved += inside.length;
   }

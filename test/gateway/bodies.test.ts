@@ -67,7 +67,9 @@ describe('gateway delivery bodies', () => {
     expect(row).not.toHaveProperty('headers');
     expect(row).not.toHaveProperty('rawBody');
     const body = await GatewayDeliveryBodyModel.findById(id).lean();
-    expect(body?.headers).toMatchObject({ 'x-probe': 'new-7' });
+    // One JSON text, not an object (service.ts storedHeaderText).
+    expect(typeof body?.headers).toBe('string');
+    expect(JSON.parse(body!.headers as string)).toMatchObject({ 'x-probe': 'new-7' });
 
     expect(await echoed(id)).toBe('n=7 probe=new-7');
     const one = (await admin()('get', `/gateway/deliveries/${id}`).expect(200)).body.delivery;
@@ -103,10 +105,21 @@ describe('gateway delivery bodies', () => {
     expect(await GatewayDeliveryModel.collection.findOne({ _id: ids[0] as never })).toHaveProperty('rawBody');
     expect(await moveBodiesApart()).toBe(2);
     for (const id of ids) expect(await GatewayDeliveryModel.collection.findOne({ _id: id as never })).not.toHaveProperty('rawBody');
+    expect((await GatewayDeliveryBodyModel.findById(ids[0]).lean())?.headers).toBe('{"x-probe":"old-1"}');
     expect((await admin()('get', `/gateway/deliveries/${ids[0]}`).expect(200)).body.delivery).toMatchObject({ headers: { 'x-probe': 'old-1' }, body: '{"n":1}' });
     await admin()('post', `/gateway/deliveries/${ids[0]}/replay`).expect(202);
     expect(await echoed(ids[0]!, 1)).toBe('n=1 probe=old-1');
     expect(await moveBodiesApart()).toBe(0);
+  });
+
+  it('reads body records stored with their headers as an object, as session 32 wrote them', async () => {
+    const id = idAt(Date.now() - DAY);
+    const { headers, rawBody, ...row } = oldRow(id, 5, false);
+    await GatewayDeliveryBodyModel.collection.insertOne({ _id: id, headers, rawBody } as never);
+    await GatewayDeliveryModel.collection.insertOne({ ...row, event: 'object.headers' } as never);
+    expect((await admin()('get', `/gateway/deliveries/${id}`).expect(200)).body.delivery).toMatchObject({ headers: { 'x-probe': 'old-5' }, body: '{"n":5}' });
+    await performProcess(rt.runtime.ctx, view, { deliveries: [{ id, run: 0 }] });
+    expect(await echoed(id)).toBe('n=5 probe=old-5');
   });
 
   it('leaves a delivery whose body is not stored unprocessed instead of running the rules on nothing', async () => {

@@ -10,6 +10,9 @@ import { gatewayFiles } from './support/gatewayFiles.ts';
 import { modulesWithGateway } from './support/runtime.ts';
 import { hmacHeader, postDelivery } from './support/signing.ts';
 import { writeFileSync } from 'node:fs';
+import { timeOrderedId } from '../../src/clock.ts';
+import { GatewayDeliveryBodyModel, GatewayDeliveryModel } from '../../src/gateway/model.ts';
+import { performProcess } from '../../src/gateway/process.job.ts';
 
 const SECRET = 'signed-facts-secret-0123';
 const files = gatewayFiles({ sources: { relay: { secrets: [SECRET] } } }, {
@@ -23,7 +26,8 @@ function relaySignature(secret: string, t: number, id: string, event: string, te
 }
 
 describe('signed and unsigned delivery facts', () => {
-  const rt = useTestRuntime({ env: files.env, ...modulesWithGateway() });
+  const { gateway, modules } = modulesWithGateway();
+  const rt = useTestRuntime({ env: files.env, modules });
   const app = useListeningApp(rt);
   const admin = () => adminApi(rt);
   const stored = async (id: string) => (await admin()('get', `/gateway/deliveries/${id}`).expect(200)).body.delivery;
@@ -105,5 +109,28 @@ describe('signed and unsigned delivery facts', () => {
       return ours.length === 2 && ours;
     });
     for (const d of received) expect(d).toMatchObject({ test: true, signed: { deliveryId: true, event: true, test: true } });
+  });
+
+  it('stores the signed facts as one string, and reads rows stored with a signed sub-document or with none', async () => {
+    const raw = JSON.stringify({ event: 'conversation.started', deliveryId: randomUUID() });
+    const res = await postDelivery(rt, 'relay', raw, { 'X-Service-Signature': hmacHeader(raw, SECRET) });
+    const row = await GatewayDeliveryModel.collection.findOne({ _id: res.body.id });
+    expect(row).toMatchObject({ signedFacts: 'deliveryId event' });
+    expect(row).not.toHaveProperty('signed');
+
+    // As session 32 stored a row (the facts in a sub-document), and as releases before signed facts did (none).
+    const older = { 'signed.layout': { signed: { deliveryId: true, event: false, test: true } }, 'none.layout': {} };
+    for (const [event, facts] of Object.entries(older)) {
+      const id = timeOrderedId();
+      await GatewayDeliveryBodyModel.collection.insertOne({ _id: id, headers: '{}', rawBody: Buffer.from('{}') } as never);
+      await GatewayDeliveryModel.collection.insertOne({ _id: id, id, source: 'relay', deliveryId: randomUUID(), event, test: true, ...facts, receivedAt: new Date(), run: 0, processedRun: -1, processedAt: null, sweptAt: new Date() } as never);
+      const expected = event === 'none.layout' ? { deliveryId: false, event: false, test: false } : { deliveryId: true, event: false, test: true };
+      expect((await stored(id)).signed).toEqual(expected);
+      const listed = (await admin()('get', `/gateway/deliveries?event=${event}`).expect(200)).body.deliveries;
+      expect(listed.map((d: { signed: unknown }) => d.signed)).toEqual([expected]);
+      // The rules see the same facts.
+      await performProcess(rt.runtime.ctx, () => ({ rules: gateway.state().rules.rules, vars: gateway.state().vars }), { deliveries: [{ id, run: 0 }] });
+      expect((await stored(id)).rules[0].actions[0].result.message).toBe(`signed test: ${expected.test}`);
+    }
   });
 });
