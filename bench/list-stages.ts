@@ -166,6 +166,9 @@ if (which === 'log') {
   await stage('  attempt results', () => AttemptResultModel.find(ids).lean());
   await stage('  100 deliveries (driver, no mongoose)', () => DeliveryModel.collection.find(filter, { sort: { _id: 1 }, limit: 100, batchSize: 101 }).toArray());
   await stage('  attempt results (driver, no mongoose)', () => AttemptResultModel.collection.find(ids).toArray());
+  // Trees whose result rows carry the hook id read them beside the page (session 33).
+  const { resultsOfHook } = await import(`${root}/src/webhooks/attempts.ts`);
+  if (resultsOfHook) await stage("  attempt results, the hook's range (resultsOfHook)", () => resultsOfHook(target.hookId, null, 100));
   await stage('presenters', () => page.items.map(presentDelivery));
   await stage('JSON.stringify', () => JSON.stringify(body));
 } else if (which === 'inbox') {

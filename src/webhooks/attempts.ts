@@ -31,21 +31,39 @@ export async function readAttempt(delivery: Claimed, number: number): Promise<De
   return attempt && withResult(attempt, result);
 }
 
-/** Every attempt of these deliveries, oldest first, with their results. */
-export async function readAttempts(deliveries: Claimed[]): Promise<DeliveryAttempt[]> {
+/**
+ * A hook's result rows in `_id` order (delivery, then attempt) after the delivery `after` (none:
+ * from its first), at most `limit`: read beside a log page, they hold the results of its fresh
+ * rows, most of a page, so those need no read after it. Rows of older releases carry no hook id
+ * until the upgrade fills it in (upgrade.ts); their deliveries are read by id as before.
+ */
+export function resultsOfHook(webhookId: string, after: string | null | undefined, limit: number): Promise<AttemptResult[]> {
+  // Past the cursor's own results: attempt keys are the delivery id, '#' and 4 digits.
+  const filter = after ? { webhookId, _id: trusted({ $gt: attemptKey(after, 9999) }) } : { webhookId };
+  return AttemptResultModel.find(filter).sort({ _id: 1 }).limit(limit).batchSize(limit + 1).lean<AttemptResult[]>();
+}
+
+/**
+ * Every attempt of these deliveries, oldest first, with their results. `known`: results already
+ * read (resultsOfHook); a fresh row whose attempt 1 result is among them needs no read of its own.
+ */
+export async function readAttempts(deliveries: Claimed[], known: AttemptResult[] = []): Promise<DeliveryAttempt[]> {
   // An empty page reads nothing: `$in: []` is no index condition, so it would scan every hook's attempts.
   if (deliveries.length === 0) return [];
-  const filter = { deliveryId: trusted({ $in: deliveries.map((d) => d.id) }) };
+  const byKey = new Map(known.map((r) => [r._id, r]));
   // A row claimed in the delivery row and still fresh has no attempt rows: perform() unmarks it
-  // before it claims one (delivery.job.ts). Most rows are, so most pages skip that read.
-  const withRows = deliveries.filter((d) => !d.fresh || !firstAttemptOf(d)).map((d) => d.id);
+  // before it claims one (delivery.job.ts). Most rows are, so most pages skip that read, and with
+  // their results known, every read after the page.
+  const claimedFresh = (d: Claimed) => Boolean(d.fresh && firstAttemptOf(d));
+  const unknown = deliveries.filter((d) => !(claimedFresh(d) && byKey.has(attemptKey(d.id, 1))));
+  const withRows = unknown.filter((d) => !claimedFresh(d)).map((d) => d.id);
   const [rows, results] = await Promise.all([
     // Ordered below with the claims in the delivery rows (a database sort over `$in` costs more).
     withRows.length ? AttemptModel.find({ deliveryId: trusted({ $in: withRows }) }).lean<DeliveryAttempt[]>() : [],
-    AttemptResultModel.find(filter).lean<AttemptResult[]>(),
+    unknown.length ? AttemptResultModel.find({ deliveryId: trusted({ $in: unknown.map((d) => d.id) }) }).lean<AttemptResult[]>() : [],
   ]);
+  for (const r of results) byKey.set(r._id, r);
   const attempts = [...deliveries.map(firstAttemptOf).filter((a) => a !== null), ...rows].sort((a, b) => a.number - b.number);
-  const byKey = new Map(results.map((r) => [r._id, r]));
   return attempts.map((a) => withResult(a, byKey.get(a._id)));
 }
 

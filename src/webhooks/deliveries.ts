@@ -3,8 +3,8 @@
 import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
 import { pageById, type Page, type PageQuery } from '../http/pagination.ts';
-import { DeliveryModel, type Delivery, type DeliveryAttempt } from './model.ts';
-import { currentDelivery, readAttempts } from './attempts.ts';
+import { DeliveryModel, type AttemptResult, type Delivery, type DeliveryAttempt } from './model.ts';
+import { currentDelivery, readAttempts, resultsOfHook } from './attempts.ts';
 import { getWebhook, setWebhookEnabled } from './service.ts';
 import type { Webhook } from './model.ts';
 import { trusted } from '../db/connection.ts';
@@ -15,8 +15,8 @@ import type { RetrySchedule } from './retry.ts';
 /** `status` is the delivery's state as its attempts tell it; `settled` is what its row says yet. */
 export type DeliveryWithAttempts = Delivery & { attempts: DeliveryAttempt[]; settled: Delivery['status'] };
 
-async function withAttempts(deliveries: Delivery[]): Promise<DeliveryWithAttempts[]> {
-  const byDelivery = byParent(await readAttempts(deliveries), (a) => a.deliveryId);
+async function withAttempts(deliveries: Delivery[], known?: AttemptResult[]): Promise<DeliveryWithAttempts[]> {
+  const byDelivery = byParent(await readAttempts(deliveries, known), (a) => a.deliveryId);
   return deliveries.map((d) => {
     const own = byDelivery.get(d.id) ?? [];
     return { ...currentDelivery(d, own.at(-1)), attempts: own, settled: d.status };
@@ -25,12 +25,18 @@ async function withAttempts(deliveries: Delivery[]): Promise<DeliveryWithAttempt
 
 /** `totalLimit`: the total is counted up to it (DELIVERY_LIST_TOTAL_LIMIT); absent, exactly. */
 export async function listDeliveries(botId: string, webhookId: string, page: PageQuery, totalLimit?: number): Promise<Page<DeliveryWithAttempts>> {
-  // The hook is read beside the page, not before it: one round trip fewer per page. Its 404 still
-  // wins over the page's own errors (a cursor of another hook's log).
-  const [hook, found] = await Promise.allSettled([getWebhook(botId, webhookId), pageById<Delivery>(DeliveryModel, { webhookId }, page, { totalLimit })]);
+  // The hook and the results of the hook's next deliveries are read beside the page, not after
+  // it: a page of fresh rows with their results waits once. The hook's 404 still wins over the
+  // page's own errors (a cursor of another hook's log).
+  const [hook, found, near] = await Promise.allSettled([
+    getWebhook(botId, webhookId),
+    pageById<Delivery>(DeliveryModel, { webhookId }, page, { totalLimit }),
+    resultsOfHook(webhookId, page.cursor, page.limit),
+  ]);
   if (hook.status === 'rejected') throw hook.reason;
   if (found.status === 'rejected') throw found.reason;
-  return { items: await withAttempts(found.value.items), pagination: found.value.pagination };
+  if (near.status === 'rejected') throw near.reason;
+  return { items: await withAttempts(found.value.items, near.value), pagination: found.value.pagination };
 }
 
 export async function getDelivery(botId: string, webhookId: string, deliveryId: string): Promise<DeliveryWithAttempts> {

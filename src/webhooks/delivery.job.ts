@@ -47,11 +47,12 @@ async function closeDelivery(id: string, set: Record<string, unknown>): Promise<
 }
 
 /** A pending attempt whose lease ran out: its worker is gone and its outcome unknown. False when it has one after all. */
-async function interruptAttempt(attempt: DeliveryAttempt, now: Date): Promise<boolean> {
+async function interruptAttempt(webhookId: string, attempt: DeliveryAttempt, now: Date): Promise<boolean> {
   const recorded = await insertResults([
     {
       _id: attemptKey(attempt.deliveryId, attempt.number),
       deliveryId: attempt.deliveryId,
+      webhookId,
       number: attempt.number,
       status: 'interrupted',
       finishedAt: now,
@@ -84,6 +85,7 @@ export function resultOf(deps: Pick<DeliveryDeps, 'schedule'>, delivery: Deliver
   return {
     _id: attemptKey(delivery.id, number),
     deliveryId: delivery.id,
+    webhookId: delivery.webhookId,
     number,
     status: res.ok ? 'succeeded' : 'failed',
     finishedAt: now,
@@ -129,7 +131,7 @@ export async function perform(deps: DeliveryDeps, deliveryId: string): Promise<P
   if (last?.status === 'pending') {
     if (last.leaseUntil > now) return later(last.leaseUntil);
     // It ended just now after all: decide again from its outcome.
-    if (!(await interruptAttempt(last, now))) return perform(deps, deliveryId);
+    if (!(await interruptAttempt(delivery.webhookId, last, now))) return perform(deps, deliveryId);
   } else if (last && last.number > (delivery.runAfter ?? 0)) {
     // The delivery row may trail its attempts (a runner between writes, first attempts settled in
     // batches); the attempt and result rows do not.

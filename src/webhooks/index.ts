@@ -8,13 +8,15 @@ import { webhookAdminRoutes } from './routes.ts';
 import { createWebhooksState, type WebhooksOptions, type WebhooksState } from './state.ts';
 import { performSweep, SWEEP_JOB } from './sweep.job.ts';
 import { pruneDeliveries } from './retention.ts';
-import { recordUncheckedFreshDeliveries, unmarkFreshRowsWithAttemptRows } from './upgrade.ts';
+import { fillResultHookIds, recordUncheckedFreshDeliveries, unmarkFreshRowsWithAttemptRows } from './upgrade.ts';
 import { ensureRecurring } from '../jobs/scheduler.ts';
 
 export type WebhooksModule = DomainModule & { state(): WebhooksState };
 
 export function createWebhooksModule(opts: WebhooksOptions = {}): WebhooksModule {
   let current: WebhooksState | null = null;
+  let upgrading: AbortController | null = null;
+  let upgraded: Promise<void> | null = null;
   const state = () => {
     if (!current) throw new Error('webhooks module not started');
     return current;
@@ -41,10 +43,18 @@ export function createWebhooksModule(opts: WebhooksOptions = {}): WebhooksModule
       if (recorded) ctx.logger.info({ deliveries: recorded }, 'fresh deliveries an older release had not swept are recorded for the sweep');
       const unmarked = await unmarkFreshRowsWithAttemptRows();
       if (unmarked) ctx.logger.info({ deliveries: unmarked }, 'fresh deliveries with attempt rows of an older release are no longer marked fresh');
+      // Not awaited: 300,000 result rows take minutes, and the log reads them by id meanwhile.
+      upgrading = new AbortController();
+      upgraded = fillResultHookIds(upgrading.signal).then(
+        (filled) => void (filled && ctx.logger.info({ results: filled }, 'webhook attempt results of an older release now carry their hook id')),
+        (err) => ctx.logger.error({ err }, 'could not fill in the hook id of webhook attempt results; the next start tries again'),
+      );
       await ensureRecurring(ctx.jobs, '1 minute', SWEEP_JOB);
     },
     prune: (before) => pruneDeliveries(before),
     async stop() {
+      upgrading?.abort();
+      await upgraded;
       await current?.dispatcher.idle(20_000);
       await current?.firstAttempts.drained();
       await current?.outbound.close();

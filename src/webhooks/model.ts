@@ -113,6 +113,11 @@ const AttemptResultSchema = new Schema(
     /** attemptKey(deliveryId, number), the same as the attempt row's. */
     _id: { type: String, required: true },
     deliveryId: { type: String, required: true },
+    /**
+     * The delivery's hook: the log reads a page's results by the hook's `_id` range beside the page
+     * itself (deliveries.ts). Null on rows of older releases until the upgrade fills it in (upgrade.ts).
+     */
+    webhookId: { type: String, default: null },
     number: { type: Number, required: true },
     status: { type: String, enum: RESULT_STATUSES, required: true },
     ...outcomeFields,
@@ -121,6 +126,8 @@ const AttemptResultSchema = new Schema(
   { minimize: false, versionKey: false },
 );
 AttemptResultSchema.index({ deliveryId: 1 });
+// A log page's results in one range read, beside the page (deliveries.ts).
+AttemptResultSchema.index({ webhookId: 1, _id: 1 });
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

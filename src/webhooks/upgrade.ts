@@ -10,7 +10,7 @@ import { createdSince } from '../db/createdSince.ts';
 import { pagesById } from '../db/pagesById.ts';
 import { trusted } from '../db/connection.ts';
 import { timeOrderedId } from '../clock.ts';
-import { AttemptModel, DeliveryModel, UnfinishedFirstAttemptsModel } from './model.ts';
+import { AttemptModel, AttemptResultModel, DeliveryModel, UnfinishedFirstAttemptsModel } from './model.ts';
 
 const OLD_MARK = 'webhooks.fresh-deliveries';
 const BATCH = 1_000;
@@ -53,4 +53,31 @@ export async function unmarkFreshRowsWithAttemptRows(): Promise<number> {
   }
   await upgrades.updateOne({ _id: UNMARKED }, { $set: { at: new Date() } }, { upsert: true });
   return unmarked;
+}
+
+const RESULT_HOOKS = 'webhooks.result-hook-ids';
+
+/**
+ * Result rows of older releases get their delivery's hook id, so the log reads them by the
+ * hook's range beside its page (attempts.ts, resultsOfHook); until then it reads them by id, as
+ * before. One walk of the deliveries in `_id` order, oldest first (the log's first pages are the
+ * oldest), recorded in `upgrades` once it ends; it runs beside traffic and stops between batches
+ * when the worker does (the next start walks again: rows already filled are not written). Returns
+ * how many rows changed.
+ */
+export async function fillResultHookIds(signal?: AbortSignal): Promise<number> {
+  const upgrades = mongoose.connection.db!.collection<{ _id: string; at: Date }>('upgrades');
+  if (await upgrades.findOne({ _id: RESULT_HOOKS })) return 0;
+  let filled = 0;
+  for await (const rows of pagesById<{ _id: string; webhookId: string }>(DeliveryModel.collection, {}, BATCH, { webhookId: 1 })) {
+    if (signal?.aborted) return filled;
+    const byHook = new Map<string, string[]>();
+    for (const row of rows) byHook.set(row.webhookId, [...(byHook.get(row.webhookId) ?? []), row._id]);
+    for (const [webhookId, ids] of byHook) {
+      // `null` matches a missing field too; rows already filled (by this release's writes) are left.
+      filled += (await AttemptResultModel.collection.updateMany({ deliveryId: { $in: ids }, webhookId: null } as never, { $set: { webhookId } })).modifiedCount;
+    }
+  }
+  await upgrades.updateOne({ _id: RESULT_HOOKS }, { $set: { at: new Date() } }, { upsert: true });
+  return filled;
 }

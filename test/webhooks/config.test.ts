@@ -5,7 +5,7 @@ import { useTestRuntime } from '../helpers/harness.ts';
 import { adminApi, createTenant, type Tenant } from '../helpers/factories.ts';
 import { checkTargetUrl } from '../../src/webhooks/service.ts';
 import { AppError } from '../../src/http/errors.ts';
-import { collectionsRead } from '../helpers/dbReads.ts';
+import mongoose from 'mongoose';
 
 const DS1 = '11111111-1111-4111-8111-111111111111';
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
@@ -118,14 +118,19 @@ describe('webhook configuration', () => {
     expect(res.body.webhook).toMatchObject({ type: 'conversation.claimed', dataSourceIds: [] });
   });
 
-  it("lists an empty delivery log without reading any hook's attempts", async () => {
+  it("lists an empty delivery log without reading any other hook's attempts", async () => {
     const { body } = await api()('post', hooksPath(), { type: 'sync.success', url: 'https://example.com' });
-    const read = await collectionsRead(async () => {
+    const calls: Array<[string, unknown]> = [];
+    mongoose.set('debug', (collection: string, _method: string, query: unknown) => void calls.push([collection, query]));
+    try {
       const res = await api()('get', `${hooksPath()}/${body.webhook.id}/deliveries`);
       expect(res.body).toMatchObject({ success: true, deliveries: [] });
-    });
-    expect(read).not.toContain('webhookdeliveryattempts');
-    expect(read).not.toContain('webhookdeliveryattemptresults');
+    } finally {
+      mongoose.set('debug', false);
+    }
+    expect(calls.filter(([c]) => c === 'webhookdeliveryattempts')).toEqual([]);
+    // Only the hook's own range of results, read beside the page.
+    expect(calls.filter(([c]) => c === 'webhookdeliveryattemptresults').map(([, q]) => q)).toEqual([{ webhookId: body.webhook.id }]);
   });
 
   it('deletes a hook', async () => {

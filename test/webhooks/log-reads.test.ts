@@ -1,0 +1,108 @@
+// What a delivery log page reads (deliveries.ts, attempts.ts): the results of its fresh rows come
+// by the hook's range beside the page, so such a page waits once; rows an older release wrote
+// (results without a hook id) are read by id until the upgrade fills the hook id in (upgrade.ts).
+import mongoose from 'mongoose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/harness.ts';
+import { adminApi, createTenant, type Tenant } from '../helpers/factories.ts';
+import { AttemptResultModel, DeliveryModel } from '../../src/webhooks/model.ts';
+import { fillResultHookIds } from '../../src/webhooks/upgrade.ts';
+import { startSink, type Sink } from './sink.ts';
+import { useWebhooksRuntime } from './runtime.ts';
+
+describe('delivery log reads', () => {
+  const { rt, module } = useWebhooksRuntime({});
+  let sink: Sink;
+  let tenant: Tenant;
+  let hookId: string;
+  const api = () => adminApi(rt);
+  const upgrades = () => mongoose.connection.db!.collection<{ _id: string }>('upgrades');
+
+  /** The page's body and the reads it made: [collection, query]. */
+  async function page(query: string): Promise<{ body: any; reads: Array<[string, any]> }> {
+    const reads: Array<[string, any]> = [];
+    mongoose.set('debug', (collection: string, _method: string, q: unknown) => void reads.push([collection, q]));
+    try {
+      const res = await api()('get', `/bots/${tenant.botId}/webhooks/${hookId}/deliveries?${query}`);
+      expect(res.status).toBe(200);
+      return { body: res.body, reads };
+    } finally {
+      mongoose.set('debug', false);
+    }
+  }
+  const byId = (reads: Array<[string, any]>) => reads.filter(([c, q]) => c.startsWith('webhookdeliveryattempt') && q.deliveryId);
+  const shown = (body: any) => body.deliveries.map((d: any) => [d.id, d.status, d.attempts.map((a: any) => [a.number, a.status, a.httpStatus])]);
+
+  beforeAll(async () => {
+    sink = await startSink();
+    tenant = await createTenant();
+    // Another hook's deliveries beside this one's: the range must not show them.
+    const other = await api()('post', `/bots/${tenant.botId}/webhooks`, { type: 'conversation.started', url: `${sink.url}/other` });
+    await api()('put', `/bots/${tenant.botId}/webhooks/${other.body.webhook.id}/enabled`, { enabled: true });
+    const created = await api()('post', `/bots/${tenant.botId}/webhooks`, { type: 'conversation.started', url: `${sink.url}/log` });
+    hookId = created.body.webhook.id;
+    await api()('put', `/bots/${tenant.botId}/webhooks/${hookId}/enabled`, { enabled: true });
+    for (let i = 0; i < 5; i++) {
+      await rt.runtime.ctx.events.emit({ teamId: tenant.teamId, botId: tenant.botId, type: 'conversation.started', payload: { conversation: { id: crypto.randomUUID() } } });
+    }
+    await module.state().dispatcher.idle();
+    await module.state().firstAttempts.drained();
+  });
+  afterAll(() => sink?.close());
+
+  it('reads the results of a page of fresh rows beside it, on the first page and after a cursor', async () => {
+    expect(await DeliveryModel.countDocuments({ webhookId: hookId, fresh: true })).toBe(5);
+    const first = await page('limit=3');
+    expect(shown(first.body)).toEqual(first.body.deliveries.map((d: any) => [d.id, 'delivered', [[1, 'succeeded', 200]]]));
+    expect(byId(first.reads)).toEqual([]);
+    expect(first.reads.filter(([c]) => c === 'webhookdeliveryattemptresults').map(([, q]) => q)).toEqual([{ webhookId: hookId }]);
+
+    const next = await page(`limit=3&cursor=${first.body.pagination.last}`);
+    expect(next.body.deliveries).toHaveLength(2);
+    expect(shown(next.body)).toEqual(next.body.deliveries.map((d: any) => [d.id, 'delivered', [[1, 'succeeded', 200]]]));
+    expect(byId(next.reads)).toEqual([]);
+  });
+
+  it('shows results an older release wrote without the hook id, reads them by id until the upgrade fills it in, once', async () => {
+    const before = await page('limit=100');
+    const ids: string[] = before.body.deliveries.map((d: any) => d.id);
+    // As an older release wrote them: no hook id, and no upgrade recorded yet.
+    await AttemptResultModel.collection.updateMany({ deliveryId: { $in: ids } } as never, { $unset: { webhookId: '' } });
+    await upgrades().deleteMany({});
+
+    const old = await page('limit=100');
+    expect(shown(old.body)).toEqual(shown(before.body));
+    expect(byId(old.reads).map(([c]) => c)).toEqual(['webhookdeliveryattemptresults']);
+
+    // An upgrade stopped between batches is not recorded; the next start fills every row.
+    const stopped = new AbortController();
+    stopped.abort();
+    expect(await fillResultHookIds(stopped.signal)).toBe(0);
+    expect(await upgrades().findOne({ _id: 'webhooks.result-hook-ids' })).toBeNull();
+    expect(await fillResultHookIds()).toBe(5);
+    expect(await AttemptResultModel.collection.countDocuments({ deliveryId: { $in: ids }, webhookId: hookId } as never)).toBe(5);
+    expect(await fillResultHookIds()).toBe(0);
+
+    const after = await page('limit=100');
+    expect(shown(after.body)).toEqual(shown(before.body));
+    expect(byId(after.reads)).toEqual([]);
+  });
+
+  it('reads by id the rows whose results the range did not hold: a row no longer fresh, and rows past the range', async () => {
+    const all = await page('limit=100');
+    const [retried] = all.body.deliveries;
+    // A resend: the row is no longer fresh, so its attempt rows and results are read by id.
+    expect((await api()('post', `/bots/${tenant.botId}/webhooks/${hookId}/deliveries/${retried.id}/resend`)).status).toBe(202);
+    await waitFor(async () => (await page('limit=5')).body.deliveries[0].attempts.length === 2 && (await page('limit=5')).body.deliveries[0].status === 'delivered');
+    const resent = await page('limit=5');
+    expect(resent.body.deliveries[0].attempts.map((a: any) => [a.number, a.status])).toEqual([
+      [1, 'succeeded'],
+      [2, 'succeeded'],
+    ]);
+    expect(shown(resent.body).slice(1)).toEqual(shown(all.body).slice(1));
+    // The resent row's two results take two of the range's five places: the page's last row is past it.
+    const reads = byId(resent.reads).map(([c, q]) => [c, q.deliveryId.$in]);
+    expect(reads).toEqual(expect.arrayContaining([['webhookdeliveryattempts', [retried.id]]]));
+    expect(reads).toContainEqual(['webhookdeliveryattemptresults', [retried.id, all.body.deliveries[4].id]]);
+  });
+});
