@@ -11,6 +11,7 @@ import { performSweep } from './sweep.job.ts';
 import { pruneGateway } from './retention.ts';
 import { moveBodiesApart } from './upgrade.ts';
 import { ensureRecurring } from '../jobs/scheduler.ts';
+import { startInBackground, type BackgroundTask } from '../jobs/background.ts';
 
 export interface GatewayOptions {
   /** Delays between action attempts (attempts = delays + 1); tests pass short ones. */
@@ -23,8 +24,7 @@ export interface GatewayOptions {
 export function createGatewayModule(opts: GatewayOptions = {}): DomainModule & { state(): GatewayState } {
   const retryDelaysMs = opts.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   let current: GatewayState | null = null;
-  let upgrading: AbortController | undefined;
-  let upgraded: Promise<void> | undefined;
+  let upgrade: BackgroundTask | undefined;
   const state = () => {
     if (!current) throw new Error('gateway module not started');
     return current;
@@ -62,17 +62,18 @@ export function createGatewayModule(opts: GatewayOptions = {}): DomainModule & {
       if (!role.worker) return;
       // Not awaited: a large install takes minutes (300,000 rows: docs/BENCHMARKS.md, session 32),
       // and a worker that did not start meanwhile would look dead to its supervisor.
-      upgrading = new AbortController();
-      upgraded = moveBodiesApart(upgrading.signal).then(
-        (moved) => void (moved && ctx.logger.info({ deliveries: moved }, 'gateway deliveries an older release stored with their body inside now have it apart')),
+      upgrade = startInBackground(
+        async (signal) => {
+          const moved = await moveBodiesApart(signal);
+          if (moved) ctx.logger.info({ deliveries: moved }, 'gateway deliveries an older release stored with their body inside now have it apart');
+        },
         (err) => ctx.logger.error({ err }, 'could not move gateway bodies apart; the next start tries again'),
       );
       await ensureRecurring(ctx.jobs, '1 minute', SWEEP_JOB);
     },
     prune: (before) => pruneGateway(before),
     async stop() {
-      upgrading?.abort();
-      await upgraded;
+      await upgrade?.stop();
       await current?.close();
       current = null;
     },

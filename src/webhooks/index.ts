@@ -10,13 +10,13 @@ import { performSweep, SWEEP_JOB } from './sweep.job.ts';
 import { pruneDeliveries } from './retention.ts';
 import { fillResultHookIds, recordUncheckedFreshDeliveries, unmarkFreshRowsWithAttemptRows } from './upgrade.ts';
 import { ensureRecurring } from '../jobs/scheduler.ts';
+import { startInBackground, type BackgroundTask } from '../jobs/background.ts';
 
 export type WebhooksModule = DomainModule & { state(): WebhooksState };
 
 export function createWebhooksModule(opts: WebhooksOptions = {}): WebhooksModule {
   let current: WebhooksState | null = null;
-  let upgrading: AbortController | null = null;
-  let upgraded: Promise<void> | null = null;
+  let upgrade: BackgroundTask | undefined;
   const state = () => {
     if (!current) throw new Error('webhooks module not started');
     return current;
@@ -44,17 +44,18 @@ export function createWebhooksModule(opts: WebhooksOptions = {}): WebhooksModule
       const unmarked = await unmarkFreshRowsWithAttemptRows();
       if (unmarked) ctx.logger.info({ deliveries: unmarked }, 'fresh deliveries with attempt rows of an older release are no longer marked fresh');
       // Not awaited: 300,000 result rows take minutes, and the log reads them by id meanwhile.
-      upgrading = new AbortController();
-      upgraded = fillResultHookIds(upgrading.signal).then(
-        (filled) => void (filled && ctx.logger.info({ results: filled }, 'webhook attempt results of an older release now carry their hook id')),
+      upgrade = startInBackground(
+        async (signal) => {
+          const filled = await fillResultHookIds(signal);
+          if (filled) ctx.logger.info({ results: filled }, 'webhook attempt results of an older release now carry their hook id');
+        },
         (err) => ctx.logger.error({ err }, 'could not fill in the hook id of webhook attempt results; the next start tries again'),
       );
       await ensureRecurring(ctx.jobs, '1 minute', SWEEP_JOB);
     },
     prune: (before) => pruneDeliveries(before),
     async stop() {
-      upgrading?.abort();
-      await upgraded;
+      await upgrade?.stop();
       await current?.dispatcher.idle(20_000);
       await current?.firstAttempts.drained();
       await current?.outbound.close();

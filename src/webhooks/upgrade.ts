@@ -9,6 +9,7 @@ import mongoose, { type Model } from 'mongoose';
 import { createdSince } from '../db/createdSince.ts';
 import { pagesById } from '../db/pagesById.ts';
 import { trusted } from '../db/connection.ts';
+import { byParent } from '../db/byParent.ts';
 import { timeOrderedId } from '../clock.ts';
 import { AttemptModel, AttemptResultModel, DeliveryModel, UnfinishedFirstAttemptsModel } from './model.ts';
 
@@ -35,6 +36,11 @@ export async function recordUncheckedFreshDeliveries(): Promise<number> {
   return recorded;
 }
 
+/** The `upgrades` record of a one-off upgrade: present once it has run to its end. */
+const upgrades = () => mongoose.connection.db!.collection<{ _id: string; at: Date }>('upgrades');
+const upgraded = async (name: string) => (await upgrades().findOne({ _id: name })) !== null;
+const recordUpgraded = (name: string) => upgrades().updateOne({ _id: name }, { $set: { at: new Date() } }, { upsert: true });
+
 const UNMARKED = 'webhooks.fresh-rows-with-attempt-rows';
 
 /**
@@ -44,14 +50,13 @@ const UNMARKED = 'webhooks.fresh-rows-with-attempt-rows';
  * many rows changed.
  */
 export async function unmarkFreshRowsWithAttemptRows(): Promise<number> {
-  const upgrades = mongoose.connection.db!.collection<{ _id: string; at: Date }>('upgrades');
-  if (await upgrades.findOne({ _id: UNMARKED })) return 0;
+  if (await upgraded(UNMARKED)) return 0;
   let unmarked = 0;
   for await (const rows of pagesById<{ _id: string; deliveryId: string }>(AttemptModel.collection, {}, BATCH, { deliveryId: 1 })) {
     const ids = [...new Set(rows.map((row) => row.deliveryId))];
     unmarked += (await DeliveryModel.updateMany({ _id: trusted({ $in: ids }), fresh: true }, { $set: { fresh: false } })).modifiedCount;
   }
-  await upgrades.updateOne({ _id: UNMARKED }, { $set: { at: new Date() } }, { upsert: true });
+  await recordUpgraded(UNMARKED);
   return unmarked;
 }
 
@@ -66,18 +71,16 @@ const RESULT_HOOKS = 'webhooks.result-hook-ids';
  * how many rows changed.
  */
 export async function fillResultHookIds(signal?: AbortSignal): Promise<number> {
-  const upgrades = mongoose.connection.db!.collection<{ _id: string; at: Date }>('upgrades');
-  if (await upgrades.findOne({ _id: RESULT_HOOKS })) return 0;
+  if (await upgraded(RESULT_HOOKS)) return 0;
   let filled = 0;
   for await (const rows of pagesById<{ _id: string; webhookId: string }>(DeliveryModel.collection, {}, BATCH, { webhookId: 1 })) {
     if (signal?.aborted) return filled;
-    const byHook = new Map<string, string[]>();
-    for (const row of rows) byHook.set(row.webhookId, [...(byHook.get(row.webhookId) ?? []), row._id]);
-    for (const [webhookId, ids] of byHook) {
+    for (const [webhookId, ofHook] of byParent(rows, (row) => row.webhookId)) {
       // `null` matches a missing field too; rows already filled (by this release's writes) are left.
+      const ids = ofHook.map((row) => row._id);
       filled += (await AttemptResultModel.collection.updateMany({ deliveryId: { $in: ids }, webhookId: null } as never, { $set: { webhookId } })).modifiedCount;
     }
   }
-  await upgrades.updateOne({ _id: RESULT_HOOKS }, { $set: { at: new Date() } }, { upsert: true });
+  await recordUpgraded(RESULT_HOOKS);
   return filled;
 }
