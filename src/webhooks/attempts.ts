@@ -54,16 +54,17 @@ export async function readAttempts(deliveries: Claimed[], known: AttemptResult[]
   // A row claimed in the delivery row and still fresh has no attempt rows: perform() unmarks it
   // before it claims one (delivery.job.ts). Most rows are, so most pages skip that read, and with
   // their results known, every read after the page.
-  const claimedFresh = (d: Claimed) => Boolean(d.fresh && firstAttemptOf(d));
-  const unknown = deliveries.filter((d) => !(claimedFresh(d) && byKey.has(attemptKey(d.id, 1))));
-  const withRows = unknown.filter((d) => !claimedFresh(d)).map((d) => d.id);
+  const firsts = deliveries.map(firstAttemptOf);
+  const claimedFresh = new Set(deliveries.filter((d, i) => d.fresh && firsts[i]).map((d) => d.id));
+  const unknown = deliveries.filter((d) => !(claimedFresh.has(d.id) && byKey.has(attemptKey(d.id, 1))));
+  const withRows = unknown.filter((d) => !claimedFresh.has(d.id)).map((d) => d.id);
   const [rows, results] = await Promise.all([
     // Ordered below with the claims in the delivery rows (a database sort over `$in` costs more).
     withRows.length ? AttemptModel.find({ deliveryId: trusted({ $in: withRows }) }).lean<DeliveryAttempt[]>() : [],
     unknown.length ? AttemptResultModel.find({ deliveryId: trusted({ $in: unknown.map((d) => d.id) }) }).lean<AttemptResult[]>() : [],
   ]);
   for (const r of results) byKey.set(r._id, r);
-  const attempts = [...deliveries.map(firstAttemptOf).filter((a) => a !== null), ...rows].sort((a, b) => a.number - b.number);
+  const attempts = [...firsts.filter((a) => a !== null), ...rows].sort((a, b) => a.number - b.number);
   return attempts.map((a) => withResult(a, byKey.get(a._id)));
 }
 
