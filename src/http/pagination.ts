@@ -42,7 +42,9 @@ export async function paginate<D extends { id: string }>(
   page: PageQuery,
   { projection, totalLimit }: PageOptions = {},
 ): Promise<Page<D>> {
-  const read = (query: QueryFilter<D>, limit: number) => model.find(query, projection).sort({ _id: 1 }).limit(limit).lean<D[]>();
+  // A batch larger than the limit, as in pageById: a cursor page's 101 of the default batch of 101
+  // left the cursor open, and the driver closed it with a killCursors round trip after the page.
+  const read = (query: QueryFilter<D>, limit: number) => model.find(query, projection).sort({ _id: 1 }).limit(limit).batchSize(limit + 1).lean<D[]>();
   const count = countOf(model, filter, totalLimit);
   if (!page.cursor) {
     const [items, total] = await Promise.all([read(filter, page.limit), count]);

@@ -8,7 +8,7 @@ import mongoose from 'mongoose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestRuntime, waitFor } from '../helpers/harness.ts';
 import { adminApi } from '../helpers/factories.ts';
-import type { Clock } from '../../src/clock.ts';
+import { timeOrderedId, type Clock } from '../../src/clock.ts';
 import { trusted } from '../../src/db/connection.ts';
 import { actionOutcomeId, ActionOutcomeModel, GatewayDeliveryModel, RuleOutcomeModel, type GatewayDelivery } from '../../src/gateway/model.ts';
 import { withOutcomes } from '../../src/gateway/outcomes.ts';
@@ -36,7 +36,7 @@ const clock: Clock = { now: () => new Date(Date.now() + offsetMs) };
 type Read = { collection: string; query: Record<string, any> };
 
 describe('gateway delivery list reads', () => {
-  const rt = useTestRuntime({ env: files.env, clock, ...modulesWithGateway() });
+  const rt = useTestRuntime({ env: files.env, clock, monitorCommands: true, ...modulesWithGateway() });
 
   /** The page over HTTP and the outcome reads it made. */
   async function page(query: string): Promise<{ body: any; reads: Read[] }> {
@@ -197,5 +197,26 @@ describe('gateway delivery list reads', () => {
       expect(shown.slice(11).map((d: any) => d.rules.map((r: any) => [r.run, r.actions.length]))).toEqual(Array(5).fill([[0, 1], [1, 1]]));
     }
     expect((await walk(2, '&source=relay')).flatMap((p) => p.body.deliveries)).toHaveLength(16);
+  });
+
+  it('closes every cursor of a page of 100 after a cursor with its reply, with no killCursors after it', async () => {
+    const at = new Date(Date.now() - 3_600_000);
+    const ids = Array.from({ length: 102 }, () => timeOrderedId());
+    const row = (id: string) => ({ _id: id, id, source: 'relay', deliveryId: randomUUID(), event: 'order.paid', test: false, receivedAt: at, run: 0, processedRun: 0, processedAt: at, sweptAt: at });
+    await GatewayDeliveryModel.collection.insertMany(ids.map(row) as never[]);
+    const commands: string[] = [];
+    const client = mongoose.connection.getClient();
+    // The page's own: the worker beside it polls other collections.
+    const seen = (e: { commandName: string; command: Record<string, unknown> }) => {
+      if (String(e.command[e.commandName]).startsWith('gateway')) commands.push(e.commandName);
+    };
+    client.on('commandStarted', seen);
+    try {
+      const got = await page(`limit=100&cursor=${ids[0]}`);
+      expect(got.body.deliveries.map((d: any) => d.id)).toEqual(ids.slice(1, 101));
+    } finally {
+      client.off('commandStarted', seen);
+    }
+    expect(commands.sort()).toEqual(['aggregate', 'find', 'find', 'find']);
   });
 });
