@@ -163,19 +163,27 @@ function pollOnlyNamesDue(agenda: Agenda, jobs: Collection, processEveryMs: numb
     if (!processor || processor.pollsNamesDue) return;
     processor.pollsNamesDue = true;
     const poll = processor.process.bind(processor);
+    // When the question was sent, while it has not answered: polls come every interval whether or
+    // not the last has answered, and must not pile up in the pool behind a stalled database (see
+    // serialiseJobLocking); one unanswered past LOCK_WAIT_BOUND_MS no longer holds the next back.
+    let askedAt = 0;
     processor.process = async () => {
       const definitions = (agenda as unknown as { definitions: Record<string, { lockLifetime: number }> }).definitions;
       const lifetimes = Object.values(definitions).map((d) => d.lockLifetime);
       if (!processor.isRunning || lifetimes.length === 0) return poll();
       const now = Date.now();
+      if (askedAt && now - askedAt < LOCK_WAIT_BOUND_MS) return;
       // Agenda moves this forward with every lock query; a notification of a job due after it is
       // left to the next poll, so a poll that sends none must move it too.
       processor.nextScanAt = new Date(now + processEveryMs);
+      askedAt = now;
       let due: unknown[];
       try {
         due = await namesDue(jobs, processor.nextScanAt, new Date(now - Math.min(...lifetimes)));
       } catch {
         return poll();
+      } finally {
+        if (askedAt === now) askedAt = 0;
       }
       await Promise.all(due.filter((name): name is string => typeof name === 'string' && name in definitions).map((name) => processor.jobQueueFilling(name)));
       processor.jobProcessing();
