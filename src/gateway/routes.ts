@@ -39,7 +39,7 @@ export function intakeRoutes(router: Router, ctx: AppContext, state: () => Gatew
 export function adminRoutes(router: Router, ctx: AppContext, state: () => GatewayState): void {
   router.get('/gateway/deliveries', validate(DeliveryListQuerySchema, 'query'), async (c) => {
     const q = c.state.input as DeliveryListQuery;
-    const page = await listDeliveries({ source: q.source, event: q.event }, q, ctx.config.DELIVERY_LIST_TOTAL_LIMIT);
+    const page = await listDeliveries({ source: q.source, event: q.event }, q, ctx.config.DELIVERY_LIST_TOTAL_LIMIT, ctx.clock.now());
     c.body = { success: true, deliveries: page.items.map((r) => presentDelivery(r)), pagination: page.pagination };
   });
   router.get('/gateway/deliveries/:id', validate(DeliveryParamsSchema, 'params'), async (c) => {

@@ -8,21 +8,12 @@ import { paginate, type PageQuery } from '../http/pagination.ts';
 import { gatewayDeliveries } from '../observability/metrics.ts';
 import type { IncomingDelivery } from './intake.ts';
 import { byPublicId } from '../db/byId.ts';
-import {
-  ActionOutcomeModel,
-  GatewayDeliveryBodyModel,
-  GatewayDeliveryModel,
-  RuleOutcomeModel,
-  type ActionOutcome,
-  type GatewayDelivery,
-  type GatewayDeliveryBody,
-  type RuleOutcome,
-} from './model.ts';
+import { GatewayDeliveryBodyModel, GatewayDeliveryModel, type GatewayDelivery, type GatewayDeliveryBody } from './model.ts';
 import type { RuleInput } from './rules/plan.ts';
 import type { GatewayState } from './state.ts';
 import { signedFactsOf, storedSignedFacts } from './signedFacts.ts';
 import { trusted } from '../db/connection.ts';
-import { byParent } from '../db/byParent.ts';
+import { outcomesAfter, withOutcomes, type DeliveryOutcomes } from './outcomes.ts';
 
 export const PROCESS_JOB = 'gateway.process';
 export const ACTION_JOB = 'gateway.action';
@@ -150,45 +141,28 @@ export function ruleInputOf(
   };
 }
 
-export interface DeliveryRecord {
-  delivery: GatewayDelivery;
+export interface DeliveryRecord extends DeliveryOutcomes {
   /** Read by the get only (the list shows no body). */
   body?: DeliveryBody | null;
-  rules: RuleOutcome[];
-  actions: ActionOutcome[];
 }
 
-async function withOutcomes(deliveries: GatewayDelivery[]): Promise<DeliveryRecord[]> {
-  // An empty page reads nothing: `$in: []` is no index condition, so it would scan every outcome.
-  if (deliveries.length === 0) return [];
-  const ids = deliveries.map((d) => d.id);
-  // Ordered here, per delivery: a database sort over `$in` merges the page's index ranges, and on
-  // FerretDB it costs a probe per id and sort key first (docs/BENCHMARKS.md, issue 17 reads).
-  const [rules, actions] = await Promise.all([
-    RuleOutcomeModel.find({ delivery: trusted({ $in: ids }) }).lean<RuleOutcome[]>(),
-    ActionOutcomeModel.find({ delivery: trusted({ $in: ids }) }).lean<ActionOutcome[]>(),
-  ]);
-  const byRunAndRule = (a: Pick<RuleOutcome, 'run' | 'rule'>, b: Pick<RuleOutcome, 'run' | 'rule'>) => a.run - b.run || compareText(a.rule, b.rule);
-  rules.sort(byRunAndRule);
-  actions.sort((a, b) => byRunAndRule(a, b) || a.index - b.index);
-  const rulesOf = byParent(rules, (r) => r.delivery);
-  const actionsOf = byParent(actions, (a) => a.delivery);
-  return deliveries.map((delivery) => ({ delivery, rules: rulesOf.get(delivery.id) ?? [], actions: actionsOf.get(delivery.id) ?? [] }));
-}
-
-/** MongoDB's order of strings (by bytes), not the locale's. */
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** `totalLimit`: the total is counted up to it (DELIVERY_LIST_TOTAL_LIMIT); absent, exactly. */
-export async function listDeliveries(filter: { source?: string; event?: string }, page: PageQuery, totalLimit?: number) {
+/**
+ * `totalLimit`: the total is counted up to it (DELIVERY_LIST_TOTAL_LIMIT); absent, exactly.
+ * `now`: when the request began (outcomes.ts tells from it which outcomes a range read holds).
+ */
+export async function listDeliveries(filter: { source?: string; event?: string }, page: PageQuery, totalLimit?: number, now = new Date()) {
   const query: Record<string, string> = {};
   if (filter.source) query.source = filter.source;
   if (filter.event) query.event = filter.event;
   // The list shows neither body nor headers (presentDelivery without `body`): they have their own
   // record, and rows stored before that are read without them (the headers are half such a row's
   // bytes; a page of 100: 1.8-2.0 -> 1.2-1.4 ms of API CPU).
-  const result = await paginate(GatewayDeliveryModel as unknown as Model<GatewayDelivery>, query, page, { projection: { rawBody: 0, headers: 0 }, totalLimit });
-  return { items: await withOutcomes(result.items as GatewayDelivery[]), pagination: result.pagination };
+  const read = paginate(GatewayDeliveryModel as unknown as Model<GatewayDelivery>, query, page, { projection: { rawBody: 0, headers: 0 }, totalLimit });
+  // Unfiltered, a page is every delivery of its `_id` range, so the outcomes' range after the
+  // cursor holds its outcomes and little else; filtered, it would hold other deliveries' too.
+  const filtered = Object.keys(query).length > 0;
+  const [result, ahead] = await Promise.all([read, filtered ? undefined : outcomesAfter(page.cursor, page.limit)]);
+  return { items: await withOutcomes(result.items as GatewayDelivery[], ahead, now), pagination: result.pagination };
 }
 
 export async function getDelivery(id: string): Promise<DeliveryRecord> {

@@ -1,7 +1,7 @@
 // The list contract of the spec ("Common rules"): `limit` 1..100 (default 10), `cursor` = previous
 // page's `pagination.last`, oldest first, `pagination.total` and `pagination.last`.
 // Documents carry a public `id` (UUID); order is by `_id`, which grows with insertion.
-import type { Model, QueryFilter } from 'mongoose';
+import { Types, type Model, type QueryFilter } from 'mongoose';
 import { z } from 'zod';
 import { AppError } from './errors.ts';
 import { trusted } from '../db/connection.ts';
@@ -24,6 +24,9 @@ export interface Page<T> {
   pagination: { total: number; last: string | null; totalCapped?: boolean };
 }
 
+/** The lowest ObjectId: `$gte` it holds every ObjectId `_id` and nothing else. */
+const OBJECT_ID_MIN = '000000000000000000000000';
+
 export interface PageOptions {
   projection?: Record<string, 0 | 1>;
   /**
@@ -39,7 +42,9 @@ export async function paginate<D extends { id: string }>(
   page: PageQuery,
   { projection, totalLimit }: PageOptions = {},
 ): Promise<Page<D>> {
-  const read = (query: QueryFilter<D>, limit: number) => model.find(query, projection).sort({ _id: 1 }).limit(limit).lean<D[]>();
+  // A batch larger than the limit, as in pageById: a cursor page's 101 of the default batch of 101
+  // left the cursor open, and the driver closed it with a killCursors round trip after the page.
+  const read = (query: QueryFilter<D>, limit: number) => model.find(query, projection).sort({ _id: 1 }).limit(limit).batchSize(limit + 1).lean<D[]>();
   const count = countOf(model, filter, totalLimit);
   if (!page.cursor) {
     const [items, total] = await Promise.all([read(filter, page.limit), count]);
@@ -50,8 +55,15 @@ export async function paginate<D extends { id: string }>(
   // cursor of an older record (an ObjectId `_id`) or of none costs that lookup, after the miss.
   const [found, total] = await Promise.all([read({ ...filter, _id: trusted({ $gte: page.cursor }) } as QueryFilter<D>, page.limit + 1), count]);
   let items: D[];
-  if ((found[0] as { _id?: unknown } | undefined)?._id === page.cursor) items = found.slice(1);
-  else {
+  if ((found[0] as { _id?: unknown } | undefined)?._id === page.cursor) {
+    items = found.slice(1);
+    // A string bound holds string `_id`s only, and older records' ObjectIds sort after them all:
+    // a page that runs out of strings goes on with those (a query that finds none on most lists).
+    if (items.length < page.limit) {
+      const older = { ...filter, _id: { $gte: new Types.ObjectId(OBJECT_ID_MIN) } } as Record<string, unknown>;
+      items.push(...((await model.collection.find(older, { projection, sort: { _id: 1 }, limit: page.limit - items.length }).toArray()) as unknown as D[]));
+    }
+  } else {
     const anchor = await model.findOne({ ...filter, id: page.cursor } as QueryFilter<D>, { _id: 1 }).lean<{ _id: unknown }>();
     if (!anchor) throw new AppError('invalid_cursor', 'cursor does not name an item of this list');
     // Through the driver: mongoose would cast an ObjectId anchor to the schema's string `_id`,

@@ -94,5 +94,7 @@ export function currentDelivery<D extends Delivery>(delivery: D, latest: Deliver
   // A running or interrupted attempt changes nothing yet: the row counts attempts as they end.
   if (delivery.status !== 'pending' || !latest || latest.number <= (delivery.runAfter ?? 0)) return delivery;
   if (latest.status === 'pending' || latest.status === 'interrupted') return delivery;
-  return { ...delivery, ...settlement(delivery, latest) };
+  // Object.assign, not spreads: a spread followed by more fields costs V8 a new shape per row, a
+  // third of a log page's merge (docs/BENCHMARKS.md, session 34).
+  return Object.assign({}, delivery, settlement(delivery, latest));
 }

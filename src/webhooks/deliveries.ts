@@ -19,7 +19,8 @@ async function withAttempts(deliveries: Delivery[], known?: AttemptResult[]): Pr
   const byDelivery = byParent(await readAttempts(deliveries, known), (a) => a.deliveryId);
   return deliveries.map((d) => {
     const own = byDelivery.get(d.id) ?? [];
-    return { ...currentDelivery(d, own.at(-1)), attempts: own, settled: d.status };
+    // Object.assign, not a spread and two fields: see currentDelivery.
+    return Object.assign({}, currentDelivery(d, own.at(-1)), { attempts: own, settled: d.status });
   });
 }
 

@@ -9,10 +9,10 @@ import type { AppContext } from '../context.ts';
 import type { Scheduler } from '../jobs/scheduler.ts';
 import type { OutboundClient, OutboundResponse } from '../outbound/client.ts';
 import { deliveries as deliveriesMetric } from '../observability/metrics.ts';
-import { attemptKey, AttemptModel, DeliveryModel, WebhookModel, type AttemptResult, type Delivery, type DeliveryAttempt, type DeliveryRequest, type Webhook } from './model.ts';
+import { attemptKey, AttemptModel, DeliveryModel, WebhookModel, type AttemptResult, type Delivery, type DeliveryAttempt, type Webhook } from './model.ts';
 import { insertResults, readAttempt, settlement } from './attempts.ts';
 import { insertedOnce } from '../db/insertNew.ts';
-import { signedRequest } from './request.ts';
+import { requestOf, signedRequest } from './request.ts';
 import type { RetrySchedule } from './retry.ts';
 import type { HookHealth } from './health.ts';
 
@@ -157,7 +157,7 @@ export async function perform(deps: DeliveryDeps, deliveryId: string): Promise<P
   if (delivery.fresh) await DeliveryModel.updateOne({ _id: delivery.id, fresh: true }, { $set: { fresh: false } });
   if (!(await claimAttempt(deps, delivery.id, number, now))) return later(new Date(now.getTime() + deps.leaseMs));
   // Signed now, with the current secret: regenerating it invalidates signatures of queued retries.
-  const request = signedRequest(delivery.request as DeliveryRequest, { secret: hook.secret, deliveryId: delivery.id, event: delivery.event, now, standardWebhooks: hook.standardWebhooks ?? false });
+  const request = signedRequest(requestOf(delivery), { secret: hook.secret, deliveryId: delivery.id, event: delivery.event, now, standardWebhooks: hook.standardWebhooks ?? false });
   const res = await deps.outbound.send(request);
   return recordResult(deps, delivery, number, res);
 }

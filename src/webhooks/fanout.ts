@@ -7,7 +7,7 @@ import { timeOrderedId } from '../clock.ts';
 import type { StoredEvent } from '../events/model.ts';
 import { DeliveryModel, type Delivery, type DeliveryStatus, type Webhook } from './model.ts';
 import { insertNew } from '../db/insertNew.ts';
-import { buildDeliveryRequest, withDeliveryId, type BuiltRequest } from './request.ts';
+import { buildDeliveryRequest, storedRequest, withDeliveryId, type BuiltRequest } from './request.ts';
 import { hooksForEvents } from './service.ts';
 import { SerialBatcher } from '../db/serialBatcher.ts';
 import { hookDelaysMs, type RetrySchedule } from './retry.ts';
@@ -109,8 +109,9 @@ function deliveryDocument(ctx: Pick<AppContext, 'clock' | 'logger'>, event: Stor
     webhookId: hook.id,
     botId: event.botId,
     event: event.type,
-    request: built?.request ?? { method: 'POST', url: hook.url, headers: {}, body: '' },
-    unresolved: built?.unresolved ?? [],
+    request: storedRequest(built?.request ?? { method: 'POST', url: hook.url, headers: {}, body: '' }),
+    // Left out when empty or null, as the presenters read them: each stored field costs FerretDB's decoding.
+    ...(built?.unresolved.length ? { unresolved: built.unresolved } : {}),
     status: (built ? 'pending' : 'failed') as DeliveryStatus,
     attemptCount: 0,
     ...(retryDelaysMs ? { retryDelaysMs } : {}),
@@ -120,7 +121,6 @@ function deliveryDocument(ctx: Pick<AppContext, 'clock' | 'logger'>, event: Stor
     firstClaim: built ? { startedAt: now, leaseUntil: new Date(now.getTime() + firstLeaseMs) } : null,
     fresh: !!built,
     createdAt: now,
-    finishedAt: built ? null : now,
-    cancelReason: buildError,
+    ...(built ? {} : { finishedAt: now, cancelReason: buildError }),
   };
 }

@@ -141,15 +141,13 @@ const DeliverySchema = new Schema(
     webhookId: { type: String, required: true },
     botId: { type: String, required: true },
     event: { type: String, enum: WEBHOOK_TYPES, required: true },
-    /** The exact request every attempt sends; only the signature headers are added at send time. */
-    request: {
-      method: { type: String, required: true },
-      url: { type: String, required: true },
-      headers: { type: Schema.Types.Mixed, default: {} },
-      body: { type: String, default: '' },
-    },
-    /** Template tokens left unresolved when the custom payload was rendered (sent literally). */
-    unresolved: { type: [String], default: [] },
+    /**
+     * The exact request every attempt sends (DeliveryRequest); only the signature headers are added at
+     * send time. One JSON text (request.ts `storedRequest`); an object in rows stored before session 34.
+     */
+    request: { type: Schema.Types.Mixed, required: true },
+    /** Template tokens left unresolved when the custom payload was rendered (sent literally); absent when none. */
+    unresolved: { type: [String], default: undefined },
     status: { type: String, enum: DELIVERY_STATUSES, required: true, default: 'pending' },
     /** Number of the latest attempt (the attempt rows are the truth; this is for listing). */
     attemptCount: { type: Number, default: 0 },

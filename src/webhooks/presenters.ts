@@ -2,6 +2,7 @@
 // regenerate (routes add it explicitly), never by these.
 import type { DeliveryAttempt, Webhook } from './model.ts';
 import type { DeliveryWithAttempts } from './deliveries.ts';
+import { requestOf } from './request.ts';
 
 export const presentWebhook = (h: Webhook) => ({
   id: h.id,
@@ -49,7 +50,7 @@ export const presentDelivery = (d: DeliveryWithAttempts) => ({
   eventId: d.eventId,
   event: d.event,
   status: d.status,
-  request: { method: d.request?.method, url: d.request?.url, headers: d.request?.headers ?? {}, body: d.request?.body ?? '' },
+  request: requestOf(d),
   unresolved: d.unresolved ?? [],
   attemptCount: d.attemptCount,
   nextAttemptAt: d.nextAttemptAt ?? null,
