@@ -199,9 +199,12 @@ if (which === 'log') {
   await stage('  100 deliveries without rawBody', () => GatewayDeliveryModel.find({}, '-rawBody').sort({ _id: 1 }).limit(100).lean());
   await stage('  100 deliveries without rawBody and headers', () => GatewayDeliveryModel.find({}, '-rawBody -headers').sort({ _id: 1 }).limit(100).lean());
   await stage('  the count', () => GatewayDeliveryModel.countDocuments({}).limit(config.DELIVERY_LIST_TOTAL_LIMIT + 1));
-  await stage('  rule outcomes', () => RuleOutcomeModel.find(ids).lean());
-  await stage('  action outcomes', () => ActionOutcomeModel.find(ids).lean());
-  await stage('  action outcomes (driver, no mongoose)', () => ActionOutcomeModel.collection.find(ids).toArray());
+  await stage('  rule outcomes by the page\'s ids', () => RuleOutcomeModel.find(ids).lean());
+  await stage('  action outcomes by the page\'s ids', () => ActionOutcomeModel.find(ids).lean());
+  // What listDeliveries reads beside the page since session 34 (src/gateway/outcomes.ts), 101 of each.
+  const range = { delivery: trusted({ $gte: '' }) };
+  await stage('  rule outcomes by their delivery range', () => RuleOutcomeModel.find(range).sort({ delivery: 1 }).limit(101).batchSize(102).lean());
+  await stage('  action outcomes by their delivery range', () => ActionOutcomeModel.find(range).sort({ delivery: 1 }).limit(101).batchSize(102).lean());
   await stage('presenters', present);
   await stage('JSON.stringify', () => JSON.stringify(body));
 }
