@@ -1,10 +1,10 @@
 // The webhook delivery log's first page of 100, its rows as stored before session 34 (the request an
-// object, an empty `unresolved` list and null end fields on every row) and as stored since (the
-// request one JSON text, those fields left out), interleaved call by call in one process so the
-// machine's load drift lands on every side (issue 17, session 34). Each call is the route's work
+// object, an empty `unresolved` list and null end fields on every row; results with a null error and
+// retry time and a false truncation flag) and as stored since (the request one JSON text, those
+// fields left out), interleaved call by call in one process so the machine's load drift lands on every side (issue 17, session 34). Each call is the route's work
 // without Koa: listDeliveries, the presenters and JSON.stringify. Node CPU (process.cpuUsage) and
 // FerretDB CPU (its threads' schedstat) per call, and wall time.
-//   BEFORE: the old rows, merged as before session 34 (spreads) and presented as before.
+//   BEFORE: the old rows, merged as before session 34 (spreads) and presented as before (Dates).
 //   OLD ROWS: the old rows through today's code (what an install's older rows cost now).
 //   AFTER: the same rows stored the new way, through today's code.
 // Data: a dir seeded by `bench/lists.ts seed DIR` with a tree before session 34; the first run copies
@@ -22,7 +22,7 @@ import { attemptKey, AttemptResultModel, DeliveryModel, WebhookModel, type Deliv
 import { listDeliveries } from '../src/webhooks/deliveries.ts';
 import { currentDelivery, readAttempts, resultsOfHook, settlement } from '../src/webhooks/attempts.ts';
 import { getWebhook } from '../src/webhooks/service.ts';
-import { presentAttempt, presentDelivery } from '../src/webhooks/presenters.ts';
+import { presentDelivery } from '../src/webhooks/presenters.ts';
 import { storedRequest } from '../src/webhooks/request.ts';
 import { pageById } from '../src/http/pagination.ts';
 import { byParent } from '../src/db/byParent.ts';
@@ -65,7 +65,15 @@ async function storedCopy(): Promise<string> {
     await DeliveryModel.collection.insertMany(copies as never[]);
     if (results.length) {
       await AttemptResultModel.collection.insertMany(
-        results.map((r) => ({ ...r, _id: attemptKey(ids.get(r.deliveryId)!, r.number), deliveryId: ids.get(r.deliveryId), webhookId: copyId })) as never[],
+        results.map(({ error, retryAt, responseTruncated, ...r }) => ({
+          ...r,
+          _id: attemptKey(ids.get(r.deliveryId)!, r.number),
+          deliveryId: ids.get(r.deliveryId),
+          webhookId: copyId,
+          ...(error ? { error } : {}),
+          ...(retryAt ? { retryAt } : {}),
+          ...(responseTruncated ? { responseTruncated } : {}),
+        })) as never[],
       );
     }
   }
@@ -74,7 +82,18 @@ async function storedCopy(): Promise<string> {
 }
 const copyId = await storedCopy();
 
-// Before session 34: the merge with spreads, the request presented from its object.
+// Before session 34: the merge with spreads, the request presented from its object, times as Dates.
+const presentAttemptBefore = (a: any) => ({
+  number: a.number,
+  status: a.status,
+  startedAt: a.startedAt,
+  finishedAt: a.finishedAt ?? null,
+  httpStatus: a.httpStatus ?? null,
+  durationMs: a.durationMs ?? null,
+  error: a.error ?? null,
+  responseBody: a.responseBody ?? null,
+  responseTruncated: a.responseTruncated ?? false,
+});
 const currentBefore = (d: Delivery, latest: any) => {
   if (d.status !== 'pending' || !latest || latest.number <= (d.runAfter ?? 0)) return d;
   if (latest.status === 'pending' || latest.status === 'interrupted') return d;
@@ -91,7 +110,7 @@ const presentBefore = (d: any) => ({
   attemptCount: d.attemptCount,
   nextAttemptAt: d.nextAttemptAt ?? null,
   cancelReason: d.cancelReason ?? null,
-  attempts: d.attempts.map(presentAttempt),
+  attempts: d.attempts.map(presentAttemptBefore),
   createdAt: d.createdAt,
   finishedAt: d.finishedAt ?? null,
 });

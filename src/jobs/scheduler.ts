@@ -2,7 +2,7 @@
 // only worker and all roles start processing.
 import { Agenda, InMemoryNotificationChannel } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
-import type { Db } from 'mongodb';
+import type { Collection, Db } from 'mongodb';
 import type { Config } from '../config.ts';
 
 export type Scheduler = Agenda;
@@ -31,6 +31,7 @@ export function createScheduler(db: Db, config: Config, name = `relay-${process.
   });
   lockNoMoreThanCanRun(agenda);
   giveBackExpiredLocks(agenda);
+  pollOnlyNamesDue(agenda, db.collection('agendaJobs'), config.JOB_PROCESS_EVERY_MS);
   return agenda;
 }
 
@@ -133,6 +134,69 @@ function giveBackLockWhenDropped(processor: JobProcessor, job: LocalJob): void {
     }
     return expired;
   };
+}
+
+/** Agenda's JobProcessor (agenda 6.2.6, dist/JobProcessor.js): what a poll uses. */
+interface PollingProcessor {
+  isRunning: boolean;
+  nextScanAt: Date;
+  process(): Promise<void>;
+  jobQueueFilling(name: string): Promise<void>;
+  jobProcessing(): void;
+}
+
+/**
+ * Agenda's poll (JobProcessor.process, every JOB_PROCESS_EVERY_MS) sends one lock query per defined
+ * job name, a findAndModify, whether or not anything is due: on FerretDB each costs ~0.45 ms of its
+ * CPU and about as much of ours, so ten names polled each second cost ~10 ms/s of each, idle or
+ * not (docs/BENCHMARKS.md, session 34). A poll here first asks once which names have a job one of
+ * their lock queries could take (the query Agenda locks with, with the shortest lock lifetime of
+ * any name), and sends lock queries for those names only. Other processes' jobs and scheduled ones
+ * are found by the same poll as before; jobs enqueued here still start at once (a notification
+ * sends its lock query itself). If the question fails, the poll is Agenda's own.
+ */
+function pollOnlyNamesDue(agenda: Agenda, jobs: Collection, processEveryMs: number): void {
+  const start = agenda.start.bind(agenda);
+  agenda.start = async () => {
+    await start();
+    const processor = (agenda as unknown as { jobProcessor?: PollingProcessor & { pollsNamesDue?: true } }).jobProcessor;
+    if (!processor || processor.pollsNamesDue) return;
+    processor.pollsNamesDue = true;
+    const poll = processor.process.bind(processor);
+    // When the question was sent, while it has not answered: polls come every interval whether or
+    // not the last has answered, and must not pile up in the pool behind a stalled database (see
+    // serialiseJobLocking); one unanswered past LOCK_WAIT_BOUND_MS no longer holds the next back.
+    let askedAt = 0;
+    processor.process = async () => {
+      const definitions = (agenda as unknown as { definitions: Record<string, { lockLifetime: number }> }).definitions;
+      const lifetimes = Object.values(definitions).map((d) => d.lockLifetime);
+      if (!processor.isRunning || lifetimes.length === 0) return poll();
+      const now = Date.now();
+      if (askedAt && now - askedAt < LOCK_WAIT_BOUND_MS) return;
+      // Agenda moves this forward with every lock query; a notification of a job due after it is
+      // left to the next poll, so a poll that sends none must move it too.
+      processor.nextScanAt = new Date(now + processEveryMs);
+      askedAt = now;
+      let due: unknown[];
+      try {
+        due = await namesDue(jobs, processor.nextScanAt, new Date(now - Math.min(...lifetimes)));
+      } catch {
+        return poll();
+      } finally {
+        if (askedAt === now) askedAt = 0;
+      }
+      await Promise.all(due.filter((name): name is string => typeof name === 'string' && name in definitions).map((name) => processor.jobQueueFilling(name)));
+      processor.jobProcessing();
+    };
+  };
+}
+
+/** The names with a job Agenda's lock query (MongoJobRepository.getNextJobToRun) could take: due by `scanUntil`, or locked before `lockDeadline`. */
+function namesDue(jobs: Collection, scanUntil: Date, lockDeadline: Date): Promise<unknown[]> {
+  return jobs.distinct('name', {
+    disabled: { $ne: true },
+    $or: [{ lockedAt: { $eq: null }, nextRunAt: { $lte: scanUntil } }, { lockedAt: { $lte: lockDeadline } }],
+  });
 }
 
 type LockNext = (jobName: string, ...rest: unknown[]) => Promise<unknown>;

@@ -10,7 +10,8 @@ import { trusted } from '../db/connection.ts';
 export function withResult(attempt: DeliveryAttempt, result: AttemptResult | null | undefined): DeliveryAttempt {
   if (!result) return attempt;
   const { status, finishedAt, httpStatus, durationMs, error, responseBody, responseTruncated, retryAt } = result;
-  return { ...attempt, status, finishedAt, httpStatus, durationMs, error, responseBody, responseTruncated, retryAt };
+  // Stored results leave out a null error and retry time and a false truncation flag (storedResult).
+  return { ...attempt, status, finishedAt, httpStatus, durationMs, error: error ?? null, responseBody, responseTruncated: responseTruncated ?? false, retryAt: retryAt ?? null };
 }
 
 type Claimed = Pick<Delivery, 'id' | 'firstClaim'> & { fresh?: boolean | null };
@@ -68,9 +69,18 @@ export async function readAttempts(deliveries: Claimed[], known: AttemptResult[]
   return attempts.map((a) => withResult(a, byKey.get(a._id)));
 }
 
+/**
+ * A result as stored: without a null error or retry time or a false truncation flag, which every
+ * reader takes as absent. Each stored field costs FerretDB's decoding of a log page (a tenth of
+ * its read of 100 results; docs/BENCHMARKS.md, session 34).
+ */
+function storedResult({ error, retryAt, responseTruncated, ...result }: AttemptResult): Partial<AttemptResult> {
+  return { ...result, ...(error ? { error } : {}), ...(retryAt ? { retryAt } : {}), ...(responseTruncated ? { responseTruncated } : {}) };
+}
+
 /** Records outcomes; an attempt that already has one keeps it. Returns the keys recorded by this call. */
 export async function insertResults(results: AttemptResult[]): Promise<Set<string>> {
-  const existed = await insertNew(AttemptResultModel.collection, results);
+  const existed = await insertNew(AttemptResultModel.collection, results.map(storedResult));
   return new Set(results.filter((_, i) => !existed.has(i)).map((r) => r._id));
 }
 

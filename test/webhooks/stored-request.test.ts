@@ -1,11 +1,12 @@
 // A delivery row's request as stored (request.ts): one JSON text since session 34, with no empty
-// `unresolved` list and no null end fields; rows an older release stored, the request an object,
-// are shown and resent exactly as before.
+// `unresolved` list and no null end fields, and its results without null or false fields (attempts.ts);
+// rows an older release stored, the request an object and every field present, are shown and
+// resent exactly as before.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/harness.ts';
 import { adminApi, createTenant, type Tenant } from '../helpers/factories.ts';
-import { DeliveryModel } from '../../src/webhooks/model.ts';
+import { attemptKey, AttemptModel, AttemptResultModel, DeliveryModel } from '../../src/webhooks/model.ts';
 import { startSink, type Sink } from './sink.ts';
 import { useWebhooksRuntime } from './runtime.ts';
 
@@ -45,8 +46,13 @@ describe("a delivery row's stored request", () => {
     expect(Object.keys(row)).not.toContain('finishedAt');
     expect(Object.keys(row)).not.toContain('cancelReason');
 
+    const result = (await AttemptResultModel.collection.findOne({ _id: attemptKey(String(row._id), 1) } as never)) as Record<string, unknown>;
+    expect(result).toMatchObject({ status: 'succeeded', httpStatus: 200 });
+    for (const absent of ['error', 'retryAt', 'responseTruncated']) expect(Object.keys(result)).not.toContain(absent);
+
     const page = await api()('get', `/bots/${tenant.botId}/webhooks/${hookId}/deliveries`);
     expect(page.body.deliveries[0]).toMatchObject({ id: row._id, status: 'delivered', request, unresolved: [], cancelReason: null });
+    expect(page.body.deliveries[0].attempts).toEqual([expect.objectContaining({ number: 1, status: 'succeeded', error: null, responseTruncated: false })]);
     // Its end is its result's, as for any fresh row.
     expect(page.body.deliveries[0].finishedAt).toBe(page.body.deliveries[0].attempts[0].finishedAt);
   });
@@ -55,7 +61,9 @@ describe("a delivery row's stored request", () => {
     const row = (await raw().findOne({ webhookId: hookId } as never)) as Record<string, unknown>;
     const request = JSON.parse(row.request as string);
     const id = randomUUID();
-    // As an older release stored a delivery that ended failed: the request an object, every field present.
+    const at = new Date();
+    // As an older release stored a delivery whose one attempt failed: the request an object, an
+    // attempt row and a result row, every field present.
     await raw().insertOne({
       ...row,
       _id: id,
@@ -64,16 +72,21 @@ describe("a delivery row's stored request", () => {
       request,
       unresolved: [],
       status: 'failed',
-      attemptCount: 0,
+      attemptCount: 1,
+      attemptLimit: 1,
       nextAttemptAt: null,
       firstClaim: null,
       fresh: false,
-      finishedAt: new Date(),
+      finishedAt: at,
       cancelReason: null,
     } as never);
+    await AttemptModel.collection.insertOne({ _id: attemptKey(id, 1), deliveryId: id, number: 1, status: 'pending', startedAt: at, leaseUntil: at, runner: null } as never);
+    const outcome = { finishedAt: at, httpStatus: 500, durationMs: 3, error: null, responseBody: 'no', responseTruncated: false, retryAt: null };
+    await AttemptResultModel.collection.insertOne({ _id: attemptKey(id, 1), deliveryId: id, webhookId: hookId, number: 1, status: 'failed', ...outcome } as never);
 
     const shown = await api()('get', `/bots/${tenant.botId}/webhooks/${hookId}/deliveries/${id}`);
-    expect(shown.body.delivery).toMatchObject({ id, status: 'failed', request, unresolved: [], cancelReason: null });
+    expect(shown.body.delivery).toMatchObject({ id, status: 'failed', request, unresolved: [], cancelReason: null, attemptCount: 1 });
+    expect(shown.body.delivery.attempts).toEqual([expect.objectContaining({ number: 1, status: 'failed', httpStatus: 500, error: null, responseBody: 'no', responseTruncated: false })]);
     const page = await api()('get', `/bots/${tenant.botId}/webhooks/${hookId}/deliveries`);
     expect(page.body.deliveries.map((d: { request: unknown }) => d.request)).toEqual([request, request]);
 
@@ -84,5 +97,10 @@ describe("a delivery row's stored request", () => {
     expect(again!.method).toBe('PUT');
     expect(again!.headers['x-quote']).toBe('say "hi"');
     expect(again!.raw.equals(first!.raw)).toBe(true);
+    const done = await waitFor(async () => {
+      const d = (await api()('get', `/bots/${tenant.botId}/webhooks/${hookId}/deliveries/${id}`)).body.delivery;
+      return d.status === 'delivered' && d;
+    });
+    expect(done.attempts.map((a: { number: number; status: string }) => [a.number, a.status])).toEqual([[1, 'failed'], [2, 'succeeded']]);
   });
 });
