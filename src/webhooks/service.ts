@@ -12,6 +12,7 @@ import { AttemptModel, AttemptResultModel, DeliveryModel, SCOPED_TYPES, WebhookM
 import type { WebhookCreateReq, WebhookUpdateReq } from './schema.ts';
 import { trusted } from '../db/connection.ts';
 import { pagesById } from '../db/pagesById.ts';
+import { findOwned } from '../db/byId.ts';
 
 const PLACEHOLDER = /\{\{[^}]*\}\}/g;
 
@@ -75,7 +76,9 @@ export async function listWebhooks(botId: string, page: PageQuery): Promise<Page
 }
 
 export async function getWebhook(botId: string, webhookId: string): Promise<Webhook> {
-  const hook = await WebhookModel.findOne({ _id: webhookId, botId }).lean<Webhook>();
+  // By `_id` alone, the bot checked here: `{ _id, botId }` cost FerretDB two index probes for botId
+  // on every hook read (a third of the read; docs/BENCHMARKS.md, session 34).
+  const hook = await findOwned<Webhook>(WebhookModel, webhookId, { botId });
   if (!hook) throw new AppError('webhook_not_found', 'Webhook not found');
   return hook;
 }
