@@ -5,6 +5,7 @@ import { Types, type Model, type QueryFilter } from 'mongoose';
 import { z } from 'zod';
 import { AppError } from './errors.ts';
 import { trusted } from '../db/connection.ts';
+import { countMatching } from '../db/count.ts';
 
 const LIMIT_ERROR = { error: 'limit must be an integer from 1 to 100' };
 
@@ -74,8 +75,7 @@ export async function paginate<D extends { id: string }>(
 }
 
 // One over the limit tells "exactly the limit" from "more than it".
-const countOf = (model: Model<any>, filter: Record<string, unknown>, totalLimit?: number) =>
-  totalLimit ? model.countDocuments(filter).limit(totalLimit + 1) : model.countDocuments(filter);
+const countOf = (model: Model<any>, filter: Record<string, unknown>, totalLimit?: number) => countMatching(model, filter, totalLimit ? totalLimit + 1 : undefined);
 
 function paginationOf(total: number, last: string | null, totalLimit?: number): Page<unknown>['pagination'] {
   if (!totalLimit) return { total, last };

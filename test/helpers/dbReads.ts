@@ -12,3 +12,21 @@ export async function collectionsRead(fn: () => Promise<unknown>): Promise<strin
   }
   return read.sort();
 }
+
+/**
+ * The commands the driver sends while `fn` runs, as `name collection` (sorted): unlike the debug
+ * hook, this also sees what goes around mongoose's models (the lists' `count`). The runtime must be
+ * started with `monitorCommands: true`.
+ */
+export async function commandsSent(fn: () => Promise<unknown>): Promise<string[]> {
+  const sent: string[] = [];
+  const record = (e: { commandName: string; command: Record<string, unknown> }) => void sent.push(`${e.commandName} ${String(e.command[e.commandName])}`);
+  const client = mongoose.connection.getClient();
+  client.on('commandStarted', record);
+  try {
+    await fn();
+  } finally {
+    client.off('commandStarted', record);
+  }
+  return sent.sort();
+}
