@@ -74,9 +74,15 @@ export function pageOfMessages(messages: Message[], page: PageQuery): Page<Messa
   return { items, pagination: { total: messages.length, last: items.length ? items[items.length - 1]!.id : null } };
 }
 
+/**
+ * The transcript is read beside the conversation (one wait where there were two) and shown only
+ * once the conversation is found to be this bot's: another bot's answers 404 whatever was read.
+ */
 export async function listMessages(botId: string, conversationId: string, page: PageQuery) {
-  await findConversation(botId, conversationId);
-  return pageOfMessages(await transcriptOf(conversationId), page);
+  const [conversation, messages] = await Promise.allSettled([findConversation(botId, conversationId), transcriptOf(conversationId)]);
+  if (conversation.status === 'rejected') throw conversation.reason;
+  if (messages.status === 'rejected') throw messages.reason;
+  return pageOfMessages(messages.value, page);
 }
 
 /** The latest `limit` messages, oldest first: the history a reply is built from. */

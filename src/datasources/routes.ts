@@ -56,11 +56,12 @@ export function dataSourceRoutes(router: Router<PublicState>, ctx: AppContext, o
     c.body = { success: true };
   });
   router.post('/data-sources/row/list', validate(RowsListSchema), async (c) => {
-    const page = await rows.listRows(await source(c), c.state.input);
+    const page = await rows.listRowsOf(c.state.botId, c.state.input.dataSourceId, c.state.input);
     c.body = { success: true, dataSourceRows: page.items.map(presentRowListItem), pagination: page.pagination };
   });
   router.get('/data-sources/row', validate(RowGetSchema, 'query'), async (c) => {
-    c.body = { success: true, dataSourceRow: presentRow(await rows.getRow(await source(c), c.state.input.dataSourceRowId)) };
+    const { dataSourceId, dataSourceRowId } = c.state.input;
+    c.body = { success: true, dataSourceRow: presentRow(await rows.getRowOf(c.state.botId, dataSourceId, dataSourceRowId)) };
   });
   router.put('/data-sources/row', validate(RowsUpdateSchema), async (c) => {
     await rows.updateRows(await source(c), c.state.input.dataSourceRows, { now: ctx.clock.now() });

@@ -14,6 +14,7 @@ import { bulkWriteInBatches, trusted } from '../db/connection.ts';
 import { isTransientDatabaseError } from '../db/errors.ts';
 import { findOwned } from '../db/byId.ts';
 import { logRowChanges } from './changes.ts';
+import { getDataSource } from './service.ts';
 
 export interface RowOptions {
   now: Date;
@@ -66,8 +67,24 @@ export async function addRows(ds: DataSource, rows: Array<{ name: string; conten
   return metas.length;
 }
 
-export function listRows(ds: DataSource, page: PageQuery) {
+export function listRows(ds: Pick<DataSource, '_id'>, page: PageQuery) {
   return pageById<DataSourceRow>(DataSourceRowModel, { dataSourceId: ds._id }, page, { projection: { _id: 1, name: 1 } });
+}
+
+/**
+ * The outcome of the source's read first, then of the reads made beside it: a source that is not
+ * this bot's answers 404 whatever the others found, and what they read is never shown.
+ */
+async function besideSource<T>(source: Promise<DataSource>, reads: Promise<T>): Promise<[DataSource, T]> {
+  const [ds, rest] = await Promise.allSettled([source, reads]);
+  if (ds.status === 'rejected') throw ds.reason;
+  if (rest.status === 'rejected') throw rest.reason;
+  return [ds.value, rest.value];
+}
+
+/** A page of a bot's source's rows: the page and its count are read beside the source, one wait where there were two. */
+export async function listRowsOf(botId: string, dataSourceId: string, page: PageQuery) {
+  return (await besideSource(getDataSource(botId, dataSourceId), listRows({ _id: dataSourceId }, page)))[1];
 }
 
 /** A row's own state: synced when the live knowledge holds its current content (docs/DATA_SOURCES.md). */
@@ -78,14 +95,25 @@ export function rowState(ds: Pick<DataSource, 'state'>, row: Pick<DataSourceRow,
   return { state: 'not_synced', lastSync };
 }
 
-export async function getRow(ds: DataSource, rowId: string): Promise<RowView> {
-  const [row, content, learned] = await Promise.all([
-    findOwned<DataSourceRow>(DataSourceRowModel, rowId, { dataSourceId: ds._id }),
-    findOwned<RowContent>(RowContentModel, rowId, { dataSourceId: ds._id }),
-    readCommittedRow(ds._id, rowId),
+const readRow = (dataSourceId: string, rowId: string) =>
+  Promise.all([
+    findOwned<DataSourceRow>(DataSourceRowModel, rowId, { dataSourceId }),
+    findOwned<RowContent>(RowContentModel, rowId, { dataSourceId }),
+    readCommittedRow(dataSourceId, rowId),
   ]);
+
+function rowView(ds: DataSource, [row, content, learned]: Awaited<ReturnType<typeof readRow>>): RowView {
   if (!row || !content) throw new AppError('data_source_row_not_found', 'Data source row not found');
   return { row, content: unpackContent(content.data), ...rowState(ds, row, learned) };
+}
+
+export async function getRow(ds: DataSource, rowId: string): Promise<RowView> {
+  return rowView(ds, await readRow(ds._id, rowId));
+}
+
+/** A row of a bot's source, read beside the source: one wait where there were two. */
+export async function getRowOf(botId: string, dataSourceId: string, rowId: string): Promise<RowView> {
+  return rowView(...(await besideSource(getDataSource(botId, dataSourceId), readRow(dataSourceId, rowId))));
 }
 
 /**

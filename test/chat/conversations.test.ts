@@ -133,6 +133,10 @@ describe.each(VERSIONS)('chat API on %s', (version) => {
       const list = await api('post', '/messages', { conversationId });
       expect(list.status).toBe(404);
       expect(list.body).toMatchObject({ success: false, code: 'conversation_not_found' });
+      // The transcript is read beside the conversation: a cursor it lacks is still answered as a missing conversation.
+      const paged = await api('post', '/messages', { conversationId, cursor: '00000000-0000-4000-8000-000000000000' });
+      expect(paged.status).toBe(404);
+      expect(paged.body).toMatchObject({ success: false, code: 'conversation_not_found' });
       const send = await api('post', '/message', { message: 'hi', conversationId });
       expect(send.status).toBe(404);
     }

@@ -97,6 +97,28 @@ describe.each(['1.0', '2.0'] as const)('data sources API input and tenancy on %s
     expect((await api('post', '/data-sources/list')).body.dataSources.map((d: { id: string }) => d.id)).not.toContain(theirDs);
   });
 
+  it("answers another bot's source as missing whatever the reads beside it found: its row, its page, a cursor its list lacks", async () => {
+    // The page, its count and a row are read beside the source (one wait): the source decides first.
+    const calls: Call[] = [
+      ['get', `/data-sources/row?dataSourceId=${theirDs}&dataSourceRowId=${theirRow}`],
+      ['post', '/data-sources/row/list', { dataSourceId: theirDs, limit: 100 }],
+      ['post', '/data-sources/row/list', { dataSourceId: theirDs, cursor: theirRow }],
+      ['post', '/data-sources/row/list', { dataSourceId: theirDs, cursor: '00000000-0000-4000-8000-000000000000' }],
+      ['post', '/data-sources/row/list', { dataSourceId: '00000000-0000-4000-8000-000000000000', cursor: theirRow }],
+    ];
+    for (const [method, path, body] of calls) {
+      const res = await api(method, path, body);
+      expect(res.status, `${path} ${JSON.stringify(body)}`).toBe(404);
+      expect(res.body).toEqual({ success: false, code: 'data_source_not_found', message: expect.any(String) });
+      expect(JSON.stringify(res.body)).not.toContain('secret.md');
+    }
+    // Their own cursor on their own list still pages, and one not in it is still refused.
+    expect((await theirApi('post', '/data-sources/row/list', { dataSourceId: theirDs, cursor: theirRow }).expect(200)).body.pagination).toEqual({ total: 1, last: null });
+    const bad = await theirApi('post', '/data-sources/row/list', { dataSourceId: theirDs, cursor: '00000000-0000-4000-8000-000000000000' });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ success: false, code: 'invalid_cursor' });
+  });
+
   it("gives 404 for another bot's row through my own data source and leaves it untouched", async () => {
     expect((await api('get', `/data-sources/row?dataSourceId=${dsId}&dataSourceRowId=${theirRow}`)).status).toBe(404);
     const update = await api('put', '/data-sources/row', { dataSourceId: dsId, dataSourceRows: [{ id: theirRow, name: 'x', content: 'x' }] });
