@@ -153,7 +153,8 @@ async function cpuPerDelivery(): Promise<void> {
     await send();
     const report = await target.gc();
     const perRequest = Object.entries(report.commands).map(([name, n]) => `${name} ${(n / CPU_COUNT).toFixed(2)}`);
-    return { api: report.cpuMs / CPU_COUNT, db: (database.cpuMs() - dbFrom) / CPU_COUNT, commands: perRequest.join(', ') };
+    const server = [...report.serverMs].sort((a, b) => a - b);
+    return { api: report.cpuMs / CPU_COUNT, db: (database.cpuMs() - dbFrom) / CPU_COUNT, commands: perRequest.join(', '), loopP99: report.loopP99Ms, loopMax: report.loopMaxMs, serverP99: server.length ? percentile(server, 99) : 0 };
   };
   // Once each unmeasured first, so both measured rounds run warm code.
   await openLoop(CPU_RATE, 200 / CPU_RATE, delivery, (r) => post(unknownSource, r));
@@ -170,6 +171,8 @@ async function cpuPerDelivery(): Promise<void> {
   console.log(`  unauthenticated 404 (baseline): API ${ms(notFound.api)}, database ${ms(notFound.db)}`);
   console.log(`  accepted delivery, until processed: API ${ms(accepted.api)} (${(accepted.api / notFound.api).toFixed(1)}x), database ${ms(accepted.db)} (${(accepted.db / notFound.db).toFixed(1)}x); ${failed} not accepted`);
   if (accepted.commands) console.log(`  database commands per delivery: ${accepted.commands}`);
+  // The API process's event loop while it took in and processed them: a process job that plans a long batch without yielding shows here.
+  console.log(`  event loop delay p99 ${ms(accepted.loopP99)}, max ${ms(accepted.loopMax)}; an accepted delivery's time in the server p99 ${ms(accepted.serverP99)}`);
   console.log(`  at ${CPU_RATE}/s that is ${(((accepted.api + accepted.db) * CPU_RATE) / 1000).toFixed(2)} cores (API ${((accepted.api * CPU_RATE) / 1000).toFixed(2)}, database ${((accepted.db * CPU_RATE) / 1000).toFixed(2)})`);
   await counter.close();
   await target.close();

@@ -4,7 +4,8 @@
 // fields left out), interleaved call by call in one process so the machine's load drift lands on every side (issue 17, session 34). Each call is the route's work
 // without Koa: listDeliveries, the presenters and JSON.stringify. Node CPU (process.cpuUsage) and
 // FerretDB CPU (its threads' schedstat) per call, and wall time.
-//   BEFORE: the old rows, merged as before session 34 (spreads) and presented as before (Dates).
+//   BEFORE: the old rows, the hook read by { _id, botId }, merged as before session 34 (spreads) and
+//   presented as before (Dates).
 //   OLD ROWS: the old rows through today's code (what an install's older rows cost now).
 //   AFTER: the same rows stored the new way, through today's code.
 // Data: a dir seeded by `bench/lists.ts seed DIR` with a tree before session 34; the first run copies
@@ -21,7 +22,6 @@ import { connectDatabase, disconnectDatabase, ensureIndexes } from '../src/db/co
 import { attemptKey, AttemptResultModel, DeliveryModel, WebhookModel, type Delivery } from '../src/webhooks/model.ts';
 import { listDeliveries } from '../src/webhooks/deliveries.ts';
 import { currentDelivery, readAttempts, resultsOfHook, settlement } from '../src/webhooks/attempts.ts';
-import { getWebhook } from '../src/webhooks/service.ts';
 import { presentDelivery } from '../src/webhooks/presenters.ts';
 import { storedRequest } from '../src/webhooks/request.ts';
 import { pageById } from '../src/http/pagination.ts';
@@ -116,11 +116,12 @@ const presentBefore = (d: any) => ({
 });
 async function before(): Promise<string> {
   const [hook, found, near] = await Promise.allSettled([
-    getWebhook(botId, hookId),
+    // The hook read as before session 34 (getWebhook now reads by _id alone).
+    WebhookModel.findOne({ _id: hookId, botId }).lean(),
     pageById<Delivery & { _id: string }>(DeliveryModel, { webhookId: hookId }, { limit: 100 }, { totalLimit: LIMIT }),
     resultsOfHook(hookId, null, 100),
   ]);
-  if (hook.status === 'rejected' || found.status === 'rejected' || near.status === 'rejected') throw new Error('read failed');
+  if (hook.status === 'rejected' || !hook.value || found.status === 'rejected' || near.status === 'rejected') throw new Error('read failed');
   const byDelivery = byParent(await readAttempts(found.value.items, near.value), (a) => a.deliveryId);
   const items = found.value.items.map((d) => {
     const own = byDelivery.get(d.id) ?? [];

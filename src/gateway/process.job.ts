@@ -105,6 +105,13 @@ type GatewayView = () => { rules: RuleSet; vars: Record<string, string> };
 const TOUCH_EVERY_MS = 5_000;
 
 /**
+ * Deliveries planned between two turns of the event loop. Planning (JSON.parse, the rules'
+ * JSONata) awaits only promises that are already settled, so a batch of hundreds would hold the
+ * loop, and every request of the process, for its whole length (docs/BENCHMARKS.md, session 34).
+ */
+const PLANS_PER_TURN = 20;
+
+/**
  * The job's deliveries in two reads at most (by `_id`, then by `id` for any stored before records
  * carried one), instead of one per delivery: on FerretDB each command costs about a millisecond of
  * its CPU, which made the per-delivery reads and writes most of what intake cost (docs/BENCHMARKS.md,
@@ -147,7 +154,8 @@ export async function performProcess(ctx: AppContext, gateway: GatewayView, data
   const bodies = await bodiesOf([...new Set(due.map((item) => stored.get(item.id)!))]);
   const done: Array<{ delivery: GatewayDelivery; run: number }> = [];
   const planned: DeliveryPlan[] = [];
-  for (const item of due) {
+  for (const [i, item] of due.entries()) {
+    if (i > 0 && i % PLANS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
     if (touch && ctx.clock.now().getTime() - touchedAt >= TOUCH_EVERY_MS) {
       await touch();
       touchedAt = ctx.clock.now().getTime();

@@ -121,4 +121,24 @@ describe('gateway batches', () => {
     await performAction(rt.runtime.ctx, services(), [50, 50], { outcomeIds: eight });
     expect((await ActionOutcomeModel.find({ id: trusted({ $in: eight }) }).lean()).every((o) => o.attempts === 1)).toBe(true);
   });
+
+  it('lets the event loop turn while it plans a long batch, so the process answers requests between its deliveries', async () => {
+    const ids = await storeWaiting(100, 'conversation.started');
+    // The rule book is asked once per delivery planned: a count of how far planning has got.
+    let planned = 0;
+    const counting = () => (planned++, view());
+    // One callback per turn of the event loop, noting how far planning had got at that turn.
+    const seen = new Set<number>();
+    let ticking = true;
+    const tick = () => {
+      seen.add(planned);
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await performProcess(rt.runtime.ctx, counting, { deliveries: ids.map((id) => ({ id, run: 0 })) });
+    ticking = false;
+    expect(planned).toBe(100);
+    // Without a turn inside planning, every turn sees none or all of the batch planned.
+    expect([...seen].filter((n) => n > 0 && n < 100).length).toBeGreaterThanOrEqual(3);
+  });
 });
