@@ -3,7 +3,7 @@
 // JSON.stringify. CPU from process.cpuUsage (this process: API and client) and FerretDB's threads
 // (/proc schedstat, ns resolution); commands counted through the driver's command monitoring.
 // `--ab`: instead, the page as the route read it before session 34 (the channel, then the source,
-// then the page beside a `countDocuments`) against `rows.listRowsOf` now, A B B A call by call.
+// then the page beside mongoose's `countDocuments`) against `rows.listRowsOf` now, A B B A call by call.
 // Seeds DIR on first use (20 s).
 //
 //   node --import tsx bench/rows-page.ts DIR [--calls 300] [--ab] [--cursor]
@@ -25,7 +25,7 @@ import { createDataSource, getDataSource } from '../src/datasources/service.ts';
 import * as rows from '../src/datasources/rows.ts';
 import { presentRowListItem } from '../src/datasources/presenters.ts';
 import { DataSourceRowModel } from '../src/datasources/model.ts';
-import { pageById } from '../src/http/pagination.ts';
+import { trusted } from '../src/db/connection.ts';
 
 const [dir] = process.argv.slice(2);
 if (!dir) throw new Error('usage: bench/rows-page.ts DIR [--calls N] [--ab] [--cursor]');
@@ -33,8 +33,9 @@ const N = numberFlag('calls', 300);
 const ROWS = 10_000;
 fs.mkdirSync(dir, { recursive: true });
 const db = await startFerretDb({ dataDir: path.join(dir, 'db'), database: 'relay_rows' });
-const config = loadConfig({ MONGODB_URI: db.uri, ADMIN_TOKEN: 'bench-rows-admin-token-0123456789', DATA_DIR: path.join(dir, 'data') });
-const runtime = await createRuntime({ config, logger: createLogger('silent'), uri: db.uri, role: { api: true, worker: false } });
+const uri = `${db.uri}${db.uri.includes('?') ? '&' : '?'}monitorCommands=true`;
+const config = loadConfig({ MONGODB_URI: uri, ADMIN_TOKEN: 'bench-rows-admin-token-0123456789', DATA_DIR: path.join(dir, 'data') });
+const runtime = await createRuntime({ config, logger: createLogger('silent'), uri, role: { api: true, worker: false } });
 
 const targetFile = path.join(dir, 'target.json');
 if (!fs.existsSync(targetFile)) {
@@ -121,7 +122,15 @@ if (!process.argv.includes('--ab')) {
   const before = async () => {
     await authenticateChannel(target.channelId, target.secretKey);
     const source = await getDataSource(target.botId, target.dataSourceId);
-    return pageById(DataSourceRowModel, { dataSourceId: source._id }, page, { projection: { _id: 1, name: 1 } });
+    const filter = { dataSourceId: source._id };
+    const query = page.cursor ? { ...filter, _id: trusted({ $gte: page.cursor }) } : filter;
+    const take = page.limit + (page.cursor ? 1 : 0);
+    const [found, total] = await Promise.all([
+      DataSourceRowModel.find(query, { _id: 1, name: 1 }).sort({ _id: 1 }).limit(take).batchSize(take + 1).lean<Array<{ _id: string }>>(),
+      DataSourceRowModel.countDocuments(filter),
+    ]);
+    const items = page.cursor ? found.slice(1) : found;
+    return { items, pagination: { total, last: items.length ? items[items.length - 1]!._id : null } };
   };
   const after = async () => {
     await authenticateChannel(target.channelId, target.secretKey);
