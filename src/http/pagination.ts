@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { AppError } from './errors.ts';
 import { trusted } from '../db/connection.ts';
 import { countMatching } from '../db/count.ts';
+import { findLean } from '../db/find.ts';
 
 const LIMIT_ERROR = { error: 'limit must be an integer from 1 to 100' };
 
@@ -45,7 +46,8 @@ export async function paginate<D extends { id: string }>(
 ): Promise<Page<D>> {
   // A batch larger than the limit, as in pageById: a cursor page's 101 of the default batch of 101
   // left the cursor open, and the driver closed it with a killCursors round trip after the page.
-  const read = (query: QueryFilter<D>, limit: number) => model.find(query, projection).sort({ _id: 1 }).limit(limit).batchSize(limit + 1).lean<D[]>();
+  // Through the driver (db/find.ts): filters of stored values (strings from validated input).
+  const read = (query: QueryFilter<D>, limit: number) => findLean<D>(model, query as Record<string, unknown>, { projection, sort: { _id: 1 }, limit });
   const count = countOf(model, filter, totalLimit);
   if (!page.cursor) {
     const [items, total] = await Promise.all([read(filter, page.limit), count]);
@@ -99,8 +101,9 @@ export async function pageById<D extends { _id: string }>(
   const take = page.limit + (page.cursor ? 1 : 0);
   const [found, total] = await Promise.all([
     // A batch larger than the limit: FerretDB closes a cursor only after a batch smaller than its
-    // batch size, so 101 of a default batch of 101 would cost a killCursors round trip.
-    model.find(query, projection).sort({ _id: 1 }).limit(take).batchSize(take + 1).lean<D[]>(),
+    // batch size, so 101 of a default batch of 101 would cost a killCursors round trip. Through
+    // the driver (db/find.ts): filters of stored values (strings from validated input).
+    findLean<D>(model, query, { projection, sort: { _id: 1 }, limit: take }),
     countOf(model, filter, totalLimit),
   ]);
   if (page.cursor && found[0]?._id !== page.cursor) throw new AppError('invalid_cursor', 'cursor does not name an item of this list');
