@@ -97,7 +97,10 @@ export async function pageById<D extends { _id: string }>(
 ): Promise<Page<D>> {
   // From the cursor itself on, one item more: the cursor must name an item of this list, as in
   // paginate, and that item comes first if it does. No lookup of it apart.
-  const query = page.cursor ? { ...filter, _id: trusted({ $gte: page.cursor }) } : filter;
+  // The first page from the lowest string: a bound of one type lets FerretDB's pushdown take the
+  // `_id` order from the index without first probing the range for values it would order
+  // otherwise (docs/FERRETDB.md, "Sorts"). These `_id`s are all strings, so it holds the same.
+  const query = { ...filter, _id: trusted({ $gte: page.cursor ?? '' }) };
   const take = page.limit + (page.cursor ? 1 : 0);
   const [found, total] = await Promise.all([
     // A batch larger than the limit: FerretDB closes a cursor only after a batch smaller than its
