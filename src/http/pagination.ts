@@ -76,6 +76,9 @@ export async function paginate<D extends { id: string }>(
   return { items, pagination: paginationOf(total, items.length ? items[items.length - 1]!.id : null, totalLimit) };
 }
 
+/** A filter of plain string equalities: the cursor's bound beside it is a string too (PageQuerySchema). */
+const plainStrings = (filter: Record<string, unknown>) => Object.keys(filter).every((k) => !k.startsWith('$') && typeof filter[k] === 'string');
+
 // One over the limit tells "exactly the limit" from "more than it".
 const countOf = (model: Model<any>, filter: Record<string, unknown>, totalLimit?: number) => countMatching(model, filter, totalLimit ? totalLimit + 1 : undefined);
 
@@ -104,9 +107,13 @@ export async function pageById<D extends { _id: string }>(
   const take = page.limit + (page.cursor ? 1 : 0);
   const [found, total] = await Promise.all([
     // A batch larger than the limit: FerretDB closes a cursor only after a batch smaller than its
-    // batch size, so 101 of a default batch of 101 would cost a killCursors round trip. Through
-    // the driver (db/find.ts): filters of stored values (strings from validated input).
-    findLean<D>(model, query, { projection, sort: { _id: 1 }, limit: take }),
+    // batch size, so 101 of a default batch of 101 would cost a killCursors round trip.
+    plainStrings(filter)
+      ? // Through the driver (db/find.ts): nothing for mongoose to cast in plain strings, and its
+        // query and lean result cost ~0.45 ms of the API's CPU on a page of 100 conversations
+        // (docs/BENCHMARKS.md, session 35, "conv").
+        findLean<D>(model, query, { projection, sort: { _id: 1 }, limit: take })
+      : model.find(query, projection).sort({ _id: 1 }).limit(take).batchSize(take + 1).lean<D[]>(),
     countOf(model, filter, totalLimit),
   ]);
   if (page.cursor && found[0]?._id !== page.cursor) throw new AppError('invalid_cursor', 'cursor does not name an item of this list');

@@ -126,6 +126,28 @@ describe.each(VERSIONS)('chat API on %s', (version) => {
     }
   });
 
+  it('pages in id order whatever the order of writing, with the limit and the cursor applied by the read', async () => {
+    const own = await createTenant();
+    const ownApi = publicApi(rt, own, version);
+    const { ConversationModel } = await import('../../src/chat/model.ts');
+    const id = (n: number) => `0190a000-0000-7000-8000-00000000000${n}`;
+    // Written 3, 1, 2: the page is in id order, not the table's, and holds the limit only.
+    for (const n of [3, 1, 2]) {
+      await ConversationModel.create({ _id: id(n), id: id(n), botId: own.botId, teamId: own.teamId, channelId: own.channelId, createdAt: new Date(Date.UTC(2026, 0, n)) });
+    }
+    const first = await ownApi('post', '/conversations', { limit: 2 });
+    expect(first.body).toEqual({
+      success: true,
+      conversations: [
+        { id: id(1), createdAt: '2026-01-01T00:00:00.000Z', initialMessage: null },
+        { id: id(2), createdAt: '2026-01-02T00:00:00.000Z', initialMessage: null },
+      ],
+      pagination: { total: 3, last: id(2) },
+    });
+    const next = await ownApi('post', '/conversations', { limit: 2, cursor: id(2) });
+    expect(next.body).toEqual({ success: true, conversations: [{ id: id(3), createdAt: '2026-01-03T00:00:00.000Z', initialMessage: null }], pagination: { total: 3, last: id(3) } });
+  });
+
   it("gives 404 for a missing conversation and for another bot's, on /message and /messages", async () => {
     const other = await createTenant();
     const theirs = await publicApi(rt, other, version)('post', '/conversation');
