@@ -167,6 +167,7 @@ await stage('  the channel (authenticateChannel)', () => authenticateChannel(tar
 await stage('  listConversations (page ‖ count)', () => listConversations(target.botId, page));
 await stage('  100 conversations (find, lean)', () => ConversationModel.find(filter).sort({ _id: 1 }).limit(100).batchSize(101).lean());
 await stage('  100 conversations (driver find)', () => ConversationModel.collection.find(filter, { sort: { _id: 1 }, limit: 100, batchSize: 101 }).toArray());
+await stage('  100 conversations (driver find, _id ≥ "")', () => ConversationModel.collection.find({ ...filter, _id: { $gte: '' } } as Record<string, unknown>, { sort: { _id: 1 }, limit: 100, batchSize: 101 }).toArray());
 await stage('  the count (count command)', () => mongoose.connection.db!.command({ count: 'conversations', query: filter }));
 await stage('  presenters', () => first.items.map(presentConversation));
 await stage('  JSON.stringify', () => JSON.stringify(body));
