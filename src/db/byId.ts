@@ -19,7 +19,9 @@ function ownedBy(doc: Record<string, unknown> | null, owner: Owner): boolean {
  */
 export async function findOwned<T>(model: Model<any>, id: unknown, owner: Owner): Promise<T | null> {
   if (typeof id !== 'string') return null;
-  const doc = await model.findById(id).lean<Record<string, unknown>>();
+  // Through the driver: a string `_id` needs no casting, and mongoose's Query cost the API ~0.2 ms
+  // of CPU a read (docs/BENCHMARKS.md, session 35, gwlist2).
+  const doc = (await model.collection.findOne({ _id: id as never })) as Record<string, unknown> | null;
   return ownedBy(doc, owner) ? (doc as T) : null;
 }
 

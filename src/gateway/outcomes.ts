@@ -5,6 +5,7 @@
 import type { Model } from 'mongoose';
 import { trusted } from '../db/connection.ts';
 import { byParent } from '../db/byParent.ts';
+import { findLean } from '../db/find.ts';
 import { ActionOutcomeModel, RuleOutcomeModel, type ActionOutcome, type GatewayDelivery, type RuleOutcome } from './model.ts';
 
 /** Outcomes of one kind read by range: every outcome whose delivery lies after `after` and before `before`. */
@@ -31,12 +32,7 @@ const MARKED_BEFORE_MS = 10_000;
 async function rangeAfter<T extends { delivery: string }>(model: Model<any>, after: string | null, limit: number): Promise<Range<T>> {
   // The unique (delivery, run, rule[, index]) index serves the range and its order on either
   // database, for rows of every release: `delivery` is the public id, whatever the `_id`.
-  const rows = await model
-    .find({ delivery: trusted(after === null ? { $gte: '' } : { $gt: after }) })
-    .sort({ delivery: 1 })
-    .limit(limit)
-    .batchSize(limit + 1)
-    .lean<T[]>();
+  const rows = await findLean<T>(model, { delivery: trusted(after === null ? { $gte: '' } : { $gt: after }) }, { sort: { delivery: 1 }, limit });
   // A full read may end inside its last delivery's outcomes: that delivery is not held whole.
   return { rows, after, before: rows.length === limit ? rows.at(-1)!.delivery : null };
 }
@@ -66,7 +62,7 @@ async function outcomesOf<T extends { delivery: string }>(model: Model<any>, del
     else rest.push(d.id);
   }
   // An empty `$in` is no index condition: it would scan every outcome.
-  const read = rest.length ? await model.find({ delivery: trusted({ $in: rest }) }).lean<T[]>() : [];
+  const read = rest.length ? await findLean<T>(model, { delivery: trusted({ $in: rest }) }) : [];
   return range ? [...range.rows.filter((o) => held.has(o.delivery)), ...read] : read;
 }
 

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { AppError } from './errors.ts';
 import { trusted } from '../db/connection.ts';
 import { countMatching } from '../db/count.ts';
+import { findLean } from '../db/find.ts';
 
 const LIMIT_ERROR = { error: 'limit must be an integer from 1 to 100' };
 
@@ -45,7 +46,8 @@ export async function paginate<D extends { id: string }>(
 ): Promise<Page<D>> {
   // A batch larger than the limit, as in pageById: a cursor page's 101 of the default batch of 101
   // left the cursor open, and the driver closed it with a killCursors round trip after the page.
-  const read = (query: QueryFilter<D>, limit: number) => model.find(query, projection).sort({ _id: 1 }).limit(limit).batchSize(limit + 1).lean<D[]>();
+  // Through the driver (db/find.ts): filters of stored values (strings from validated input).
+  const read = (query: QueryFilter<D>, limit: number) => findLean<D>(model, query as Record<string, unknown>, { projection, sort: { _id: 1 }, limit });
   const count = countOf(model, filter, totalLimit);
   if (!page.cursor) {
     const [items, total] = await Promise.all([read(filter, page.limit), count]);
@@ -98,16 +100,19 @@ export async function pageById<D extends { _id: string }>(
 ): Promise<Page<D>> {
   // From the cursor itself on, one item more: the cursor must name an item of this list, as in
   // paginate, and that item comes first if it does. No lookup of it apart.
-  const query = page.cursor ? { ...filter, _id: trusted({ $gte: page.cursor }) } : filter;
+  // The first page from the lowest string: a bound of one type lets FerretDB's pushdown take the
+  // `_id` order from the index without first probing the range for values it would order
+  // otherwise (docs/FERRETDB.md, "Sorts"). These `_id`s are all strings, so it holds the same.
+  const query = { ...filter, _id: trusted({ $gte: page.cursor ?? '' }) };
   const take = page.limit + (page.cursor ? 1 : 0);
   const [found, total] = await Promise.all([
     // A batch larger than the limit: FerretDB closes a cursor only after a batch smaller than its
     // batch size, so 101 of a default batch of 101 would cost a killCursors round trip.
     plainStrings(filter)
-      ? // Through the driver: nothing for mongoose to cast or sanitize in plain strings, and its
+      ? // Through the driver (db/find.ts): nothing for mongoose to cast in plain strings, and its
         // query and lean result cost ~0.45 ms of the API's CPU on a page of 100 conversations
         // (docs/BENCHMARKS.md, session 35, "conv").
-        (model.collection.find(query, { projection, sort: { _id: 1 }, limit: take, batchSize: take + 1 }).toArray() as Promise<unknown[]> as Promise<D[]>)
+        findLean<D>(model, query, { projection, sort: { _id: 1 }, limit: take })
       : model.find(query, projection).sort({ _id: 1 }).limit(take).batchSize(take + 1).lean<D[]>(),
     countOf(model, filter, totalLimit),
   ]);

@@ -11,6 +11,7 @@
 import { terms } from './terms.ts';
 import { PostingLists, PostingReader, TermCounts, type PostingList } from './postings.ts';
 import { TextStore } from './textStore.ts';
+import { StringTable, TermTable } from './stringTable.ts';
 import type { SegmentVectors } from './vectors.ts';
 
 export interface IndexedChunk {
@@ -50,26 +51,26 @@ export class Bm25Segment {
   /** Per chunk: the section it belongs to (same row, same heading path). */
   private sections: Ints = [];
   private sectionIds = new Map<string, number>();
-  /** Per section: its heading path (one string for the section's chunks). */
-  private sectionHeadings: Array<string | null> = [];
+  /** Per section: its heading path (one string for the section's chunks); a table once compacted. */
+  private sectionHeadings: Array<string | null> | StringTable = [];
   /** Per chunk: its row, as an index into the per-row arrays. */
   private rows: Ints = [];
   private rowIndex = new Map<string, number>();
   /**
    * Per row: its id, its version (the content hash its chunks came from, and whatever else follows
    * it that a newer manifest must match, such as the vectors' model; '' when added chunk by chunk),
-   * its first chunk.
+   * its first chunk. Tables once compacted.
    */
-  private rowIds: string[] = [];
-  private rowVersions: string[] = [];
+  private rowIds: string[] | StringTable = [];
+  private rowVersions: string[] | StringTable = [];
   private rowFirst: Ints = [];
   /** Per row: its length (heading + body terms of all its chunks). */
   private rowLengths: Ints = [];
   /** Chunk ids that are not `${rowId}:${hash.slice(0, 8)}:${ordinal in its row}` (chunks added one by one). */
   private otherChunkIds = new Map<number, string>();
   private texts = new TextStore();
-  /** Each term's index into the posting lists. */
-  private termIds = new Map<string, number>();
+  /** Each term's index into the posting lists; a TermTable once compacted. */
+  private termIds: Map<string, number> | TermTable = new Map<string, number>();
   /** Per term: (chunk, heading tf, body tf) entries. */
   private postings = new PostingLists(this.termIds);
   /** Per term: (row, heading tf, body tf) entries, the tfs summed over the row's chunks. */
@@ -111,14 +112,15 @@ export class Bm25Segment {
     let section = this.sectionIds.get(sectionKey);
     if (section === undefined) {
       this.sectionIds.set(sectionKey, (section = this.sectionIds.size));
-      this.sectionHeadings.push(chunk.heading);
+      (this.sectionHeadings as Array<string | null>).push(chunk.heading);
     }
     (this.sections as number[]).push(section);
     let row = this.rowIndex.get(chunk.rowId);
     if (row === undefined) {
-      this.rowIndex.set(chunk.rowId, (row = this.rowIds.length));
-      this.rowIds.push(chunk.rowId);
-      this.rowVersions.push(version);
+      const ids = this.rowIds as string[];
+      this.rowIndex.set(chunk.rowId, (row = ids.length));
+      ids.push(chunk.rowId);
+      (this.rowVersions as string[]).push(version);
       (this.rowFirst as number[]).push(index);
       (this.rowLengths as number[]).push(0);
     }
@@ -147,8 +149,9 @@ export class Bm25Segment {
   }
 
   private termId(term: string): number {
-    let id = this.termIds.get(term);
-    if (id === undefined) this.termIds.set(term, (id = this.termIds.size));
+    const ids = this.termIds as Map<string, number>;
+    let id = ids.get(term);
+    if (id === undefined) ids.set(term, (id = ids.size));
     return id;
   }
 
@@ -162,14 +165,27 @@ export class Bm25Segment {
 
   private derivedId(doc: number): string {
     const row = this.rows[doc]!;
-    return `${this.rowIds[row]}:${this.rowVersions[row]!.slice(0, 8)}:${doc - this.rowFirst[row]!}`;
+    return `${this.rowId(row)}:${this.rowVersion(row).slice(0, 8)}:${doc - this.rowFirst[row]!}`;
+  }
+
+  private rowId(row: number): string {
+    return this.rowIds instanceof StringTable ? this.rowIds.at(row)! : this.rowIds[row]!;
+  }
+
+  private rowVersion(row: number): string {
+    return this.rowVersions instanceof StringTable ? this.rowVersions.at(row)! : this.rowVersions[row]!;
+  }
+
+  private get rowTotal(): number {
+    return this.rowIds.length;
   }
 
   /**
    * Once the last chunk is added: every list of numbers becomes a typed array (4 bytes an entry
-   * instead of a JS array's 8 and its spare capacity), the texts are deflated into one Buffer, and
-   * the maps only adding needs are dropped. A segment lives as long as its process answers the bot
-   * (knowledge/service.ts).
+   * instead of a JS array's 8 and its spare capacity), the texts are deflated into one Buffer, the
+   * row ids, versions, headings and terms go into string tables (a few heap objects instead of one
+   * per string), and the maps only adding needs are dropped. A segment lives as long as its process
+   * answers the bot (knowledge/service.ts).
    */
   compact(): void {
     if (this.compacted) return;
@@ -187,6 +203,12 @@ export class Bm25Segment {
     this.texts.compact();
     this.sectionIds = new Map();
     this.rowIndex = new Map();
+    this.rowIds = StringTable.of(this.rowIds as string[]);
+    this.rowVersions = StringTable.of(this.rowVersions as string[]);
+    this.sectionHeadings = StringTable.of(this.sectionHeadings as Array<string | null>);
+    this.termIds = TermTable.of(this.termIds as Map<string, number>);
+    this.postings.useIds(this.termIds);
+    this.rowPostings.useIds(this.termIds);
   }
 
   /**
@@ -198,13 +220,13 @@ export class Bm25Segment {
   withoutRows(run: number, rows: Iterable<number>): Bm25Segment {
     if (!this.compacted) throw new Error('only a compacted segment is masked');
     const view = Object.assign(Object.create(Bm25Segment.prototype), this) as Bm25Segment;
-    const deadRows = new Uint8Array(this.rowIds.length);
+    const deadRows = new Uint8Array(this.rowTotal);
     const dead = { rows: 0, chunks: 0, heading: 0, body: 0 };
     for (const row of rows) {
       if (deadRows[row]) continue;
       deadRows[row] = 1;
       dead.rows++;
-      const end = row + 1 < this.rowIds.length ? this.rowFirst[row + 1]! : this.rows.length;
+      const end = row + 1 < this.rowTotal ? this.rowFirst[row + 1]! : this.rows.length;
       for (let doc = this.rowFirst[row]!; doc < end; doc++) {
         dead.chunks++;
         dead.heading += this.lengths[2 * doc]!;
@@ -217,7 +239,7 @@ export class Bm25Segment {
 
   /** Each live row's index, id and version (addRow). */
   *rowsOf(): Generator<[row: number, rowId: string, version: string]> {
-    for (let row = 0; row < this.rowIds.length; row++) if (!this.deadRows?.[row]) yield [row, this.rowIds[row]!, this.rowVersions[row]!];
+    for (let row = 0; row < this.rowTotal; row++) if (!this.deadRows?.[row]) yield [row, this.rowId(row), this.rowVersion(row)];
   }
 
   /** Chunks of the masked rows, which this view's structures still hold. */
@@ -333,7 +355,9 @@ export class Bm25Segment {
 
   /** A chunk's ids and heading, without its text. */
   chunkRef(doc: number): ChunkRef {
-    return { chunkId: this.otherChunkIds.get(doc) ?? this.derivedId(doc), rowId: this.rowIds[this.rows[doc]!]!, heading: this.sectionHeadings[this.sections[doc]!]! };
+    const section = this.sections[doc]!;
+    const heading = this.sectionHeadings instanceof StringTable ? this.sectionHeadings.at(section) : this.sectionHeadings[section]!;
+    return { chunkId: this.otherChunkIds.get(doc) ?? this.derivedId(doc), rowId: this.rowId(this.rows[doc]!), heading };
   }
 
   text(doc: number): string {

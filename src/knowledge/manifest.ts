@@ -54,11 +54,23 @@ function toColumns(ids: string[], rows: Rows): Columns {
   if (entries.some((r) => r.e)) columns.e = entries.map((r) => r.e ?? null);
   return columns;
 }
-function addColumns(columns: Columns, into: Rows): Rows {
+/**
+ * The rows of a bucket added to `into`. A pack id or a model name repeats across rows, but each
+ * decoded bucket holds its own copy per row: `shared` gives every row one copy per distinct value,
+ * so a whole manifest read keeps ~200 pack id strings alive, not 100,000, through a sync's young
+ * collections (docs/BENCHMARKS.md, session 35).
+ */
+function addColumns(columns: Columns, into: Rows, shared = new Map<string, string>()): Rows {
   const { ids, h, t, p, n, e } = columns;
+  const one = (value: string) => {
+    const kept = shared.get(value);
+    if (kept !== undefined) return kept;
+    shared.set(value, value);
+    return value;
+  };
   for (let i = 0; i < ids.length; i++) {
-    const row: ManifestRow = { h: h[i]!, t: t[i]!, p: p[i]!, n: n[i]! };
-    if (e?.[i]) row.e = e[i]!;
+    const row: ManifestRow = { h: h[i]!, t: t[i]!, p: one(p[i]!), n: n[i]! };
+    if (e?.[i]) row.e = one(e[i]!);
     into[ids[i]!] = row;
   }
   return into;
@@ -124,10 +136,11 @@ export async function readCommitted(dataSourceId: string): Promise<Manifest> {
     const stored = decode<Stored>(doc.data);
     if (stored.rows || !stored.buckets) return { ...stored, rows: stored.rows ?? {} };
     const rows: Rows = {};
+    const shared = new Map<string, string>();
     let found = 0;
     const ids = bucketIds(segment.manifestId, stored.buckets);
     for await (const bucket of KnowledgeManifestModel.collection.find({ _id: trusted({ $in: ids }) } as never)) {
-      addColumns(decode<Columns>(bucket.data), rows);
+      addColumns(decode<Columns>(bucket.data), rows, shared);
       found++;
     }
     if (found === stored.buckets) return { ...stored, rows };

@@ -20,6 +20,12 @@ export interface PostingList {
   count: number;
 }
 
+/** Each term's index: a Map while a segment is built, a TermTable once compacted (stringTable.ts). */
+export interface TermIds {
+  get(term: string): number | undefined;
+  readonly size: number;
+}
+
 export class PostingLists {
   private growing: Growing[] | null = [];
   private bytes: Uint8Array = new Uint8Array(0);
@@ -27,7 +33,12 @@ export class PostingLists {
   private counts = new Uint32Array(0);
 
   /** `ids` gives each term its index, shared by the segment's chunk and row lists. */
-  constructor(private readonly ids: Map<string, number>) {}
+  constructor(private ids: TermIds) {}
+
+  /** The same terms' indexes in another form (a compacted segment's TermTable). */
+  useIds(ids: TermIds): void {
+    this.ids = ids;
+  }
 
   append(id: number, key: number, inHeading: number, inBody: number): void {
     const g = this.growing;

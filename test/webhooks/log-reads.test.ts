@@ -55,7 +55,8 @@ describe('delivery log reads', () => {
     const first = await page('limit=3');
     expect(shown(first.body)).toEqual(first.body.deliveries.map((d: any) => [d.id, 'delivered', [[1, 'succeeded', 200]]]));
     expect(byId(first.reads)).toEqual([]);
-    expect(first.reads.filter(([c]) => c === 'webhookdeliveryattemptresults').map(([, q]) => q)).toEqual([{ webhookId: hookId }]);
+    // The hook's results from its lowest `_id` (a bound of one type: no sort probe on FerretDB).
+    expect(first.reads.filter(([c]) => c === 'webhookdeliveryattemptresults').map(([, q]) => [Object.keys(q), q.webhookId, q._id.$gte])).toEqual([[['webhookId', '_id'], hookId, '']]);
 
     const next = await page(`limit=3&cursor=${first.body.pagination.last}`);
     expect(next.body.deliveries).toHaveLength(2);

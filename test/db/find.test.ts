@@ -1,0 +1,48 @@
+// The lists' reads through the driver (src/db/find.ts): the same documents a lean mongoose Query
+// returns, in one batch, and an object that came from a request is matched as a value, never run
+// as an operator (mongoose's sanitizeFilter), while operators wrapped with trusted() are.
+import { beforeAll, describe, expect, it } from 'vitest';
+import mongoose from 'mongoose';
+import { useTestRuntime } from '../helpers/harness.ts';
+import { commandsSent } from '../helpers/dbReads.ts';
+import { findLean } from '../../src/db/find.ts';
+import { trusted } from '../../src/db/connection.ts';
+
+const Thing = mongoose.model('FindThing', new mongoose.Schema({ _id: String, group: String, n: Number, at: Date }, { versionKey: false }), 'findthings');
+
+describe('findLean', () => {
+  useTestRuntime({ worker: false, monitorCommands: true });
+  beforeAll(async () => {
+    const docs = Array.from({ length: 150 }, (_, i) => ({ _id: `t${String(i).padStart(3, '0')}`, group: i % 3 ? 'a' : 'b', n: i, at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)) }));
+    await Thing.collection.insertMany(docs as never[]);
+  });
+
+  it('returns what a lean Query returns: filter, projection, sort and limit', async () => {
+    const cases: Array<[Record<string, unknown>, Record<string, 0 | 1> | undefined, Record<string, 1 | -1>, number | undefined]> = [
+      [{ group: 'a' }, undefined, { _id: 1 }, 100],
+      [{ group: 'b', _id: trusted({ $gte: 't030' }) }, { at: 0 }, { _id: 1 }, 20],
+      [{ n: trusted({ $in: [5, 7, 140] }) }, undefined, { n: -1 }, undefined],
+      [{}, { group: 1 }, { _id: -1 }, 3],
+    ];
+    for (const [filter, projection, sort, limit] of cases) {
+      let query = Thing.find(filter, projection).sort(sort);
+      if (limit) query = query.limit(limit);
+      const expected = await query.lean();
+      expect(expected.length, JSON.stringify(filter)).toBeGreaterThan(0);
+      expect(await findLean(Thing, filter, { projection, sort, limit }), JSON.stringify(filter)).toEqual(expected);
+    }
+  });
+
+  it('reads a page of 100 in one batch, with no getMore or killCursors after it', async () => {
+    const sent = (await commandsSent(() => findLean(Thing, { group: trusted({ $in: ['a', 'b'] }) }, { sort: { _id: 1 }, limit: 100 }))).filter((c) => c.endsWith(' findthings') || c.startsWith('getMore') || c.startsWith('killCursors'));
+    expect(sent).toEqual(['find findthings']);
+  });
+
+  it('matches an object from a request as a value, not as an operator', async () => {
+    // As a request's parsed JSON could hand it over: without sanitizing it would match every row.
+    const fromRequest = JSON.parse('{"$ne":"nobody"}') as unknown;
+    expect(await findLean(Thing, { group: fromRequest })).toEqual([]);
+    expect(await findLean(Thing, { group: 'b', $or: [{ n: fromRequest }] } as Record<string, unknown>)).toEqual([]);
+    expect(await findLean(Thing, { group: trusted({ $ne: 'a' }) }, { limit: 100 })).toHaveLength(50);
+  });
+});
