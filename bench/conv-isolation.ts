@@ -75,7 +75,7 @@ const sides = {
   alone: { inst: alone, url: aloneUrl, page: () => clientFor(aloneUrl, aloneTenant).chat.listConversations({ limit: 100 }) },
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-type Row = { api: number; db: number; gc: GcTally; ms: number[]; wall: number; slowBlocked: number; slowGc: number; apiBusy: number; dbBusy: number };
+type Row = { api: number; db: number; gc: GcTally; ms: number[]; wall: number; slowBlocked: number; slowGc: number; apiBusy: number; dbBusy: number; blocks: LoopTally['blocks'] };
 /**
  * Bursts: 20 ms intervals in which a process used 15 ms of CPU or more (a sweep, a GC, a batch of
  * intake work), sampled from this process while the window runs.
@@ -122,7 +122,7 @@ async function window(side: 'big' | 'alone', withPage: boolean): Promise<Row> {
   const slowBlocked = worst.reduce((sum, w) => sum + loop.blocks.reduce((t, b) => t + overlap(w, b), 0), 0);
   const slowGc = worst.reduce((sum, w) => sum + loop.blocks.reduce((t, b) => t + (overlap(w, b) > 0 ? b.gcMs : 0), 0), 0);
   process.stderr.write(`${side} ${withPage ? 'page' : 'idle'}: API ${((api / wall) * 1000).toFixed(0)} ms/s, FerretDB ${(((all - api) / wall) * 1000).toFixed(0)} ms/s, bursts ${apiBusy} / ${dbBusy}, load ${os.loadavg()[0]!.toFixed(1)}\n`);
-  return { api, db: all - api, gc, ms, wall, slowBlocked, slowGc, apiBusy, dbBusy };
+  return { api, db: all - api, gc, ms, wall, slowBlocked, slowGc, apiBusy, dbBusy, blocks: loop.blocks };
 }
 
 const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
@@ -161,6 +161,11 @@ for (const side of ['big', 'alone'] as const) {
         `${f(sum(list, (r) => r.slowBlocked))} (${f(sum(list, (r) => r.slowGc))}) | ${f(sum(list, (r) => r.apiBusy) / wall)}, ${f(sum(list, (r) => r.dbBusy) / wall)} |\n`,
     );
   }
+}
+for (const side of ['big', 'alone'] as const) {
+  // The API loop's blocks of 20 ms or more in all windows: ms (the process's CPU over it, GC in it).
+  const blocks = [...idle[side], ...rows[side]].flatMap((r) => r.blocks).filter((b) => b.ms >= 20).sort((a, b) => b.ms - a.ms);
+  process.stdout.write(`${side}: API loop blocks of 20 ms or more ${blocks.length}; longest ${blocks.slice(0, 8).map((b) => `${b.ms.toFixed(0)} (${b.cpuMs.toFixed(0)}, ${b.gcMs.toFixed(0)})`).join(', ') || '-'}\n`);
 }
 process.stdout.write(`load after ${load()}\n`);
 await intake.ask({ stop: true }, 'stopped');
