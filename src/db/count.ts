@@ -4,6 +4,10 @@
 // counted in SQL by the patch (ferretdb-patch/counts.edits.ts), from the maintained counts alike.
 import type { Model } from 'mongoose';
 
+/** A filter of plain string equalities: nothing in it for mongoose to cast, nor an operator to sanitize. */
+export const plainStrings = (filter: Record<string, unknown>): boolean =>
+  Object.keys(filter).every((k) => !k.startsWith('$') && typeof filter[k] === 'string');
+
 /**
  * Only a filter of plain string equalities takes the command: it needs neither mongoose's casting
  * nor its sanitizeFilter (a string carries no operator). Anything else, and an empty filter, stays
@@ -11,9 +15,7 @@ import type { Model } from 'mongoose';
  * an unclean shutdown can leave wrong.
  */
 export async function countMatching(model: Model<any>, filter: Record<string, unknown>, limit?: number): Promise<number> {
-  const keys = Object.keys(filter);
-  const plain = keys.length > 0 && keys.every((k) => !k.startsWith('$') && typeof filter[k] === 'string');
-  if (!plain) return limit ? model.countDocuments(filter).limit(limit) : model.countDocuments(filter);
+  if (!Object.keys(filter).length || !plainStrings(filter)) return limit ? model.countDocuments(filter).limit(limit) : model.countDocuments(filter);
   const res = await model.db.db!.command({ count: model.collection.collectionName, query: filter, ...(limit ? { limit } : {}) });
   return Number(res.n);
 }
