@@ -6,7 +6,11 @@
 // threads; /proc schedstat) and the API's GC pauses (scaleInstance's { gc } tally). An idle window
 // (intake only, no page) gives each instance's background cost under the same intake.
 //
-//   node --import tsx bench/conv-isolation.ts --reuse DIR [--windows 8] [--requests 100] [--idle-ms 5000] [--intake 200]
+//   node --import tsx bench/conv-isolation.ts --reuse DIR [--windows 8] [--requests 100] [--idle-ms 5000] [--intake 200] [--blocks-out FILE]
+//
+// BENCH_INSTANCE_NODE_ARGS: flags for the two instances' Node (as bench/scale.ts), e.g.
+// "--cpu-prof --cpu-prof-dir=DIR"; --blocks-out writes each side's API loop blocks (with their
+// monotonic end, hrEnd) as JSON, for bench/prof-blocks.ts to lay beside the profiles.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,10 +27,12 @@ const WINDOWS = numberFlag('windows', 8);
 const REQUESTS = numberFlag('requests', 100);
 const IDLE_MS = numberFlag('idle-ms', 5000);
 const INTAKE = numberFlag('intake', 200);
+const BLOCKS_OUT = flag('blocks-out');
+const instanceNodeArgs = (process.env.BENCH_INSTANCE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const lib = (file: string) => fileURLToPath(new URL(`./lib/${file}`, import.meta.url));
 
-function child(file: string, args: string[], env: NodeJS.ProcessEnv = {}) {
-  const proc = fork(file, args, { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env } });
+function child(file: string, args: string[], env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []) {
+  const proc = fork(file, args, { execArgv: ['--import', 'tsx', ...nodeArgs], env: { ...process.env, ...env } });
   const next = <T>(key: string) =>
     new Promise<T>((resolve, reject) => {
       const onExit = (code: number | null) => reject(new Error(`${path.basename(file)} exited (${code}) before answering ${key}`));
@@ -61,10 +67,10 @@ function ownThreadsCpuMs(pid: number): number {
 const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { scale: number; small: TenantKeys; big: TenantKeys };
 const sink = child(lib('sink.ts'), []);
 const sinkUrl = await sink.next<string>('url');
-const big = child(lib('scaleInstance.ts'), [dir, '--keep']);
+const big = child(lib('scaleInstance.ts'), [dir, '--keep'], {}, instanceNodeArgs);
 const bigUrl = await big.next<string>('ready');
 await big.ask({ retarget: { botId: manifest.big.botId, webhookId: manifest.big.webhookId, url: sinkUrl } }, 'retargeted');
-const alone = child(lib('scaleInstance.ts'), [fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-conv-alone-'))]);
+const alone = child(lib('scaleInstance.ts'), [fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-conv-alone-'))], {}, instanceNodeArgs);
 const aloneUrl = await alone.next<string>('ready');
 const aloneTenant = (await alone.ask<Seeded>({ seed: { scale: manifest.scale, shape: 'tenant', sinkUrl } }, 'seeded')).small;
 const intake = child(lib('intake.ts'), [`${bigUrl}/gateway/relay`, String(INTAKE)], { GATEWAY_BENCH_SECRET: GATEWAY_SECRET });
@@ -75,7 +81,7 @@ const sides = {
   alone: { inst: alone, url: aloneUrl, page: () => clientFor(aloneUrl, aloneTenant).chat.listConversations({ limit: 100 }) },
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-type Row = { api: number; db: number; gc: GcTally; ms: number[]; wall: number; slowBlocked: number; slowGc: number; apiBusy: number; dbBusy: number; blocks: LoopTally['blocks'] };
+type Row = { jobsEnded: Record<string, number>; api: number; db: number; gc: GcTally; ms: number[]; wall: number; slowBlocked: number; slowGc: number; apiBusy: number; dbBusy: number; blocks: LoopTally['blocks'] };
 /**
  * Bursts: 20 ms intervals in which a process used 15 ms of CPU or more (a sweep, a GC, a batch of
  * intake work), sampled from this process while the window runs.
@@ -122,7 +128,7 @@ async function window(side: 'big' | 'alone', withPage: boolean): Promise<Row> {
   const slowBlocked = worst.reduce((sum, w) => sum + loop.blocks.reduce((t, b) => t + overlap(w, b), 0), 0);
   const slowGc = worst.reduce((sum, w) => sum + loop.blocks.reduce((t, b) => t + (overlap(w, b) > 0 ? b.gcMs : 0), 0), 0);
   process.stderr.write(`${side} ${withPage ? 'page' : 'idle'}: API ${((api / wall) * 1000).toFixed(0)} ms/s, FerretDB ${(((all - api) / wall) * 1000).toFixed(0)} ms/s, bursts ${apiBusy} / ${dbBusy}, load ${os.loadavg()[0]!.toFixed(1)}\n`);
-  return { api, db: all - api, gc, ms, wall, slowBlocked, slowGc, apiBusy, dbBusy, blocks: loop.blocks };
+  return { jobsEnded: loop.jobsEnded ?? {}, api, db: all - api, gc, ms, wall, slowBlocked, slowGc, apiBusy, dbBusy, blocks: loop.blocks };
 }
 
 const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
@@ -166,8 +172,20 @@ for (const side of ['big', 'alone'] as const) {
   // The API loop's blocks of 20 ms or more in all windows: ms (the process's CPU over it, GC in it).
   const blocks = [...idle[side], ...rows[side]].flatMap((r) => r.blocks).filter((b) => b.ms >= 20).sort((a, b) => b.ms - a.ms);
   process.stdout.write(`${side}: API loop blocks of 20 ms or more ${blocks.length}; longest ${blocks.slice(0, 8).map((b) => `${b.ms.toFixed(0)} (${b.cpuMs.toFixed(0)}, ${b.gcMs.toFixed(0)})`).join(', ') || '-'}\n`);
+  // What the loop ran in them: intake requests answered, job runs ended (scaleInstance's per-tick tally).
+  const ran = (b: (typeof blocks)[number]) => `${b.ms.toFixed(0)}: main thread ran ${b.runMs?.toFixed(0)}, waited ${b.waitMs?.toFixed(0)}; ${b.intakeOut ?? '?'} answered${Object.entries(b.jobs ?? {}).map(([n, c]) => `, ${c} ${n}`).join('')}`;
+  if (blocks.length) process.stdout.write(`  ran in them: ${blocks.slice(0, 12).map(ran).join('; ')}\n`);
+  const total = (k: (b: (typeof blocks)[number]) => number | undefined) => blocks.reduce((t, b) => t + (k(b) ?? 0), 0).toFixed(0);
+  const ended: Record<string, number> = {};
+  for (const r of [...idle[side], ...rows[side]]) for (const [n, c] of Object.entries(r.jobsEnded)) ended[n] = (ended[n] ?? 0) + c;
+  process.stdout.write(`  job runs ended over all windows: ${JSON.stringify(ended)}\n`);
+  process.stdout.write(`  in all: ${total((b) => b.ms)} ms blocked; main thread ran ${total((b) => b.runMs)}, waited for a core ${total((b) => b.waitMs)}; GC ${total((b) => b.gcMs)}\n`);
 }
 process.stdout.write(`load after ${load()}\n`);
+if (BLOCKS_OUT) {
+  const of = (side: 'big' | 'alone') => ({ pid: sides[side].inst.proc.pid, blocks: [...idle[side], ...rows[side]].flatMap((r) => r.blocks) });
+  fs.writeFileSync(BLOCKS_OUT, JSON.stringify({ big: of('big'), alone: of('alone') }));
+}
 await intake.ask({ stop: true }, 'stopped');
 await big.close();
 await alone.close();

@@ -224,7 +224,7 @@ const gcTally = {
 /** The event loop's blocks (LoopTally); GC pauses of 1 ms or more are kept a while to be found inside them. */
 const loopTally = {
   histogram: monitorEventLoopDelay({ resolution: 2 }),
-  blocks: [] as Array<{ end: number; ms: number; cpuMs: number }>,
+  blocks: [] as Array<Omit<LoopTally['blocks'][number], 'gcMs'>>,
   gcPauses: [] as Array<{ start: number; ms: number }>,
   served: [] as LoopTally['served'],
   take(): LoopTally {
@@ -242,13 +242,23 @@ const loopTally = {
 loopTally.histogram.enable();
 // A measured request's time in this process, so bench/scale.ts can tell it from the time before the
 // loop took the request up (a block, or the socket) and after it finished (the client's side).
+/** What the loop ran since its last 5 ms tick: intake requests taken up and answered, Agenda job runs ended (by name). */
+const sinceTick = { intakeIn: 0, intakeOut: 0, jobs: {} as Record<string, number> };
 bench.server.prependListener('request', (req, res) => {
-  if (req.url?.startsWith('/gateway/')) return;
+  if (req.url?.startsWith('/gateway/')) {
+    sinceTick.intakeIn++;
+    res.once('finish', () => sinceTick.intakeOut++);
+    return;
+  }
   const start = performance.timeOrigin + performance.now();
   res.once('finish', () => loopTally.served.length < 20_000 && loopTally.served.push({ start, end: performance.timeOrigin + performance.now() }));
 });
 {
   // The process's CPU over a block (all its threads) tells its own work from waiting for a core.
+  // The main thread's own time on a core and waiting for one (schedstat: run ns, run-queue wait ns):
+  // a block the loop spent runnable but not running is the machine's, not this process's work.
+  const mainThread = () => fs.readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ').map((x) => Number(x) / 1e6);
+  let [lastRun, lastWait] = mainThread();
   let last = performance.now();
   let lastCpu = process.cpuUsage();
   setInterval(() => {
@@ -256,12 +266,25 @@ bench.server.prependListener('request', (req, res) => {
     const cpu = process.cpuUsage();
     const ms = now - last - 5;
     const cpuMs = (cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000;
+    const [run, wait] = mainThread();
+    const [runMs, waitMs] = [run! - lastRun!, wait! - lastWait!];
+    [lastRun, lastWait] = [run, wait];
     last = now;
     lastCpu = cpu;
+    const ran = { ...sinceTick, runMs, waitMs };
+    [sinceTick.intakeIn, sinceTick.intakeOut, sinceTick.jobs] = [0, 0, {}];
     if (ms < 10) return;
-    if (loopTally.blocks.length < 20_000) loopTally.blocks.push({ end: performance.timeOrigin + now, ms, cpuMs });
+    // hrEnd: µs on the monotonic clock of V8's --cpu-prof timestamps (bench/prof-blocks.ts).
+    if (loopTally.blocks.length < 20_000) loopTally.blocks.push({ end: performance.timeOrigin + now, hrEnd: Number(process.hrtime.bigint() / 1000n), ms, cpuMs, ...ran });
   }, 5).unref();
 }
+/** Agenda job runs ended since the last { loop } ask, by name, beside those that ended inside a block. */
+let jobsEnded: Record<string, number> = {};
+bench.runtime.ctx.jobs.on('complete', (job: { attrs: { name: string } }) => {
+  const name = job.attrs.name;
+  sinceTick.jobs[name] = (sinceTick.jobs[name] ?? 0) + 1;
+  jobsEnded[name] = (jobsEnded[name] ?? 0) + 1;
+});
 new PerformanceObserver((list) => {
   const t = gcTally.tally;
   for (const entry of list.getEntries()) {
@@ -325,7 +348,10 @@ process.on('message', async (msg: Message) => {
   if (msg.stats) process.send!({ stats: { apiRss: process.memoryUsage().rss, dbRss: bench.database.rssBytes(), workerRss: worker?.rssBytes() ?? 0 } });
   if (msg.walPeak) process.send!({ walPeak: walPeak.take() });
   if (msg.gc) process.send!({ gc: gcTally.take() });
-  if (msg.loop) process.send!({ loop: loopTally.take() });
+  if (msg.loop) {
+    process.send!({ loop: { ...loopTally.take(), jobsEnded } });
+    jobsEnded = {};
+  }
   if (msg.heapSnapshot) process.send!({ heapSnapshot: v8.writeHeapSnapshot(msg.heapSnapshot) });
   if (msg.close) {
     await worker?.stop();

@@ -54,7 +54,23 @@ export interface GcTally {
 export interface LoopTally {
   p99: number;
   max: number;
-  blocks: Array<{ end: number; ms: number; cpuMs: number; gcMs: number }>;
+  /** end: epoch ms; hrEnd: µs on the monotonic clock (that of a --cpu-prof profile's timestamps). */
+  blocks: Array<{
+    end: number;
+    hrEnd: number;
+    ms: number;
+    cpuMs: number;
+    gcMs: number;
+    /** Intake requests the loop took up and answered in the block, Agenda job runs that ended in it (by name). */
+    /** The main thread's time on a core and waiting for one (run queue) over the block (its tick's 5 ms included). */
+    runMs?: number;
+    waitMs?: number;
+    intakeIn?: number;
+    intakeOut?: number;
+    jobs?: Record<string, number>;
+  }>;
+  /** Agenda job runs ended over the same time, by name (scaleInstance.ts). */
+  jobsEnded?: Record<string, number>;
   /** Requests other than intake's, from the server's 'request' event (headers parsed) to the response's 'finish' (epoch ms). */
   served: Array<{ start: number; end: number }>;
 }
