@@ -10,7 +10,8 @@
 //
 // BENCH_INSTANCE_NODE_ARGS: flags for the two instances' Node (as bench/scale.ts), e.g.
 // "--cpu-prof --cpu-prof-dir=DIR"; --blocks-out writes each side's API loop blocks (with their
-// monotonic end, hrEnd) as JSON, for bench/prof-blocks.ts to lay beside the profiles.
+// monotonic end, hrEnd) and its CPU in ~20 ms intervals (API, FerretDB) as JSON, for
+// bench/prof-blocks.ts to lay beside the profiles.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,9 +60,23 @@ function child(file: string, args: string[], env: NodeJS.ProcessEnv = {}, nodeAr
 
 /** The API process's own threads (not its FerretDB child). */
 function ownThreadsCpuMs(pid: number): number {
-  let ms = 0;
-  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) ms += Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
-  return ms;
+  return Object.values(ownThreadsByKind(pid)).reduce((t, ms) => t + ms, 0);
+}
+/**
+ * The API process's threads' CPU: the main thread (the event loop) and the rest (V8's platform workers:
+ * parallel scavenge, concurrent marking, background compiles; libuv's pool). Node 20 names them all
+ * `node`, so they are not told apart further.
+ */
+function ownThreadsByKind(pid: number): Record<'main' | 'other', number> {
+  const out = { main: 0, other: 0 };
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      out[tid === String(pid) ? 'main' : 'other'] += Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+    } catch {
+      // a thread that ended between the listing and the read
+    }
+  }
+  return out;
 }
 
 const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { scale: number; small: TenantKeys; big: TenantKeys };
@@ -81,18 +96,26 @@ const sides = {
   alone: { inst: alone, url: aloneUrl, page: () => clientFor(aloneUrl, aloneTenant).chat.listConversations({ limit: 100 }) },
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-type Row = { jobsEnded: Record<string, number>; api: number; db: number; gc: GcTally; ms: number[]; wall: number; slowBlocked: number; slowGc: number; apiBusy: number; dbBusy: number; blocks: LoopTally['blocks'] };
+/** One ~20 ms interval of an instance's CPU (ms): its API process's threads, its FerretDB's. */
+type CpuSample = { end: number; api: number; db: number; threads: Record<'main' | 'other', number> };
+type Row = { series: CpuSample[]; jobsEnded: Record<string, number>; api: number; db: number; gc: GcTally; ms: number[]; wall: number; slowBlocked: number; slowGc: number; apiBusy: number; dbBusy: number; blocks: LoopTally['blocks'] };
 /**
  * Bursts: 20 ms intervals in which a process used 15 ms of CPU or more (a sweep, a GC, a batch of
  * intake work), sampled from this process while the window runs.
  */
 function burstSampler(pid: number) {
   let [api, all] = [ownThreadsCpuMs(pid), processThreadsCpuMs(pid)];
-  const out = { apiBusy: 0, dbBusy: 0 };
+  let kinds = ownThreadsByKind(pid);
+  const out = { apiBusy: 0, dbBusy: 0, series: [] as CpuSample[] };
   const timer = setInterval(() => {
     const [a, t] = [ownThreadsCpuMs(pid), processThreadsCpuMs(pid)];
     if (a - api >= 15) out.apiBusy++;
     if (t - a - (all - api) >= 15) out.dbBusy++;
+    // Kept for --blocks-out: each interval's CPU, to lay beside the API loop's blocks.
+    const k = ownThreadsByKind(pid);
+    const threads = { main: k.main - kinds.main, other: k.other - kinds.other };
+    kinds = k;
+    out.series.push({ end: performance.timeOrigin + performance.now(), api: a - api, db: t - a - (all - api), threads });
     [api, all] = [a, t];
   }, 20);
   return { stop: () => (clearInterval(timer), out) };
@@ -118,7 +141,7 @@ async function window(side: 'big' | 'alone', withPage: boolean): Promise<Row> {
     }
   } else await sleep(IDLE_MS);
   const wall = performance.now() - t0;
-  const { apiBusy, dbBusy } = bursts.stop();
+  const { apiBusy, dbBusy, series } = bursts.stop();
   const [api, all] = [ownThreadsCpuMs(pid) - api0, processThreadsCpuMs(pid) - all0];
   const gc = await s.inst.ask<GcTally>({ gc: true }, 'gc');
   const loop = await s.inst.ask<LoopTally>({ loop: true }, 'loop');
@@ -128,7 +151,7 @@ async function window(side: 'big' | 'alone', withPage: boolean): Promise<Row> {
   const slowBlocked = worst.reduce((sum, w) => sum + loop.blocks.reduce((t, b) => t + overlap(w, b), 0), 0);
   const slowGc = worst.reduce((sum, w) => sum + loop.blocks.reduce((t, b) => t + (overlap(w, b) > 0 ? b.gcMs : 0), 0), 0);
   process.stderr.write(`${side} ${withPage ? 'page' : 'idle'}: API ${((api / wall) * 1000).toFixed(0)} ms/s, FerretDB ${(((all - api) / wall) * 1000).toFixed(0)} ms/s, bursts ${apiBusy} / ${dbBusy}, load ${os.loadavg()[0]!.toFixed(1)}\n`);
-  return { jobsEnded: loop.jobsEnded ?? {}, api, db: all - api, gc, ms, wall, slowBlocked, slowGc, apiBusy, dbBusy, blocks: loop.blocks };
+  return { series, jobsEnded: loop.jobsEnded ?? {}, api, db: all - api, gc, ms, wall, slowBlocked, slowGc, apiBusy, dbBusy, blocks: loop.blocks };
 }
 
 const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
@@ -183,7 +206,10 @@ for (const side of ['big', 'alone'] as const) {
 }
 process.stdout.write(`load after ${load()}\n`);
 if (BLOCKS_OUT) {
-  const of = (side: 'big' | 'alone') => ({ pid: sides[side].inst.proc.pid, blocks: [...idle[side], ...rows[side]].flatMap((r) => r.blocks) });
+  const of = (side: 'big' | 'alone') => {
+    const all = [...idle[side], ...rows[side]];
+    return { pid: sides[side].inst.proc.pid, blocks: all.flatMap((r) => r.blocks), cpu: all.flatMap((r) => r.series) };
+  };
   fs.writeFileSync(BLOCKS_OUT, JSON.stringify({ big: of('big'), alone: of('alone') }));
 }
 await intake.ask({ stop: true }, 'stopped');
