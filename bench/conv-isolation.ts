@@ -15,9 +15,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { processThreadsCpuMs } from './lib/cpu.ts';
+import { child } from './lib/child.ts';
 import { flag, numberFlag } from './lib/args.ts';
 import { GATEWAY_SECRET, clientFor, type GcTally, type LoopTally, type Seeded, type TenantKeys } from './lib/scaleTenant.ts';
 import { timeSamples, summarize } from './lib/probes.ts';
@@ -31,32 +31,6 @@ const INTAKE = numberFlag('intake', 200);
 const BLOCKS_OUT = flag('blocks-out');
 const instanceNodeArgs = (process.env.BENCH_INSTANCE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const lib = (file: string) => fileURLToPath(new URL(`./lib/${file}`, import.meta.url));
-
-function child(file: string, args: string[], env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []) {
-  const proc = fork(file, args, { execArgv: ['--import', 'tsx', ...nodeArgs], env: { ...process.env, ...env } });
-  const next = <T>(key: string) =>
-    new Promise<T>((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`${path.basename(file)} exited (${code}) before answering ${key}`));
-      const on = (msg: Record<string, unknown>) => {
-        if (!(key in msg)) return;
-        proc.off('message', on);
-        proc.off('exit', onExit);
-        resolve(msg[key] as T);
-      };
-      proc.on('message', on);
-      proc.once('exit', onExit);
-    });
-  return {
-    proc,
-    next,
-    ask: <T>(msg: object, key: string) => {
-      const answer = next<T>(key);
-      proc.send(msg);
-      return answer;
-    },
-    close: () => new Promise<void>((resolve) => (proc.exitCode !== null ? resolve() : (proc.once('exit', () => resolve()), proc.send({ close: true })))),
-  };
-}
 
 /** The API process's own threads (not its FerretDB child). */
 function ownThreadsCpuMs(pid: number): number {

@@ -14,7 +14,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import mongoose from 'mongoose';
-import { processThreadsCpuMs } from './lib/cpu.ts';
+import { processThreadsCpuMs, stageTimer } from './lib/cpu.ts';
 import { numberFlag, stringFlag } from './lib/args.ts';
 import { seededText } from './lib/text.ts';
 import { loadConfig } from '../src/config.ts';
@@ -118,15 +118,7 @@ const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
 process.stdout.write(
   `${which} tenant (${first.pagination.total} conversations) on an instance of ${targets.big ? `${targets.bigCount ?? BIG} + 5` : 'its 5 alone'}, ${N} calls, load ${load()}, heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB\n`,
 );
-const stage = async (label: string, fn: () => unknown) => {
-  for (let i = 0; i < 20; i++) await fn();
-  const [node, ferret, before] = [process.cpuUsage(), processThreadsCpuMs(db.process.pid), commands];
-  let result: unknown;
-  for (let i = 0; i < N; i++) result = await fn();
-  const used = process.cpuUsage(node);
-  const bytes = label.startsWith('HTTP') ? `, ${String(result)} bytes` : '';
-  process.stdout.write(`| ${label} | ${per((used.user + used.system) / 1000, N)} | ${per(processThreadsCpuMs(db.process.pid) - ferret, N)} | ${(commands - before) / N}${bytes} |\n`);
-};
+const stage = stageTimer(N, () => processThreadsCpuMs(db.process.pid), () => commands);
 const filter = { botId: target.botId };
 const body = { success: true, conversations: first.items.map(presentConversation), pagination: first.pagination };
 if (process.argv.includes('--ab')) {

@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import mongoose from 'mongoose';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
-import { processThreadsCpuMs, processTreeCpuMs } from './lib/cpu.ts';
+import { processThreadsCpuMs, processTreeCpuMs, stageTimer } from './lib/cpu.ts';
 import { flag, stringFlag } from './lib/args.ts';
 
 const [dir, which = 'log'] = process.argv.slice(2);
@@ -56,17 +56,8 @@ const get = (p: string) =>
       .on('error', reject);
   });
 
-/** CPU per call of `fn` (after 20 warm-up calls): this process's, FerretDB's, and mongoose calls. */
-async function stage(label: string, fn: () => unknown): Promise<void> {
-  for (let i = 0; i < 20; i++) await fn();
-  const [node, ferret, before] = [process.cpuUsage(), processTreeCpuMs(db.process.pid), calls];
-  let result: unknown;
-  for (let i = 0; i < N; i++) result = await fn();
-  const used = process.cpuUsage(node);
-  const bytes = label.startsWith('HTTP') ? `, ${String(result)} bytes` : '';
-  const per = (ms: number) => (ms / N).toFixed(2);
-  process.stdout.write(`| ${label} | ${per((used.user + used.system) / 1000)} | ${per(processTreeCpuMs(db.process.pid) - ferret)} | ${(calls - before) / N}${bytes} |\n`);
-}
+/** CPU per call of `fn`: this process's, FerretDB's, and mongoose calls. */
+const stage = stageTimer(N, () => processTreeCpuMs(db.process.pid), () => calls, 2);
 
 const pagePathOf = (list: string) =>
   list === 'log'

@@ -12,7 +12,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import mongoose from 'mongoose';
-import { processThreadsCpuMs } from './lib/cpu.ts';
+import { processThreadsCpuMs, stageTimer } from './lib/cpu.ts';
 import { numberFlag } from './lib/args.ts';
 import { seededText } from './lib/text.ts';
 import { loadConfig } from '../src/config.ts';
@@ -92,15 +92,8 @@ const per = (ms: number, n: number) => (ms / n).toFixed(3);
 process.stdout.write(`rows page of 100 (${cursor ? 'after row 5,000' : 'first'}), ${first.pagination.total} rows, ${N} calls, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
 
 if (!process.argv.includes('--ab')) {
-  const stage = async (label: string, fn: () => unknown) => {
-    for (let i = 0; i < 20; i++) await fn();
-    const [node, ferret, before] = [process.cpuUsage(), processThreadsCpuMs(db.process.pid), commands];
-    let result: unknown;
-    for (let i = 0; i < N; i++) result = await fn();
-    const used = process.cpuUsage(node);
-    const bytes = label.startsWith('HTTP') ? `, ${String(result)} bytes` : '';
-    process.stdout.write(`| ${label} | ${per((used.user + used.system) / 1000, N)} | ${per(processThreadsCpuMs(db.process.pid) - ferret, N)} | ${(commands - before) / N}${bytes} |\n`);
-  };
+  const stage = stageTimer(N, () => processThreadsCpuMs(db.process.pid), () => commands);
+
   const body = { success: true, dataSourceRows: first.items.map(presentRowListItem), pagination: first.pagination };
   const filter = { dataSourceId: ds._id };
   process.stdout.write('| stage | Node CPU ms | FerretDB CPU ms | commands |\n| --- | --- | --- | --- |\n');

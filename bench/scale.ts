@@ -43,7 +43,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync, fork } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { fetch } from 'undici';
 import { MongoClient } from 'mongodb';
@@ -51,6 +51,7 @@ import { machineLine } from './lib/runtime.ts';
 import { endpointProbes, p99RatioInterval, summarize, timeSamples, type Probe } from './lib/probes.ts';
 import { syncAndWait } from './lib/sync.ts';
 import { ADMIN_TOKEN, GATEWAY_SECRET, clientFor, markdown, patientDispatcher, words, type GcTally, type LoopTally, type Seeded, type TenantKeys } from './lib/scaleTenant.ts';
+import { child } from './lib/child.ts';
 import { flag } from './lib/args.ts';
 
 const RUNS = Number(flag('runs') ?? 3);
@@ -100,33 +101,6 @@ try {
   commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
 } catch {
   // not a checkout: the figures just carry no commit
-}
-
-/** A forked helper process and request/answer over IPC, each answer keyed by its first field. */
-function child(file: string, args: string[], env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []) {
-  const proc = fork(file, args, { execArgv: ['--import', 'tsx', ...nodeArgs], env: { ...process.env, ...env } });
-  const next = <T>(key: string) =>
-    new Promise<T>((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`${path.basename(file)} exited (${code}) before answering ${key}`));
-      const on = (msg: Record<string, unknown>) => {
-        if (!(key in msg)) return;
-        proc.off('message', on);
-        proc.off('exit', onExit);
-        resolve(msg[key] as T);
-      };
-      proc.on('message', on);
-      proc.once('exit', onExit);
-    });
-  return {
-    proc,
-    next,
-    ask: <T>(msg: object, key: string) => {
-      const answer = next<T>(key);
-      proc.send(msg);
-      return answer;
-    },
-    close: () => new Promise<void>((resolve) => (proc.exitCode !== null ? resolve() : (proc.once('exit', () => resolve()), proc.send({ close: true })))),
-  };
 }
 
 // ---- The instances and their data -------------------------------------------------------------

@@ -34,3 +34,21 @@ export function processThreadsCpuMs(pid: number | undefined): number {
   }
   return ms;
 }
+
+/**
+ * A stage table's row writer: `stage(label, fn)` calls `fn` 20 times untimed, then `calls` times, and
+ * writes the CPU per call of this process and of the database (`dbCpuMs`), and how much `counted()`
+ * grew per call (commands sent, say); an HTTP stage's last result is its body's bytes.
+ */
+export function stageTimer(calls: number, dbCpuMs: () => number, counted: () => number, digits = 3) {
+  const per = (ms: number) => (ms / calls).toFixed(digits);
+  return async (label: string, fn: () => unknown): Promise<void> => {
+    for (let i = 0; i < 20; i++) await fn();
+    const [node, db, before] = [process.cpuUsage(), dbCpuMs(), counted()];
+    let result: unknown;
+    for (let i = 0; i < calls; i++) result = await fn();
+    const used = process.cpuUsage(node);
+    const bytes = label.startsWith('HTTP') ? `, ${String(result)} bytes` : '';
+    process.stdout.write(`| ${label} | ${per((used.user + used.system) / 1000)} | ${per(dbCpuMs() - db)} | ${(counted() - before) / calls}${bytes} |\n`);
+  };
+}
