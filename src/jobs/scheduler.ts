@@ -31,6 +31,7 @@ export function createScheduler(db: Db, config: Config, name = `relay-${process.
   });
   lockNoMoreThanCanRun(agenda);
   giveBackExpiredLocks(agenda);
+  drainEndsWhenLastJobLeaves(agenda);
   pollOnlyNamesDue(agenda, db.collection('agendaJobs'), config.JOB_PROCESS_EVERY_MS);
   return agenda;
 }
@@ -133,6 +134,53 @@ function giveBackLockWhenDropped(processor: JobProcessor, job: LocalJob): void {
       processor.updateStatus(job.attrs.name, 'locked', -1);
     }
     return expired;
+  };
+}
+
+type DrainOptions = { timeout?: number; signal?: AbortSignal };
+type DrainResult = { completed: number; running: number; timedOut: boolean; aborted: boolean };
+
+/** Agenda's JobProcessor (agenda 6.2.6, dist/JobProcessor.js): what a drain uses. */
+interface DrainingProcessor {
+  runningJobs: LocalJob[];
+  drain(options?: number | DrainOptions): Promise<DrainResult>;
+  updateStatus(name: string, key: string, change: number): void;
+}
+
+/**
+ * Agenda 6.2.6's drain() checks for an empty running list on each `complete` event, but a job
+ * emits `complete` before removeOnComplete's delete and leaves the list only after it, a database
+ * round trip later. So a drain with jobs running never saw the list empty: a shutdown waited out
+ * its 25 s, and a drain without a timeout never returned (test/jobs/drain.test.ts). A drain here
+ * also ends when the last running job leaves the list, through the abort signal drain() takes.
+ */
+function drainEndsWhenLastJobLeaves(agenda: Agenda): void {
+  const start = agenda.start.bind(agenda);
+  agenda.start = async () => {
+    await start();
+    const processor = (agenda as unknown as { jobProcessor?: DrainingProcessor & { drainPatched?: true } }).jobProcessor;
+    if (!processor || processor.drainPatched) return;
+    processor.drainPatched = true;
+    let allLeft: AbortController | undefined;
+    const updateStatus = processor.updateStatus.bind(processor);
+    // Called with ('running', -1) right after a job left the running list.
+    processor.updateStatus = (name, key, change) => {
+      updateStatus(name, key, change);
+      if (key === 'running' && processor.runningJobs.length === 0) allLeft?.abort();
+    };
+    const drain = processor.drain.bind(processor);
+    processor.drain = async (options) => {
+      const opts: DrainOptions = typeof options === 'number' ? { timeout: options } : { ...options };
+      const ours = new AbortController();
+      allLeft = ours;
+      try {
+        const result = await drain({ ...opts, signal: opts.signal ? AbortSignal.any([opts.signal, ours.signal]) : ours.signal });
+        // Aborted by the last job leaving, not by the caller: a drain that completed.
+        return ours.signal.aborted && !opts.signal?.aborted ? { ...result, running: 0, aborted: false } : result;
+      } finally {
+        if (allLeft === ours) allLeft = undefined;
+      }
+    };
   };
 }
 
