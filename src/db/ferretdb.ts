@@ -159,6 +159,8 @@ export async function startFerretDb(opts: {
   walRestart?: boolean;
   /** false: updates on one collection no longer take turns, so concurrent ones can lose each other's writes (the lost-update test's control). */
   atomicUpdates?: boolean;
+  /** false: the pushdown's probes ask SQLite every time instead of keeping their answers (benches' other side). */
+  probeCache?: boolean;
   /** true: every SQL statement is logged to DIR/ferretdb.log as JSON (bench/reads.ts reads it). */
   logSql?: boolean;
   /** true: each attempt of the WAL restart loop is logged to DIR/ferretdb.log as JSON (the WAL test reads it). */
@@ -208,6 +210,7 @@ export async function startFerretDb(opts: {
       ...(opts.walRestart === false ? { RELAY_FERRETDB_WAL_RESTART: 'off' } : {}),
       ...(opts.walLog ? { RELAY_FERRETDB_WAL_LOG: '1' } : {}),
       ...(opts.atomicUpdates === false ? { RELAY_FERRETDB_ATOMIC_UPDATES: 'off' } : {}),
+      ...(opts.probeCache === false ? { RELAY_FERRETDB_PROBE_CACHE: 'off' } : {}),
     },
   });
   fs.closeSync(logFile);

@@ -12,6 +12,7 @@ import { document } from './document.edits.ts';
 import { indexes } from './indexes.edits.ts';
 import { projection } from './projection.edits.ts';
 import { nan } from './nan.edits.ts';
+import { probeCache } from './probe-cache.edits.ts';
 import { pushdown } from './pushdown.edits.ts';
 import { resourceTracking } from './resource-tracking.edits.ts';
 import { sjson } from './sjson.edits.ts';
@@ -22,7 +23,7 @@ import { walRestart } from './wal-restart.edits.ts';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 // Applied in this order; edits to one file within a topic apply in the topic's order.
-const TOPICS: PatchTopic[] = [updateBatch, indexes, counts, pushdown, atomicUpdate, walRestart, resourceTracking, sjson, document, projection, nan];
+const TOPICS: PatchTopic[] = [updateBatch, indexes, counts, pushdown, atomicUpdate, walRestart, resourceTracking, sjson, document, projection, nan, probeCache];
 
 const ADDED: Record<string, string> = Object.assign({}, ...TOPICS.map((topic) => topic.added));
 const EDITS = TOPICS.flatMap((topic) => topic.edits);

@@ -57,7 +57,7 @@ const EDITS: Edit[] = [
 `,
     replace: `	q := prepareSelectClause(meta.TableName, params.Comment, meta.Capped(), params.OnlyRecordIDs)
 
-	plan := relayMakePlan(ctx, db, meta, params.Filter, params.RelaySort)
+	plan := relayMakePlan(ctx, db, c.dbName, meta, params.Filter, params.RelaySort)
 	args := plan.args
 
 	if params.RelayCount {
@@ -198,7 +198,7 @@ const EDITS: Edit[] = [
 	orderByClause := prepareOrderByClause(params.Sort)
 	sortPushdown := orderByClause != ""
 `,
-    replace: `	plan := relayMakePlan(ctx, db, meta, params.Filter, params.RelaySort)
+    replace: `	plan := relayMakePlan(ctx, db, c.dbName, meta, params.Filter, params.RelaySort)
 	filterPushdown := len(plan.where) > 0
 	whereClause := plan.whereClause()
 	args := plan.args

@@ -11,7 +11,8 @@
 //     compare by value), strings (byte order), ObjectIds, booleans and dates;
 //   - equality, $in and ranges on such fields become conditions on (rank, value). MongoDB also
 //     matches an array by its elements, so a field's condition is used only after an index probe
-//     (O(log n)) shows that no document in the already-narrowed set holds an array there;
+//     (O(log n)) shows that no document in the already-narrowed set holds an array there (its
+//     answer is kept until a write could change it: relay_probe_cache.go);
 //   - the handler still applies the whole filter in Go, so the SQL only has to be a superset.
 //     A sort is pushed only when an index serves it and a probe shows no document of the set holds
 //     a value whose order SQLite would not reproduce (object, array, binData, timestamp, regex);
@@ -213,13 +214,44 @@ func relayExists(ctx context.Context, db *fsql.DB, table string, where []string,
 	return found
 }
 
+// relayProber answers the plan's probes: does a row of the set `where` hold, at field f, an array
+// (kind RelayProbeArray) or a value SQLite orders unlike MongoDB (RelayProbeInexact)? Kept answers
+// come from the collection's cache (relay_probe_cache.go); an answer SQLite gave after an error
+// ("exists") is kept too, as it only disables the pushdown.
+type relayProber struct {
+	ctx    context.Context
+	db     *fsql.DB
+	table  string
+	probes *metadata.RelayProbeTable // nil: ask SQLite every time
+}
+
+func (p *relayProber) exists(where []string, args []any, f string, kind metadata.RelayProbeKind) bool {
+	cond := fmt.Sprintf("%s = 5", metadata.RelayRankExpr(f))
+	if kind == metadata.RelayProbeInexact {
+		cond = fmt.Sprintf("%s IN (%s)", metadata.RelayRankExpr(f), relayInexactRanks)
+	}
+	probe := append(append(make([]string, 0, len(where)+1), where...), cond)
+	if p.probes == nil {
+		return relayExists(p.ctx, p.db, p.table, probe, args)
+	}
+	key := metadata.RelayProbeKey(kind, where, args)
+	answer, found, stamp := p.probes.Lookup(f, key)
+	if found {
+		return answer
+	}
+	answer = relayExists(p.ctx, p.db, p.table, probe, args)
+	p.probes.Store(f, key, answer, stamp)
+	return answer
+}
+
 // relayMakePlan translates what it can of filter and sort for the collection's table.
-func relayMakePlan(ctx context.Context, db *fsql.DB, meta *metadata.Collection, filter, sort *types.Document) *relayPlan {
+func relayMakePlan(ctx context.Context, db *fsql.DB, dbName string, meta *metadata.Collection, filter, sort *types.Document) *relayPlan {
 	plan := &relayPlan{exact: true}
 	if metadata.RelayOff {
 		plan.exact = false
 		return plan
 	}
+	probes := &relayProber{ctx: ctx, db: db, table: meta.TableName, probes: metadata.RelayProbesOf(dbName, meta)}
 
 	conds := map[string]relayCond{}
 	for i, k := range filter.Keys() {
@@ -274,11 +306,8 @@ func relayMakePlan(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 			if !ok || used[key.Field] {
 				break
 			}
-			if key.Field != "_id" {
-				probe := append(append([]string{}, w.where...), fmt.Sprintf("%s = 5", metadata.RelayRankExpr(key.Field)))
-				if relayExists(ctx, db, meta.TableName, probe, w.args) {
-					break
-				}
+			if key.Field != "_id" && probes.exists(w.where, w.args, key.Field, metadata.RelayProbeArray) {
+				break
 			}
 			w.where = append(w.where, c.sql)
 			w.args = append(w.args, c.args...)
@@ -318,7 +347,7 @@ func relayMakePlan(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 				next = best.index.Key[best.next].Field
 			}
 		}
-		if sql, args, ok := relayOr(ctx, db, meta, or, prefix, prefixArgs, next); ok {
+		if sql, args, ok := relayOr(probes, meta, or, prefix, prefixArgs, next); ok {
 			plan.where = append(plan.where, sql)
 			plan.args = append(plan.args, args...)
 		}
@@ -339,8 +368,7 @@ func relayMakePlan(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 			if pinned[f] {
 				continue // its condition holds one type rank, and every rank a condition takes is exact
 			}
-			probe := append(append([]string{}, plan.where...), fmt.Sprintf("%s IN (%s)", metadata.RelayRankExpr(f), relayInexactRanks))
-			if relayExists(ctx, db, meta.TableName, probe, plan.args) {
+			if probes.exists(plan.where, plan.args, f, metadata.RelayProbeInexact) {
 				ok = false
 				break
 			}
@@ -369,7 +397,7 @@ func relayMakePlan(ctx context.Context, db *fsql.DB, meta *metadata.Collection, 
 // only when its array probe is a seek: an index leads with it, or it is the chosen index's key
 // right after the equality prefix (probed within that prefix, which the rest of the WHERE holds).
 // A branch with no field left would match everything, and then the $or is not used at all.
-func relayOr(ctx context.Context, db *fsql.DB, meta *metadata.Collection, v any, prefix []string, prefixArgs []any, next string) (string, []any, bool) {
+func relayOr(probes *relayProber, meta *metadata.Collection, v any, prefix []string, prefixArgs []any, next string) (string, []any, bool) {
 	branches, ok := v.(*types.Array)
 	if !ok || branches.Len() == 0 {
 		return "", nil, false
@@ -383,10 +411,9 @@ func relayOr(ctx context.Context, db *fsql.DB, meta *metadata.Collection, v any,
 	arrays := map[string]bool{}
 	probe := func(k string) bool {
 		if leading[k] {
-			return relayExists(ctx, db, meta.TableName, []string{fmt.Sprintf("%s = 5", metadata.RelayRankExpr(k))}, nil)
+			return probes.exists(nil, nil, k, metadata.RelayProbeArray)
 		}
-		where := append(append([]string{}, prefix...), fmt.Sprintf("%s = 5", metadata.RelayRankExpr(k)))
-		return relayExists(ctx, db, meta.TableName, where, prefixArgs)
+		return probes.exists(prefix, prefixArgs, k, metadata.RelayProbeArray)
 	}
 	var alts []string
 	var args []any

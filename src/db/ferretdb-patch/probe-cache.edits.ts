@@ -1,0 +1,109 @@
+// Relay's patch, probe cache: the pushdown's probe answers are kept in the process and dropped by
+// every write that could change them (relay_probe_cache.go). Every document write of the SQLite
+// backend goes through InsertAll (inserts, upserts), UpdateAll (update batches, findAndModify) or
+// DeleteAll; tables are created, dropped and renamed by the metadata registry.
+import type { Edit, PatchTopic } from './topic.ts';
+
+const EDITS: Edit[] = [
+  {
+    file: 'internal/backends/sqlite/collection.go',
+    anchor: `		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	return new(backends.InsertAllResult), nil
+}`,
+    replace: `		return nil
+	})
+	metadata.RelayProbesWritten(c.dbName, meta, params.Docs) // committed or not: after it, in any case
+	if err != nil {
+		return nil, err
+	}
+
+	return new(backends.InsertAllResult), nil
+}`,
+  },
+  {
+    file: 'internal/backends/sqlite/collection.go',
+    anchor: `		return nil
+	})
+	if err != nil {
+		return nil, lazyerrors.Error(err)
+	}
+
+	return &res, nil
+}
+
+// DeleteAll`,
+    replace: `		return nil
+	})
+	metadata.RelayProbesWritten(c.dbName, meta, params.Docs) // committed or not: after it, in any case
+	if err != nil {
+		return nil, lazyerrors.Error(err)
+	}
+
+	return &res, nil
+}
+
+// DeleteAll`,
+  },
+  {
+    file: 'internal/backends/sqlite/collection.go',
+    anchor: `	res, err := db.ExecContext(ctx, q, args...)
+	if err != nil {
+		return nil, lazyerrors.Error(err)
+	}`,
+    replace: `	res, err := db.ExecContext(ctx, q, args...)
+	metadata.RelayProbesDeleted(c.dbName, meta)
+	if err != nil {
+		return nil, lazyerrors.Error(err)
+	}`,
+  },
+  {
+    file: 'internal/backends/sqlite/metadata/registry.go',
+    anchor: `	delete(r.colls, dbName)
+
+	return r.p.Drop(ctx, dbName)`,
+    replace: `	delete(r.colls, dbName)
+	defer RelayProbesForget(dbName, "")
+
+	return r.p.Drop(ctx, dbName)`,
+  },
+  {
+    file: 'internal/backends/sqlite/metadata/registry.go',
+    anchor: `	r.colls[dbName][collectionName] = &Collection{
+		Name:      collectionName,
+		TableName: tableName,`,
+    replace: `	RelayProbesForget(dbName, tableName)
+	r.colls[dbName][collectionName] = &Collection{
+		Name:      collectionName,
+		TableName: tableName,`,
+  },
+  {
+    file: 'internal/backends/sqlite/metadata/registry.go',
+    anchor: `	delete(r.colls[dbName], collectionName)
+
+	return true, nil`,
+    replace: `	delete(r.colls[dbName], collectionName)
+	RelayProbesForget(dbName, c.TableName)
+
+	return true, nil`,
+  },
+  {
+    file: 'internal/backends/sqlite/metadata/registry.go',
+    anchor: `	delete(r.colls[dbName], oldCollectionName)
+`,
+    replace: `	delete(r.colls[dbName], oldCollectionName)
+	RelayProbesForget(dbName, c.TableName)
+`,
+  },
+];
+
+export const probeCache: PatchTopic = {
+  added: {
+    'relay_probe_cache.go': 'internal/backends/sqlite/metadata/relay_probe_cache.go',
+  },
+  edits: EDITS,
+};

@@ -1,0 +1,236 @@
+// Relay's patch: the pushdown's probe answers kept in the process (added at build time by Relay's
+// installer, src/db/ferretdb-patch in the Relay repository; not part of FerretDB).
+//
+// Before using an index the pushdown asks SQLite "does a row of this set hold an array at F" (and,
+// before a sort, "a value SQLite orders unlike MongoDB"): one EXISTS each, and SQLite compiles each
+// statement again on every query (the modernc driver prepares on every execution), 7-11 % of
+// FerretDB's CPU on the admin delivery lists. A "no" stays true until a write stores such a value
+// at F in the table, since a row that joins the set by an update is written whole. So the answers
+// are kept per table, and:
+//
+//   - every insert and update (RelayProbesWritten, after its transaction: plain inserts, upserts,
+//     update batches, findAndModify) drops the answers about each top-level field it stores a
+//     non-scalar at (an array drops both kinds), and bumps that field's generation, so a probe that
+//     ran while the write committed does not store its stale "no";
+//   - a delete drops the "yes" answers (it may have removed the last array; a stale "yes" only
+//     disables the pushdown);
+//   - creating, dropping or renaming a collection and dropping a database drop the table's answers
+//     (keys carry the collection's UUID too, new at every create).
+//
+// Only this process's writes are seen: one FerretDB per data directory, as Relay runs it.
+// RELAY_FERRETDB_PROBE_CACHE=off asks SQLite every time (the benchmarks' other side).
+
+package metadata
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/FerretDB/FerretDB/internal/types"
+)
+
+// RelayProbeCacheOff (RELAY_FERRETDB_PROBE_CACHE=off) runs every probe.
+var RelayProbeCacheOff = os.Getenv("RELAY_FERRETDB_PROBE_CACHE") == "off"
+
+// RelayProbeKind is what a probe looks for at its field.
+type RelayProbeKind byte
+
+const (
+	// RelayProbeArray: an array (type rank 5), which MongoDB matches by its elements.
+	RelayProbeArray RelayProbeKind = 'a'
+	// RelayProbeInexact: a value whose SQLite order is not MongoDB's (object, array, binData,
+	// timestamp, regex).
+	RelayProbeInexact RelayProbeKind = 'i'
+)
+
+// relayProbeLimit bounds one table's answers (keys carry their probe's SQL and arguments, so a
+// probe narrowed by a tenant's id has one per tenant); past it the table's answers are dropped.
+const relayProbeLimit = 1024
+
+// RelayProbeTable holds one collection's probe answers.
+type RelayProbeTable struct {
+	mu      sync.Mutex
+	dropped bool
+	gen     uint64 // bumped by deletes: a "yes" read before one is not stored after it
+	fields  map[string]*relayProbeField
+	n       int // answers held
+	yes     int // of which "yes"
+}
+
+type relayProbeField struct {
+	gen     uint64 // bumped by each write that stores a non-scalar at the field
+	answers map[string]bool
+}
+
+// RelayProbeStamp is what a probe saw before it asked SQLite; RelayProbeTable.Store needs it.
+type RelayProbeStamp struct{ table, field uint64 }
+
+// relayProbeTables: "db\x00table\x00uuid" -> *RelayProbeTable.
+var relayProbeTables sync.Map
+
+func relayProbeTableKey(dbName string, c *Collection) string {
+	return dbName + "\x00" + c.TableName + "\x00" + c.Settings.UUID
+}
+
+// RelayProbesOf returns the collection's answers, or nil when the cache is off.
+func RelayProbesOf(dbName string, c *Collection) *RelayProbeTable {
+	if RelayProbeCacheOff || RelayOff || c == nil {
+		return nil
+	}
+	key := relayProbeTableKey(dbName, c)
+	if t, ok := relayProbeTables.Load(key); ok {
+		return t.(*RelayProbeTable)
+	}
+	t, _ := relayProbeTables.LoadOrStore(key, &RelayProbeTable{fields: map[string]*relayProbeField{}})
+	return t.(*RelayProbeTable)
+}
+
+// RelayProbeKey is a probe's key within its field: its kind, SQL conditions and arguments.
+func RelayProbeKey(kind RelayProbeKind, where []string, args []any) string {
+	var b strings.Builder
+	b.WriteByte(byte(kind))
+	for _, w := range where {
+		fmt.Fprintf(&b, "%d:%s", len(w), w)
+	}
+	for _, a := range args {
+		switch a := a.(type) {
+		case string:
+			fmt.Fprintf(&b, "|s%d:%s", len(a), a)
+		case int64:
+			fmt.Fprintf(&b, "|i%d", a)
+		case float64:
+			fmt.Fprintf(&b, "|f%v", a)
+		case nil:
+			b.WriteString("|n")
+		default:
+			fmt.Fprintf(&b, "|%T:%v", a, a) // not produced by the pushdown today; still distinct by type
+		}
+	}
+	return b.String()
+}
+
+// Lookup returns a kept answer, or the stamp to store the probe's answer with.
+func (t *RelayProbeTable) Lookup(field, key string) (answer, found bool, stamp RelayProbeStamp) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	f := t.fields[field]
+	if f == nil {
+		f = &relayProbeField{answers: map[string]bool{}}
+		t.fields[field] = f
+	}
+	answer, found = f.answers[key]
+	return answer, found, RelayProbeStamp{table: t.gen, field: f.gen}
+}
+
+// Store keeps an answer SQLite gave, unless a write or delete that could change it came in between.
+func (t *RelayProbeTable) Store(field, key string, answer bool, stamp RelayProbeStamp) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	f := t.fields[field]
+	if t.dropped || f == nil || f.gen != stamp.field || t.gen != stamp.table {
+		return
+	}
+	if _, had := f.answers[key]; had {
+		return
+	}
+	if t.n >= relayProbeLimit {
+		for _, g := range t.fields {
+			g.answers = map[string]bool{}
+		}
+		t.n, t.yes = 0, 0
+	}
+	f.answers[key] = answer
+	t.n++
+	if answer {
+		t.yes++
+	}
+}
+
+// relayProbeScalar: values whose rank the probes never look for (every rank SQLite orders exactly).
+func relayProbeScalar(v any) bool {
+	switch v.(type) {
+	case types.NullType, float64, int32, int64, string, types.ObjectID, bool, time.Time:
+		return true
+	}
+	return false
+}
+
+// RelayProbesWritten drops the answers the documents an insert or update wrote may have falsified.
+// Called once the write's transaction has ended (committed or not).
+func RelayProbesWritten(dbName string, c *Collection, docs []*types.Document) {
+	t := RelayProbesOf(dbName, c)
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, doc := range docs {
+		values := doc.Values()
+		for i, k := range doc.Keys() {
+			v := values[i]
+			if relayProbeScalar(v) {
+				continue
+			}
+			f := t.fields[k]
+			if f == nil {
+				continue // never probed: a probe starting now reads the committed write
+			}
+			f.gen++
+			_, array := v.(*types.Array)
+			for key, answer := range f.answers {
+				if array || RelayProbeKind(key[0]) == RelayProbeInexact {
+					delete(f.answers, key)
+					t.n--
+					if answer {
+						t.yes--
+					}
+				}
+			}
+		}
+	}
+}
+
+// RelayProbesDeleted drops the "yes" answers: a delete may have removed the last such value.
+func RelayProbesDeleted(dbName string, c *Collection) {
+	t := RelayProbesOf(dbName, c)
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.gen++
+	if t.yes == 0 {
+		return
+	}
+	for _, f := range t.fields {
+		for key, answer := range f.answers {
+			if answer {
+				delete(f.answers, key)
+				t.n--
+			}
+		}
+	}
+	t.yes = 0
+}
+
+// RelayProbesForget drops every answer of a table (all its collections' UUIDs), or of the whole
+// database when table is empty: on create, drop and rename of a collection and drop of a database.
+func RelayProbesForget(dbName, table string) {
+	prefix := dbName + "\x00"
+	if table != "" {
+		prefix += table + "\x00"
+	}
+	relayProbeTables.Range(func(k, v any) bool {
+		if strings.HasPrefix(k.(string), prefix) {
+			t := v.(*RelayProbeTable)
+			t.mu.Lock()
+			t.dropped = true
+			t.mu.Unlock()
+			relayProbeTables.Delete(k)
+		}
+		return true
+	})
+}
