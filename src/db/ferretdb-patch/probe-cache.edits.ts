@@ -104,6 +104,7 @@ const EDITS: Edit[] = [
 export const probeCache: PatchTopic = {
   added: {
     'relay_probe_cache.go': 'internal/backends/sqlite/metadata/relay_probe_cache.go',
+    'relay_probe_cache_test.go': 'internal/backends/sqlite/metadata/relay_probe_cache_test.go',
   },
   edits: EDITS,
 };
