@@ -9,7 +9,9 @@
 // holds copies of those four and links to every other entry (as bench/list-driver.ts's --before).
 // Data: a dir seeded by `bench/lists.ts seed DIR`; its db/ is copied to DIR-on and DIR-off.
 //
-//   node --import tsx bench/probe-cache.ts DIR gateway|log --other ROOT [--calls 400] [--cursor]
+// --same: the cache on for both sides (an A/A control of the two trees and processes).
+//
+//   node --import tsx bench/probe-cache.ts DIR gateway|log --other ROOT [--calls 400] [--cursor] [--same]
 import path from 'node:path';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -32,7 +34,7 @@ function copyOf(suffix: string): string {
 }
 const dbs = {
   on: await startFerretDb({ dataDir: path.join(copyOf('on'), 'db'), database: 'relay_lists' }),
-  off: await startFerretDb({ dataDir: path.join(copyOf('off'), 'db'), database: 'relay_lists', probeCache: false }),
+  off: await startFerretDb({ dataDir: path.join(copyOf('off'), 'db'), database: 'relay_lists', probeCache: process.argv.includes('--same') }),
 };
 
 /** One tree's page, through its own mongoose connected to `uri`: the route's work without Koa. */
@@ -75,7 +77,7 @@ for (let i = 0; i < 2 * N; i++) {
   s.ferret += processThreadsCpuMs(pid) - f;
 }
 const q = (xs: number[], p: number) => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
-console.log(`${which}, ${process.argv.includes('--cursor') ? 'a page after 10,000' : 'first page'} of 100, A B B A (off: probe cache off, tree ${other}; on: this tree)`);
+console.log(`${which}, ${process.argv.includes('--cursor') ? 'a page after 10,000' : 'first page'} of 100, A B B A (off: probe cache ${process.argv.includes('--same') ? 'ON (--same)' : 'off'}, tree ${other}; on: this tree)`);
 for (const [k, s] of Object.entries(stats)) {
   console.log(`${k}: ${s.wall.length} calls, wall p50 ${q(s.wall, 0.5).toFixed(2)} p99 ${q(s.wall, 0.99).toFixed(2)} ms; Node CPU ${(s.node / s.wall.length).toFixed(2)}, FerretDB CPU ${(s.ferret / s.wall.length).toFixed(2)} ms per call`);
 }
