@@ -47,8 +47,9 @@ const (
 )
 
 // relayProbeLimit bounds one table's answers (keys carry their probe's SQL and arguments, so a
-// probe narrowed by a tenant's id has one per tenant); past it the table's answers are dropped.
-const relayProbeLimit = 1024
+// probe narrowed by a tenant's id has one per tenant; a key is up to about 1 KB); past it the
+// table's answers are dropped and asked again.
+const relayProbeLimit = 512
 
 // RelayProbeTable holds one collection's probe answers.
 type RelayProbeTable struct {
