@@ -5,49 +5,25 @@
 import type { Edit, PatchTopic } from './topic.ts';
 
 const EDITS: Edit[] = [
+  // An insert's and an update's documents keep the answers they may falsify from use while they
+  // are written, and drop them once the transaction has ended, committed or not.
   {
     file: 'internal/backends/sqlite/collection.go',
-    anchor: `		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
+    anchor: `	err := db.InTransaction(ctx, func(tx *fsql.Tx) error {
+		batchSize := c.r.BatchSize`,
+    replace: `	defer metadata.RelayProbesWriting(c.dbName, meta, params.Docs)()
 
-	return new(backends.InsertAllResult), nil
-}`,
-    replace: `		return nil
-	})
-	metadata.RelayProbesWritten(c.dbName, meta, params.Docs) // committed or not: after it, in any case
-	if err != nil {
-		return nil, err
-	}
-
-	return new(backends.InsertAllResult), nil
-}`,
+	err := db.InTransaction(ctx, func(tx *fsql.Tx) error {
+		batchSize := c.r.BatchSize`,
   },
   {
     file: 'internal/backends/sqlite/collection.go',
-    anchor: `		return nil
-	})
-	if err != nil {
-		return nil, lazyerrors.Error(err)
-	}
+    anchor: `	err := db.InTransaction(ctx, func(tx *fsql.Tx) error {
+		if !metadata.RelayOff {`,
+    replace: `	defer metadata.RelayProbesWriting(c.dbName, meta, params.Docs)()
 
-	return &res, nil
-}
-
-// DeleteAll`,
-    replace: `		return nil
-	})
-	metadata.RelayProbesWritten(c.dbName, meta, params.Docs) // committed or not: after it, in any case
-	if err != nil {
-		return nil, lazyerrors.Error(err)
-	}
-
-	return &res, nil
-}
-
-// DeleteAll`,
+	err := db.InTransaction(ctx, func(tx *fsql.Tx) error {
+		if !metadata.RelayOff {`,
   },
   {
     file: 'internal/backends/sqlite/collection.go',

@@ -8,10 +8,11 @@
 // at F in the table, since a row that joins the set by an update is written whole. So the answers
 // are kept per table, and:
 //
-//   - every insert and update (RelayProbesWritten, after its transaction: plain inserts, upserts,
-//     update batches, findAndModify) drops the answers about each top-level field it stores a
-//     non-scalar at (an array drops both kinds), and bumps that field's generation, so a probe that
-//     ran while the write committed does not store its stale "no";
+//   - every insert and update (RelayProbesWriting, around its transaction: plain inserts, upserts,
+//     update batches, findAndModify) keeps the answers about each top-level field it stores a
+//     non-scalar at from use while it runs, then drops them (an array drops both kinds) and bumps
+//     that field's generation, so a probe that ran while the write committed does not store its
+//     stale "no";
 //   - a delete drops the "yes" answers (it may have removed the last array; a stale "yes" only
 //     disables the pushdown);
 //   - creating, dropping or renaming a collection and dropping a database drop the table's answers
@@ -63,6 +64,7 @@ type RelayProbeTable struct {
 
 type relayProbeField struct {
 	gen     uint64 // bumped by each write that stores a non-scalar at the field
+	writing int    // such writes in flight: no answer is used or stored meanwhile
 	answers map[string]bool
 }
 
@@ -117,13 +119,22 @@ func RelayProbeKey(kind RelayProbeKind, where []string, args []any) string {
 func (t *RelayProbeTable) Lookup(field, key string) (answer, found bool, stamp RelayProbeStamp) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	f := t.fields[field]
-	if f == nil {
-		f = &relayProbeField{answers: map[string]bool{}}
-		t.fields[field] = f
+	f := t.field(field)
+	if f.writing > 0 {
+		return false, false, RelayProbeStamp{table: t.gen, field: f.gen}
 	}
 	answer, found = f.answers[key]
 	return answer, found, RelayProbeStamp{table: t.gen, field: f.gen}
+}
+
+// field returns a field's answers, made when missing; t.mu is held.
+func (t *RelayProbeTable) field(name string) *relayProbeField {
+	f := t.fields[name]
+	if f == nil {
+		f = &relayProbeField{answers: map[string]bool{}}
+		t.fields[name] = f
+	}
+	return f
 }
 
 // Store keeps an answer SQLite gave, unless a write or delete that could change it came in between.
@@ -131,7 +142,7 @@ func (t *RelayProbeTable) Store(field, key string, answer bool, stamp RelayProbe
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	f := t.fields[field]
-	if t.dropped || f == nil || f.gen != stamp.field || t.gen != stamp.table {
+	if t.dropped || f == nil || f.writing > 0 || f.gen != stamp.field || t.gen != stamp.table {
 		return
 	}
 	if _, had := f.answers[key]; had {
@@ -159,28 +170,47 @@ func relayProbeScalar(v any) bool {
 	return false
 }
 
-// RelayProbesWritten drops the answers the documents an insert or update wrote may have falsified.
-// Called once the write's transaction has ended (committed or not).
-func RelayProbesWritten(dbName string, c *Collection, docs []*types.Document) {
+// RelayProbesWriting is called before an insert or update writes docs, and the function it returns
+// once the write's transaction has ended (committed or not). Between the two, no answer about a
+// field the documents hold a non-scalar at is used or stored: a query whose SQL already sees the
+// committed write must not take a "no" kept from before it (an update of {a: 1} to {a: [1]} would
+// drop out of {a: 1}). At the end each such field's answers are dropped (an array: both kinds;
+// an object, binData, timestamp or regex: the sort probe's) and its generation bumped, so a probe
+// that read before the commit does not store its stale "no" after it.
+func RelayProbesWriting(dbName string, c *Collection, docs []*types.Document) func() {
 	t := RelayProbesOf(dbName, c)
 	if t == nil {
-		return
+		return func() {}
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
+
+	written := map[string]bool{} // field -> an array was written there
 	for _, doc := range docs {
 		values := doc.Values()
 		for i, k := range doc.Keys() {
-			v := values[i]
-			if relayProbeScalar(v) {
+			if relayProbeScalar(values[i]) {
 				continue
 			}
-			f := t.fields[k]
-			if f == nil {
-				continue // never probed: a probe starting now reads the committed write
-			}
+			_, array := values[i].(*types.Array)
+			written[k] = written[k] || array
+		}
+	}
+	if len(written) == 0 {
+		return func() {}
+	}
+
+	t.mu.Lock()
+	for k := range written {
+		t.field(k).writing++
+	}
+	t.mu.Unlock()
+
+	return func() {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		for k, array := range written {
+			f := t.field(k)
+			f.writing--
 			f.gen++
-			_, array := v.(*types.Array)
 			for key, answer := range f.answers {
 				if array || RelayProbeKind(key[0]) == RelayProbeInexact {
 					delete(f.answers, key)

@@ -25,16 +25,40 @@ func TestRelayProbeRacingWriteIsNotStored(t *testing.T) {
 	key := RelayProbeKey(RelayProbeArray, nil, nil)
 
 	// The probe looks, finds nothing kept, and asks SQLite; its snapshot predates a write of an
-	// array at "a" that commits and calls RelayProbesWritten before the probe stores its "no".
+	// array at "a" that starts, commits and ends before the probe stores its "no".
 	_, found, stamp := p.Lookup("a", key)
 	if found {
 		t.Fatal("nothing kept yet")
 	}
-	RelayProbesWritten("db", c, []*types.Document{relayTestDoc("_id", "x", "a", must.NotFail(types.NewArray(int32(1))))})
+	RelayProbesWriting("db", c, []*types.Document{relayTestDoc("_id", "x", "a", must.NotFail(types.NewArray(int32(1))))})()
 	p.Store("a", key, false, stamp)
 
 	if _, found, _ = p.Lookup("a", key); found {
 		t.Fatal("a probe that raced a write of an array kept its stale answer")
+	}
+}
+
+func TestRelayProbeNoAnswerWhileAWriteRuns(t *testing.T) {
+	c := relayTestCollection("inflight")
+	p := RelayProbesOf("db", c)
+	key := RelayProbeKey(RelayProbeArray, nil, nil)
+	_, _, stamp := p.Lookup("a", key)
+	p.Store("a", key, false, stamp)
+
+	// Between the write's start and end its commit may be visible to a query's SQL: the kept "no"
+	// is not used, and a probe that reads meanwhile (before or after the commit) stores nothing.
+	done := RelayProbesWriting("db", c, []*types.Document{relayTestDoc("_id", "x", "a", must.NotFail(types.NewArray(int32(1))))})
+	_, found, during := p.Lookup("a", key)
+	if found {
+		t.Fatal("a kept answer was used while a write of an array at its field ran")
+	}
+	p.Store("a", key, false, during)
+	if _, found, _ = p.Lookup("a", key); found {
+		t.Fatal("an answer was stored while a write of an array at its field ran")
+	}
+	done()
+	if _, found, _ = p.Lookup("a", key); found {
+		t.Fatal("the answer came back after the write")
 	}
 }
 
@@ -55,18 +79,18 @@ func TestRelayProbeWritesDropWhatTheyFalsify(t *testing.T) {
 	}
 
 	keep()
-	RelayProbesWritten("db", c, []*types.Document{relayTestDoc("_id", "x", "a", int32(1), "b", must.NotFail(types.NewArray()))})
+	RelayProbesWriting("db", c, []*types.Document{relayTestDoc("_id", "x", "a", int32(1), "b", must.NotFail(types.NewArray()))})()
 	if !kept(arrayKey) || !kept(sortKey) {
 		t.Fatal("a scalar at a, or an array at another field, dropped a's answers")
 	}
 
-	RelayProbesWritten("db", c, []*types.Document{relayTestDoc("_id", "x", "a", relayTestDoc("k", int32(1)))})
+	RelayProbesWriting("db", c, []*types.Document{relayTestDoc("_id", "x", "a", relayTestDoc("k", int32(1)))})()
 	if !kept(arrayKey) || kept(sortKey) {
 		t.Fatal("an object at a must drop the sort probe's answer only")
 	}
 
 	keep()
-	RelayProbesWritten("db", c, []*types.Document{relayTestDoc("_id", "x", "a", must.NotFail(types.NewArray()))})
+	RelayProbesWriting("db", c, []*types.Document{relayTestDoc("_id", "x", "a", must.NotFail(types.NewArray()))})()
 	if kept(arrayKey) || kept(sortKey) {
 		t.Fatal("an array at a must drop both answers")
 	}
