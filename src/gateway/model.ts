@@ -83,7 +83,8 @@ const RuleOutcomeSchema = new Schema(
     rule: { type: String, required: true },
     file: { type: String, required: true },
     result: { type: String, enum: RULE_RESULTS, required: true },
-    error: { type: String, default: null },
+    /** Only when `result` is 'error'; rows stored before session 36 hold null otherwise. */
+    error: { type: String },
     evaluatedAt: { type: Date, required: true },
   },
   { versionKey: false },
@@ -109,11 +110,20 @@ export const RuleOutcomeModel = mongoose.model('GatewayRuleOutcome', RuleOutcome
 export const ACTION_STATUSES = ['pending', 'running', 'retrying', 'succeeded', 'failed'] as const;
 export type ActionStatus = (typeof ACTION_STATUSES)[number];
 
+// Stored without the fields that hold nothing at the time (FerretDB decodes and types every
+// stored field of every row a list reads; docs/BENCHMARKS.md, session 36): no `id` copy of `_id`,
+// no null `leaseUntil`, `result`, `error` or `finishedAt`, and `sweptAt` only while it waits for
+// a job. Rows stored before carry those fields, null or not; readers take absent as null (and
+// `publicIdOf` for the id), and no query matches on a field that a row of either shape may lack.
 const ActionOutcomeSchema = new Schema(
   {
     _id: { type: String },
-    /** Derived from delivery, run, rule and index (process.job.ts), so planning twice finds the same record. */
-    id: { type: String, required: true, unique: true },
+    /**
+     * The public id (= `_id`) on rows stored before session 36; the only id of rows whose `_id` is
+     * an ObjectId. Not indexed since: every reader finds rows by `_id`, and byPublicId finds an
+     * ObjectId row by `id` with a scan, on a miss only.
+     */
+    id: { type: String },
     delivery: { type: String, required: true },
     run: { type: Number, required: true },
     rule: { type: String, required: true },
@@ -124,13 +134,16 @@ const ActionOutcomeSchema = new Schema(
     status: { type: String, enum: ACTION_STATUSES, required: true },
     attempts: { type: Number, default: 0 },
     /** A running attempt owns the outcome until then; after it, another worker may take over. */
-    leaseUntil: { type: Date, default: null },
-    result: { type: Schema.Types.Mixed, default: null },
-    error: { type: String, default: null },
+    leaseUntil: { type: Date },
+    result: { type: Schema.Types.Mixed },
+    error: { type: String },
     createdAt: { type: Date, required: true },
-    finishedAt: { type: Date, default: null },
-    /** When it was last enqueued: at creation (= createdAt), then by the sweep (see the delivery's sweptAt). */
-    sweptAt: { type: Date, default: null },
+    finishedAt: { type: Date },
+    /**
+     * When it was last enqueued: at creation (= createdAt), then by the sweep (see the delivery's
+     * sweptAt). Only on outcomes created pending: one run in place never waits for a job.
+     */
+    sweptAt: { type: Date },
   },
   { minimize: false, versionKey: false },
 );
@@ -141,6 +154,9 @@ ActionOutcomeSchema.index({ delivery: 1, run: 1, rule: 1, index: 1 }, { unique: 
 ActionOutcomeSchema.index({ status: 1, sweptAt: 1 });
 
 export type ActionOutcome = InferSchemaType<typeof ActionOutcomeSchema>;
+
+/** An outcome's public id: its `_id`, or the `id` that rows of older releases carry beside theirs. */
+export const publicIdOf = (o: { _id?: unknown; id?: string | null }): string => o.id ?? (o._id as string);
 export const ActionOutcomeModel = mongoose.model('GatewayActionOutcome', ActionOutcomeSchema, 'gatewayActionOutcomes');
 
 // FerretDB v1 applies conditional updates as read-modify-write (see docs/FERRETDB.md), so the
