@@ -111,19 +111,23 @@ export const ACTION_STATUSES = ['pending', 'running', 'retrying', 'succeeded', '
 export type ActionStatus = (typeof ACTION_STATUSES)[number];
 
 // Stored without the fields that hold nothing at the time (FerretDB decodes and types every
-// stored field of every row a list reads; docs/BENCHMARKS.md, session 36): no `id` copy of `_id`,
-// no null `leaseUntil`, `result`, `error` or `finishedAt`, and `sweptAt` only while it waits for
-// a job. Rows stored before carry those fields, null or not; readers take absent as null (and
-// `publicIdOf` for the id), and no query matches on a field that a row of either shape may lack.
+// stored field of every row a list reads; docs/BENCHMARKS.md, session 36): no null `leaseUntil`,
+// `result`, `error` or `finishedAt`, and `sweptAt` only while it waits for a job. Rows stored
+// before carry those fields, null or not; every reader takes absent as null, those of earlier
+// releases too. The one query on them, the sweep's of pending rows by `sweptAt`, finds what it
+// found: a pending row still stores it.
 const ActionOutcomeSchema = new Schema(
   {
     _id: { type: String },
     /**
-     * The public id (= `_id`) on rows stored before session 36; the only id of rows whose `_id` is
-     * an ObjectId. Not indexed since: every reader finds rows by `_id`, and byPublicId finds an
-     * ObjectId row by `id` with a scan, on a miss only.
+     * The public id: `_id` again, or the only id of rows whose `_id` is an ObjectId. Since session 36
+     * no reader needs the copy (`publicIdOf`; updates go by `_id`), but it is still written: a worker
+     * of an earlier release, beside this one in a roll or after a rollback, keys an outcome by it and
+     * marks it running by `id: { $in }`, which for rows without one would match every such row.
+     * A later release may stop writing it, and must drop this unique index as it does (MongoDB
+     * indexes a missing `id` as null, once).
      */
-    id: { type: String },
+    id: { type: String, required: true, unique: true },
     delivery: { type: String, required: true },
     run: { type: Number, required: true },
     rule: { type: String, required: true },

@@ -45,10 +45,11 @@ async function recordPlans(ctx: AppContext, batch: DeliveryPlan[]): Promise<Plan
         const report = action.spec === null ? null : runInPlace(action.type, action.spec, { rule: plan.rule, delivery, logger: ctx.logger });
         const status = action.spec === null ? 'failed' : report ? (report.ok ? 'succeeded' : 'failed') : 'pending';
         planned.push({ id, waits: status === 'pending', rule: plan.rule, type: action.type, ended: status === 'pending' ? null : status });
-        // Only the fields that hold something (model.ts): no `id` copy, no null lease, result or error.
+        // Only the fields that hold something (model.ts): no null lease, result, error or finishedAt.
         const error = report ? report.error : action.error;
         actions.push({
           _id: id,
+          id,
           delivery: delivery.id,
           run,
           rule: plan.rule,

@@ -1,8 +1,8 @@
 // The stored shape of rule and action outcomes (model.ts, session 36): only the fields that hold
 // something are stored, at planning and after every attempt, and the admin API shows what it
-// showed when the nulls and the `id` copy of `_id` were stored. Rows of the earlier shapes (nulls
-// stored, `id` beside a string `_id` or an ObjectId one, no `sweptAt` at all) are swept, run and
-// listed beside rows of this one.
+// showed when the nulls were stored. Rows of the earlier shapes (nulls stored, `id` beside a string
+// `_id` or an ObjectId one, no `sweptAt` at all) and without the `id` copy (as a later release may
+// store them) are swept, run and listed side by side.
 import { randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,7 +31,7 @@ const files = gatewayFiles(
 const raw = () => mongoose.connection.db!.collection<Record<string, unknown>>('gatewayActionOutcomes');
 const rawRules = () => mongoose.connection.db!.collection<Record<string, unknown>>('gatewayRuleOutcomes');
 const keysOf = (doc: Record<string, unknown> | null) => Object.keys(doc ?? {}).sort();
-const BASE = ['_id', 'attempts', 'createdAt', 'delivery', 'index', 'rule', 'run', 'spec', 'status', 'type'];
+const BASE = ['_id', 'attempts', 'createdAt', 'delivery', 'id', 'index', 'rule', 'run', 'spec', 'status', 'type'];
 
 async function storeWaiting(event: string): Promise<string> {
   const { body, deliveryId } = eventBody({ event });
@@ -69,7 +69,7 @@ describe('gateway outcome shape', () => {
   it('stores only the fields that hold something, at planning and after each attempt, and shows them as the nulls stored before', async () => {
     const [started, escalated] = [await storeWaiting('conversation.started'), await storeWaiting('conversation.escalated')];
     await performProcess(rt.runtime.ctx, view, { deliveries: [started, escalated].map((id) => ({ id, run: 0 })) });
-    // Run in place: finished, no `sweptAt` (it never waits for a job), no lease, no error, no `id`.
+    // Run in place: finished, no `sweptAt` (it never waits for a job), no lease, no error.
     expect(keysOf(await raw().findOne({ delivery: started }))).toEqual([...BASE, 'finishedAt', 'result'].sort());
     // Waiting for its job: `sweptAt`, nothing of an attempt.
     const mail = (await raw().findOne({ delivery: escalated }))!;
@@ -85,7 +85,7 @@ describe('gateway outcome shape', () => {
     sink.statuses = [500, 200];
     const http = randomUUID();
     const now = new Date();
-    await raw().insertOne({ _id: http as never, delivery: escalated, run: 0, rule: 'mail-escalated', index: 1, type: 'http', spec: { method: 'POST', url: `${sink.url}/shape`, headers: {}, body: '{}' }, status: 'pending', attempts: 0, createdAt: now, sweptAt: now });
+    await raw().insertOne({ _id: http as never, id: http, delivery: escalated, run: 0, rule: 'mail-escalated', index: 1, type: 'http', spec: { method: 'POST', url: `${sink.url}/shape`, headers: {}, body: '{}' }, status: 'pending', attempts: 0, createdAt: now, sweptAt: now });
     const first = await performAction(rt.runtime.ctx, services(), [50, 50], { outcomeIds: [http] }).then(() => null, (err: unknown) => err);
     expect(first).toBeInstanceOf(RetryableActionError);
     const retrying = (await raw().findOne({ _id: http as never }))!;
@@ -120,7 +120,7 @@ describe('gateway outcome shape', () => {
     const [current, copied, objectIdRow, noSweptAt] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
     const objectId = new mongoose.Types.ObjectId();
     await raw().insertMany([
-      // This release's shape.
+      // Without the `id` copy, as a later release may store it (model.ts).
       { _id: current as never, ...common, index: 0, spec: spec('current'), sweptAt: createdAt },
       // Stored with the `id` copy and the nulls.
       { _id: copied as never, id: copied, ...common, index: 1, spec: spec('copied'), ...nulls, sweptAt: createdAt },
