@@ -28,7 +28,7 @@ export class RetryableActionError extends Error {
   }
 }
 
-/** An outcome as read for a job, its public id filled in (rows stored since session 36 have `_id` only). */
+/** An outcome as read for a job, its public id filled in (a later release may store `_id` alone: model.ts). */
 type ActionOutcome = StoredOutcome & { id: string };
 
 export type ActionServices = Pick<ActionContext, 'mailer' | 'outbound'> & { sourceOf(name: string): ActionContext['source'] };

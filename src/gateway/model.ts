@@ -120,10 +120,11 @@ const ActionOutcomeSchema = new Schema(
   {
     _id: { type: String },
     /**
-     * The public id: `_id` again, or the only id of rows whose `_id` is an ObjectId. Since session 36
-     * no reader needs the copy (`publicIdOf`; updates go by `_id`), but it is still written: a worker
-     * of an earlier release, beside this one in a roll or after a rollback, keys an outcome by it and
-     * marks it running by `id: { $in }`, which for rows without one would match every such row.
+     * Derived from delivery, run, rule and index (process.job.ts), so planning twice finds the same
+     * record; `_id` again, or the only id of rows whose `_id` is an ObjectId. Since session 36 no
+     * reader needs the copy (`publicIdOf`; updates go by `_id`), but it is still written: a worker
+     * of an earlier release, beside this one in a roll or after a rollback, keys an outcome by it
+     * and marks it running by `id: { $in }`, which for rows without one would match every such row.
      * A later release may stop writing it, and must drop this unique index as it does (MongoDB
      * indexes a missing `id` as null, once).
      */
@@ -158,10 +159,10 @@ ActionOutcomeSchema.index({ delivery: 1, run: 1, rule: 1, index: 1 }, { unique: 
 ActionOutcomeSchema.index({ status: 1, sweptAt: 1 });
 
 export type ActionOutcome = InferSchemaType<typeof ActionOutcomeSchema>;
-
-/** An outcome's public id: its `_id`, or the `id` that rows of older releases carry beside theirs. */
-export const publicIdOf = (o: { _id?: unknown; id?: string | null }): string => o.id ?? (o._id as string);
 export const ActionOutcomeModel = mongoose.model('GatewayActionOutcome', ActionOutcomeSchema, 'gatewayActionOutcomes');
+
+/** An outcome's public id: its `id` where stored (the only one of a row whose `_id` is an ObjectId), else `_id`. */
+export const publicIdOf = (o: { _id?: unknown; id?: string | null }): string => o.id ?? (o._id as string);
 
 // FerretDB v1 applies conditional updates as read-modify-write (see docs/FERRETDB.md), so the
 // only race-proof primitive is a unique key on insert. Both records below are claims made that way.
