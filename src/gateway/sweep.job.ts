@@ -26,8 +26,8 @@ export async function performSweep(ctx: AppContext, olderThanMs: number): Promis
     await GatewayDeliveryModel.updateMany({ id: trusted({ $in: batch.map((d) => d.id) }) }, { $set: { sweptAt: now } });
     await ctx.jobs.now<ProcessJobData>(PROCESS_JOB, { deliveries: batch.map((d) => ({ id: d.id, run: d.run })) });
   }
-  // Rows stored since session 36 have no `id` (model.ts): marked by `_id` as stored, through the
-  // driver (mongoose would cast an older row's ObjectId `_id` to a string), enqueued by public id.
+  // Marked by `_id` as stored, through the driver (mongoose would cast an older row's ObjectId
+  // `_id` to a string), enqueued by public id (model.ts, publicIdOf).
   const pending = await due<{ _id: unknown; id?: string }>(ActionOutcomeModel as unknown as Model<unknown>, { status: 'pending' }, 'createdAt', cutoff, { _id: 1, id: 1 });
   if (pending.length) await ActionOutcomeModel.collection.updateMany({ _id: { $in: pending.map((a) => a._id) } as never }, { $set: { sweptAt: now } });
   for (let i = 0; i < pending.length; i += SWEEP_BATCH) await ctx.jobs.now<ActionJobData>(ACTION_JOB, { outcomeIds: pending.slice(i, i + SWEEP_BATCH).map(publicIdOf) });
