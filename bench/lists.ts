@@ -110,7 +110,8 @@ async function seed(n: number): Promise<void> {
     return {
       gatewayDeliveries: [{ ...d, _id: id, id, deliveryId: randomUUID() }],
       gatewayRuleOutcomes: r ? [{ ...r, _id: `${id}:${String(r.run)}:${String(r.rule)}`, delivery: id }] : [],
-      gatewayActionOutcomes: a ? [{ ...a, _id: actionId, id: actionId, delivery: id }] : [],
+      // An `id` copy only where the tree that seeds stores one (before session 36).
+      gatewayActionOutcomes: a ? [{ ...a, _id: actionId, ...('id' in a ? { id: actionId } : {}), delivery: id }] : [],
     };
   });
   fs.writeFileSync(path.join(dir!, 'target.json'), JSON.stringify({ n, botId: tenant.botId, hookId }));

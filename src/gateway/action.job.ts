@@ -10,7 +10,7 @@ import type { ActionContext } from './actions/report.ts';
 import type { ActionSpec } from './actions/specs.ts';
 import { byPublicId } from '../db/byId.ts';
 import { insertedOnce, insertNew } from '../db/insertNew.ts';
-import { ActionClaimModel, ActionOutcomeModel, GatewayDeliveryModel, type ActionOutcome, type GatewayDelivery } from './model.ts';
+import { ActionClaimModel, ActionOutcomeModel, GatewayDeliveryModel, publicIdOf, type ActionOutcome as StoredOutcome, type GatewayDelivery } from './model.ts';
 import type { ActionType } from './rules/format.ts';
 import { ACTION_JOB, type ActionJobData } from './service.ts';
 import { trusted } from '../db/connection.ts';
@@ -27,6 +27,9 @@ export class RetryableActionError extends Error {
     super(message);
   }
 }
+
+/** An outcome as read for a job, its public id filled in (a later release may store `_id` alone: model.ts). */
+type ActionOutcome = StoredOutcome & { id: string };
 
 export type ActionServices = Pick<ActionContext, 'mailer' | 'outbound'> & { sourceOf(name: string): ActionContext['source'] };
 
@@ -55,7 +58,7 @@ async function claim(ctx: AppContext, outcomeId: string, current: ActionOutcome 
     attempt++;
   }
   const leaseUntil = new Date(now.getTime() + ctx.config.JOB_LOCK_LIFETIME_MS);
-  await ActionOutcomeModel.updateOne({ _id: current._id }, { $set: { status: 'running', attempts: attempt, leaseUntil } });
+  await ActionOutcomeModel.collection.updateOne({ _id: current._id as never }, { $set: { status: 'running', attempts: attempt, leaseUntil } });
   return { ...current, status: 'running', attempts: attempt, leaseUntil };
 }
 
@@ -83,8 +86,9 @@ async function claimRound(ctx: AppContext, round: ActionOutcome[]): Promise<{ cl
   const claimed: ActionOutcome[] = [];
   fresh.forEach((o, i) => (existed.has(i) ? taken.push(o) : claimed.push({ ...o, status: 'running', attempts: o.attempts + 1, leaseUntil })));
   for (const attempts of new Set(claimed.map((o) => o.attempts))) {
-    const ids = claimed.filter((o) => o.attempts === attempts).map((o) => o.id);
-    await ActionOutcomeModel.updateMany({ id: trusted({ $in: ids }) }, { $set: { status: 'running', attempts, leaseUntil } });
+    // By `_id` as stored, through the driver: mongoose would cast an older row's ObjectId to a string.
+    const ids = claimed.filter((o) => o.attempts === attempts).map((o) => o._id);
+    await ActionOutcomeModel.collection.updateMany({ _id: { $in: ids } as never }, { $set: { status: 'running', attempts, leaseUntil } });
   }
   for (const o of taken) {
     try {
@@ -107,11 +111,11 @@ type DeliveryFacts = Pick<GatewayDelivery, 'id' | 'source' | 'deliveryId' | 'eve
  */
 async function readJob(ids: string[]): Promise<{ outcomes: Map<string, ActionOutcome>; deliveries: Map<string, DeliveryFacts> }> {
   const outcomes = new Map<string, ActionOutcome>();
-  for (const o of await ActionOutcomeModel.find({ _id: trusted({ $in: ids }) }).lean<ActionOutcome[]>()) outcomes.set(o.id, o);
+  for (const o of await ActionOutcomeModel.find({ _id: trusted({ $in: ids }) }).lean<StoredOutcome[]>()) outcomes.set(publicIdOf(o), { ...o, id: publicIdOf(o) });
   for (const id of ids) {
     if (outcomes.has(id)) continue;
-    const older = await byPublicId<ActionOutcome>(ActionOutcomeModel, id);
-    if (older) outcomes.set(id, older);
+    const older = await byPublicId<StoredOutcome>(ActionOutcomeModel, id);
+    if (older) outcomes.set(id, { ...older, id });
   }
   const deliveries = new Map<string, DeliveryFacts>();
   const deliveryIds = [...new Set([...outcomes.values()].map((o) => o.delivery))];
@@ -184,10 +188,11 @@ async function runClaimed(ctx: AppContext, services: ActionServices, retryDelays
   const willRetry = !report.ok && report.retry && outcome.attempts <= retryDelaysMs.length;
   const status = report.ok ? 'succeeded' : willRetry ? 'retrying' : 'failed';
   const finished = status !== 'retrying';
-  await ActionOutcomeModel.updateOne(
-    { _id: outcome._id },
-    { $set: { status, error: report.error, result: report.result, leaseUntil: null, finishedAt: finished ? ctx.clock.now() : null } },
-  );
+  // What is null is removed (a retry's earlier error, the lease), not stored as null (model.ts).
+  const values = { status, error: report.error, result: report.result, finishedAt: finished ? ctx.clock.now() : null };
+  const set = Object.fromEntries(Object.entries(values).filter(([, v]) => v != null));
+  const unset = Object.fromEntries(['leaseUntil', ...Object.keys(values).filter((k) => !(k in set))].map((k) => [k, '']));
+  await ActionOutcomeModel.collection.updateOne({ _id: outcome._id as never }, { $set: set, $unset: unset });
   ruleOutcomes.inc({ rule: outcome.rule, action: outcome.type, outcome: status });
   if (!report.ok) ctx.logger.warn({ rule: outcome.rule, action: outcome.type, outcomeId: outcome.id, attempt: outcome.attempts, status }, `gateway action failed: ${report.error}`);
   if (willRetry) throw new RetryableActionError(report.error ?? 'action failed', retryDelaysMs[outcome.attempts - 1]!);

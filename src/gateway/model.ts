@@ -83,7 +83,8 @@ const RuleOutcomeSchema = new Schema(
     rule: { type: String, required: true },
     file: { type: String, required: true },
     result: { type: String, enum: RULE_RESULTS, required: true },
-    error: { type: String, default: null },
+    /** Only when `result` is 'error'; rows stored before session 36 hold null otherwise. */
+    error: { type: String },
     evaluatedAt: { type: Date, required: true },
   },
   { versionKey: false },
@@ -109,10 +110,24 @@ export const RuleOutcomeModel = mongoose.model('GatewayRuleOutcome', RuleOutcome
 export const ACTION_STATUSES = ['pending', 'running', 'retrying', 'succeeded', 'failed'] as const;
 export type ActionStatus = (typeof ACTION_STATUSES)[number];
 
+// Stored without the fields that hold nothing at the time (FerretDB decodes and types every
+// stored field of every row a list reads; docs/BENCHMARKS.md, session 36): no null `leaseUntil`,
+// `result`, `error` or `finishedAt`, and `sweptAt` only while it waits for a job. Rows stored
+// before carry those fields, null or not; every reader takes absent as null, those of earlier
+// releases too. The one query on them, the sweep's of pending rows by `sweptAt`, finds what it
+// found: a pending row still stores it.
 const ActionOutcomeSchema = new Schema(
   {
     _id: { type: String },
-    /** Derived from delivery, run, rule and index (process.job.ts), so planning twice finds the same record. */
+    /**
+     * Derived from delivery, run, rule and index (process.job.ts), so planning twice finds the same
+     * record; `_id` again, or the only id of rows whose `_id` is an ObjectId. Since session 36 no
+     * reader needs the copy (`publicIdOf`; updates go by `_id`), but it is still written: a worker
+     * of an earlier release, beside this one in a roll or after a rollback, keys an outcome by it
+     * and marks it running by `id: { $in }`, which for rows without one would match every such row.
+     * A later release may stop writing it, and must drop this unique index as it does (MongoDB
+     * indexes a missing `id` as null, once).
+     */
     id: { type: String, required: true, unique: true },
     delivery: { type: String, required: true },
     run: { type: Number, required: true },
@@ -124,13 +139,16 @@ const ActionOutcomeSchema = new Schema(
     status: { type: String, enum: ACTION_STATUSES, required: true },
     attempts: { type: Number, default: 0 },
     /** A running attempt owns the outcome until then; after it, another worker may take over. */
-    leaseUntil: { type: Date, default: null },
-    result: { type: Schema.Types.Mixed, default: null },
-    error: { type: String, default: null },
+    leaseUntil: { type: Date },
+    result: { type: Schema.Types.Mixed },
+    error: { type: String },
     createdAt: { type: Date, required: true },
-    finishedAt: { type: Date, default: null },
-    /** When it was last enqueued: at creation (= createdAt), then by the sweep (see the delivery's sweptAt). */
-    sweptAt: { type: Date, default: null },
+    finishedAt: { type: Date },
+    /**
+     * When it was last enqueued: at creation (= createdAt), then by the sweep (see the delivery's
+     * sweptAt). Only on outcomes created pending: one run in place never waits for a job.
+     */
+    sweptAt: { type: Date },
   },
   { minimize: false, versionKey: false },
 );
@@ -142,6 +160,9 @@ ActionOutcomeSchema.index({ status: 1, sweptAt: 1 });
 
 export type ActionOutcome = InferSchemaType<typeof ActionOutcomeSchema>;
 export const ActionOutcomeModel = mongoose.model('GatewayActionOutcome', ActionOutcomeSchema, 'gatewayActionOutcomes');
+
+/** An outcome's public id: its `id` where stored (the only one of a row whose `_id` is an ObjectId), else `_id`. */
+export const publicIdOf = (o: { _id?: unknown; id?: string | null }): string => o.id ?? (o._id as string);
 
 // FerretDB v1 applies conditional updates as read-modify-write (see docs/FERRETDB.md), so the
 // only race-proof primitive is a unique key on insert. Both records below are claims made that way.

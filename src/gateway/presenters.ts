@@ -1,7 +1,7 @@
 // What the admin API shows of deliveries, outcomes and rules. Header values that authenticate
 // (Authorization, API keys, tokens) in an http action's spec are masked.
 import type { DeliveryRecord } from './service.ts';
-import type { ActionOutcome, RuleOutcome } from './model.ts';
+import { publicIdOf, type ActionOutcome, type RuleOutcome } from './model.ts';
 import type { RuleSet } from './rules/loader.ts';
 import type { Source } from './sources.ts';
 import { signedFactsOf } from './signedFacts.ts';
@@ -14,9 +14,11 @@ function maskSpec(spec: Record<string, unknown>): Record<string, unknown> {
   return { ...spec, headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, SENSITIVE_HEADER.test(k) ? '[redacted]' : v])) };
 }
 
+// Absent fields (outcomes stored since session 36 keep only those that hold something, model.ts)
+// are shown as the null that older rows store.
 function presentAction(a: ActionOutcome) {
   return {
-    id: a.id,
+    id: publicIdOf(a),
     index: a.index,
     type: a.type,
     status: a.status,

@@ -38,13 +38,15 @@ async function recordPlans(ctx: AppContext, batch: DeliveryPlan[]): Promise<Plan
   const planned: Array<{ id: string; waits: boolean; rule: string; type: string; ended: 'succeeded' | 'failed' | null }> = [];
   for (const { delivery, run, plans } of batch) {
     for (const plan of plans) {
-      rules.push({ _id: ruleOutcomeId(delivery.id, run, plan.rule), delivery: delivery.id, run, rule: plan.rule, file: plan.file, result: plan.result, error: plan.error, evaluatedAt: now });
+      rules.push({ _id: ruleOutcomeId(delivery.id, run, plan.rule), delivery: delivery.id, run, rule: plan.rule, file: plan.file, result: plan.result, ...(plan.error != null ? { error: plan.error } : {}), evaluatedAt: now });
       if (plan.result === 'error') ruleOutcomes.inc({ rule: plan.rule, action: 'when', outcome: 'error' });
       for (const action of plan.actions) {
         const id = actionOutcomeId(delivery.id, run, plan.rule, action.index);
         const report = action.spec === null ? null : runInPlace(action.type, action.spec, { rule: plan.rule, delivery, logger: ctx.logger });
         const status = action.spec === null ? 'failed' : report ? (report.ok ? 'succeeded' : 'failed') : 'pending';
         planned.push({ id, waits: status === 'pending', rule: plan.rule, type: action.type, ended: status === 'pending' ? null : status });
+        // Only the fields that hold something (model.ts): no null lease, result, error or finishedAt.
+        const error = report ? report.error : action.error;
         actions.push({
           _id: id,
           id,
@@ -56,13 +58,11 @@ async function recordPlans(ctx: AppContext, batch: DeliveryPlan[]): Promise<Plan
           spec: action.spec ?? {},
           status,
           attempts: report ? 1 : 0,
-          leaseUntil: null,
-          result: report?.result ?? null,
-          error: report ? report.error : action.error,
+          ...(report?.result != null ? { result: report.result } : {}),
+          ...(error != null ? { error } : {}),
           createdAt: now,
-          finishedAt: status === 'pending' ? null : now,
-          // Enqueued by this run: the sweep's grace period runs from here (sweep.job.ts).
-          sweptAt: now,
+          // Pending: enqueued by this run, so the sweep's grace period runs from here (sweep.job.ts).
+          ...(status === 'pending' ? { sweptAt: now } : { finishedAt: now }),
         });
       }
     }

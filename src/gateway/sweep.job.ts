@@ -3,7 +3,7 @@
 // so one that was merely slow is harmless to enqueue twice.
 import type { Model } from 'mongoose';
 import type { AppContext } from '../context.ts';
-import { ActionOutcomeModel, GatewayDeliveryModel } from './model.ts';
+import { ActionOutcomeModel, GatewayDeliveryModel, publicIdOf } from './model.ts';
 import { ACTION_JOB, PROCESS_JOB, type ActionJobData, type ProcessJobData } from './service.ts';
 import { trusted } from '../db/connection.ts';
 
@@ -26,9 +26,11 @@ export async function performSweep(ctx: AppContext, olderThanMs: number): Promis
     await GatewayDeliveryModel.updateMany({ id: trusted({ $in: batch.map((d) => d.id) }) }, { $set: { sweptAt: now } });
     await ctx.jobs.now<ProcessJobData>(PROCESS_JOB, { deliveries: batch.map((d) => ({ id: d.id, run: d.run })) });
   }
-  const pending = await due<{ id: string }>(ActionOutcomeModel as unknown as Model<unknown>, { status: 'pending' }, 'createdAt', cutoff, { id: 1 });
-  if (pending.length) await ActionOutcomeModel.updateMany({ id: trusted({ $in: pending.map((a) => a.id) }) }, { $set: { sweptAt: now } });
-  for (let i = 0; i < pending.length; i += SWEEP_BATCH) await ctx.jobs.now<ActionJobData>(ACTION_JOB, { outcomeIds: pending.slice(i, i + SWEEP_BATCH).map((a) => a.id) });
+  // Marked by `_id` as stored, through the driver (mongoose would cast an older row's ObjectId
+  // `_id` to a string), enqueued by public id (model.ts, publicIdOf).
+  const pending = await due<{ _id: unknown; id?: string }>(ActionOutcomeModel as unknown as Model<unknown>, { status: 'pending' }, 'createdAt', cutoff, { _id: 1, id: 1 });
+  if (pending.length) await ActionOutcomeModel.collection.updateMany({ _id: { $in: pending.map((a) => a._id) } as never }, { $set: { sweptAt: now } });
+  for (let i = 0; i < pending.length; i += SWEEP_BATCH) await ctx.jobs.now<ActionJobData>(ACTION_JOB, { outcomeIds: pending.slice(i, i + SWEEP_BATCH).map(publicIdOf) });
   if (stale.length || pending.length) ctx.logger.info({ deliveries: stale.length, actions: pending.length }, 'gateway sweep re-enqueued waiting work');
   return { deliveries: stale.length, actions: pending.length };
 }

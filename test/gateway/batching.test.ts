@@ -63,8 +63,8 @@ describe('gateway batches', () => {
     countCalls();
     await performProcess(rt.runtime.ctx, view, { deliveries: ids.map((id) => ({ id, run: 0 })) });
     mongoose.set('debug', false);
-    const actions = await ActionOutcomeModel.find({ delivery: trusted({ $in: ids }) }, { id: 1 }).lean<Array<{ id: string }>>();
-    return { calls, actions: actions.map((a) => a.id) };
+    const actions = await ActionOutcomeModel.find({ delivery: trusted({ $in: ids }) }, { _id: 1 }).lean<Array<{ _id: string }>>();
+    return { calls, actions: actions.map((a) => a._id) };
   }
 
   const queuedActionJobs = () => mongoose.connection.db!.collection('agendaJobs').countDocuments({ name: ACTION_JOB });
@@ -78,7 +78,7 @@ describe('gateway batches', () => {
     expect(large.calls).toEqual(small.calls);
     const processed = await GatewayDeliveryModel.countDocuments({ processedAt: null });
     expect(processed).toBe(0);
-    const outcomes = await ActionOutcomeModel.find({ id: trusted({ $in: large.actions }) }).lean();
+    const outcomes = await ActionOutcomeModel.find({ _id: trusted({ $in: large.actions }) }).lean();
     expect(outcomes.map((o) => [o.status, o.attempts, (o.result as { message: string }).message.startsWith('started ')])).toEqual(large.actions.map(() => ['succeeded', 1, true]));
     expect(await ActionClaimModel.countDocuments({ outcome: trusted({ $in: large.actions }) })).toBe(0);
     expect(await queuedActionJobs()).toBe(0);
@@ -86,12 +86,12 @@ describe('gateway batches', () => {
 
   it('plans a batch again after a crash before its mark without a second record or a job for its log actions', async () => {
     const { actions } = await processBatch(3);
-    const first = await ActionOutcomeModel.find({ id: trusted({ $in: actions }) }).lean();
+    const first = await ActionOutcomeModel.find({ _id: trusted({ $in: actions }) }).lean();
     const ids = [...new Set(first.map((o) => o.delivery))];
     // As if the worker died after recording the outcomes and before marking the batch processed.
     await GatewayDeliveryModel.updateMany({ id: trusted({ $in: ids }) }, { $set: { processedRun: -1, processedAt: null } });
     await performProcess(rt.runtime.ctx, view, { deliveries: ids.map((id) => ({ id, run: 0 })) });
-    expect(await ActionOutcomeModel.find({ id: trusted({ $in: actions }) }).lean()).toEqual(first);
+    expect(await ActionOutcomeModel.find({ _id: trusted({ $in: actions }) }).lean()).toEqual(first);
     expect(await queuedActionJobs()).toBe(0);
     expect(await GatewayDeliveryModel.countDocuments({ id: trusted({ $in: ids }), processedAt: null })).toBe(0);
   });
@@ -115,11 +115,11 @@ describe('gateway batches', () => {
     const two = await run((await processBatch(2, 'conversation.escalated')).actions);
     const eight = (await processBatch(8, 'conversation.escalated')).actions;
     expect(await run(eight)).toBe(two + 6);
-    const outcomes = await ActionOutcomeModel.find({ id: trusted({ $in: eight }) }).lean();
+    const outcomes = await ActionOutcomeModel.find({ _id: trusted({ $in: eight }) }).lean();
     expect(outcomes.map((o) => [o.type, o.status, o.attempts])).toEqual(eight.map(() => ['email', 'succeeded', 1]));
     // Run again (a duplicate job): nothing is claimed or run twice.
     await performAction(rt.runtime.ctx, services(), [50, 50], { outcomeIds: eight });
-    expect((await ActionOutcomeModel.find({ id: trusted({ $in: eight }) }).lean()).every((o) => o.attempts === 1)).toBe(true);
+    expect((await ActionOutcomeModel.find({ _id: trusted({ $in: eight }) }).lean()).every((o) => o.attempts === 1)).toBe(true);
   });
 
   it('lets the event loop turn while it plans a long batch, so the process answers requests between its deliveries', async () => {
