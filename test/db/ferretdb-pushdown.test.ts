@@ -168,8 +168,8 @@ describe('Relay pushdown on the embedded FerretDB', () => {
             for (const col of sides) {
               for (const [i, d] of later.entries()) {
                 if (kind === 'insert') await col.insertOne({ _id: `l-${i}`, ...d });
-                else if (kind === 'update') await col.updateOne({ _id: `f-${i % first.length}` }, { $set: d });
-                else await col.updateOne({ _id: `u-${i}` }, { $set: d }, { upsert: true });
+                else if (kind === 'update') await col.updateOne({ _id: `f-${i % first.length}` } as Document, { $set: d });
+                else await col.updateOne({ _id: `u-${i}` } as Document, { $set: d }, { upsert: true });
               }
             }
             await check();
