@@ -104,14 +104,7 @@ interface JobProcessor {
  * and is left alone: another process may hold the job by now.
  */
 function giveBackExpiredLocks(agenda: Agenda): void {
-  const patched = new WeakSet<JobProcessor>();
-  const start = agenda.start.bind(agenda);
-  agenda.start = async () => {
-    await start();
-    // Created by start(); its first lock queries are still in flight, so every job it locks passes here.
-    const processor = (agenda as unknown as { jobProcessor?: JobProcessor }).jobProcessor;
-    if (!processor || patched.has(processor)) return;
-    patched.add(processor);
+  patchEachProcessor<JobProcessor>(agenda, (processor) => {
     const watched = new WeakSet<LocalJob>();
     const enqueue = processor.enqueueJob.bind(processor);
     processor.enqueueJob = (job) => {
@@ -121,6 +114,23 @@ function giveBackExpiredLocks(agenda: Agenda): void {
       }
       enqueue(job);
     };
+  });
+}
+
+/**
+ * Runs `patch` once on each job processor Agenda creates, right after start() creates it: its first
+ * lock queries are still in flight, so every job it locks passes the patch. A drain ends a
+ * processor; the next start() creates another.
+ */
+function patchEachProcessor<P extends object>(agenda: Agenda, patch: (processor: P) => void): void {
+  const patched = new WeakSet<object>();
+  const start = agenda.start.bind(agenda);
+  agenda.start = async () => {
+    await start();
+    const processor = (agenda as unknown as { jobProcessor?: P }).jobProcessor;
+    if (!processor || patched.has(processor)) return;
+    patched.add(processor);
+    patch(processor);
   };
 }
 
@@ -155,12 +165,7 @@ interface DrainingProcessor {
  * also ends when the last running job leaves the list, through the abort signal drain() takes.
  */
 function drainEndsWhenLastJobLeaves(agenda: Agenda): void {
-  const start = agenda.start.bind(agenda);
-  agenda.start = async () => {
-    await start();
-    const processor = (agenda as unknown as { jobProcessor?: DrainingProcessor & { drainPatched?: true } }).jobProcessor;
-    if (!processor || processor.drainPatched) return;
-    processor.drainPatched = true;
+  patchEachProcessor<DrainingProcessor>(agenda, (processor) => {
     let allLeft: AbortController | undefined;
     const updateStatus = processor.updateStatus.bind(processor);
     // Called with ('running', -1) right after a job left the running list.
@@ -181,7 +186,7 @@ function drainEndsWhenLastJobLeaves(agenda: Agenda): void {
         if (allLeft === ours) allLeft = undefined;
       }
     };
-  };
+  });
 }
 
 /** Agenda's JobProcessor (agenda 6.2.6, dist/JobProcessor.js): what a poll uses. */
@@ -204,12 +209,7 @@ interface PollingProcessor {
  * sends its lock query itself). If the question fails, the poll is Agenda's own.
  */
 function pollOnlyNamesDue(agenda: Agenda, jobs: Collection, processEveryMs: number): void {
-  const start = agenda.start.bind(agenda);
-  agenda.start = async () => {
-    await start();
-    const processor = (agenda as unknown as { jobProcessor?: PollingProcessor & { pollsNamesDue?: true } }).jobProcessor;
-    if (!processor || processor.pollsNamesDue) return;
-    processor.pollsNamesDue = true;
+  patchEachProcessor<PollingProcessor>(agenda, (processor) => {
     const poll = processor.process.bind(processor);
     // When the question was sent, while it has not answered: polls come every interval whether or
     // not the last has answered, and must not pile up in the pool behind a stalled database (see
@@ -236,7 +236,7 @@ function pollOnlyNamesDue(agenda: Agenda, jobs: Collection, processEveryMs: numb
       await Promise.all(due.filter((name): name is string => typeof name === 'string' && name in definitions).map((name) => processor.jobQueueFilling(name)));
       processor.jobProcessing();
     };
-  };
+  });
 }
 
 /** The names with a job Agenda's lock query (MongoJobRepository.getNextJobToRun) could take: due by `scanUntil`, or locked before `lockDeadline`. */
