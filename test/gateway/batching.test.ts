@@ -14,8 +14,7 @@ import { performProcess } from '../../src/gateway/process.job.ts';
 import { ACTION_JOB } from '../../src/gateway/service.ts';
 import { useTestRuntime, waitFor } from '../helpers/harness.ts';
 import { gatewayFiles } from './support/gatewayFiles.ts';
-import { modulesWithGateway } from './support/runtime.ts';
-import { eventBody } from './support/signing.ts';
+import { modulesWithGateway, storeWaiting } from './support/runtime.ts';
 
 const files = gatewayFiles(
   { sources: { relay: { secrets: ['batching-secret-0123456789'] } } },
@@ -31,23 +30,10 @@ function countCalls(): void {
   mongoose.set('debug', (collection: string, method: string) => void calls.push(`${collection}.${method}`));
 }
 
-async function storeWaiting(count: number, event: string): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const { body, deliveryId } = eventBody({ event });
-    const id = randomUUID();
-    await GatewayDeliveryModel.create({ id, source: 'relay', deliveryId, event, test: false, headers: {}, rawBody: body, receivedAt: new Date() });
-    ids.push(id);
-  }
-  return ids;
-}
-
 describe('gateway batches', () => {
-  const { gateway, modules } = modulesWithGateway();
+  const { gateway, modules, view, services } = modulesWithGateway();
   // No worker: the jobs the batches enqueue stay queued, and this test runs them itself.
   const rt = useTestRuntime({ env: files.env, modules, worker: false });
-  const view = () => ({ rules: gateway.state().rules.rules, vars: gateway.state().vars });
-  const services = () => ({ mailer: gateway.state().mailer, outbound: gateway.state().outbound, sourceOf: () => null });
 
   beforeAll(async () => {
     await waitFor(() => gateway.state().rules.rules.rules.length === 2);
@@ -58,7 +44,7 @@ describe('gateway batches', () => {
 
   /** Processes `count` waiting deliveries as one job; returns the calls it made and its action ids. */
   async function processBatch(count: number, event = 'conversation.started'): Promise<{ calls: string[]; actions: string[] }> {
-    const ids = await storeWaiting(count, event);
+    const ids = await storeWaiting(event, count);
     calls = [];
     countCalls();
     await performProcess(rt.runtime.ctx, view, { deliveries: ids.map((id) => ({ id, run: 0 })) });
@@ -98,7 +84,7 @@ describe('gateway batches', () => {
 
   it('still runs a log action that an older release left pending for a gateway.action job', async () => {
     const id = randomUUID();
-    const [delivery] = await storeWaiting(1, 'conversation.started');
+    const [delivery] = await storeWaiting('conversation.started');
     await ActionOutcomeModel.create({ id, delivery, run: 0, rule: 'log-started', index: 0, type: 'log', spec: { level: 'info', message: 'from before' }, status: 'pending', createdAt: new Date() });
     await performAction(rt.runtime.ctx, services(), [50, 50], { outcomeIds: [id] });
     expect(await ActionOutcomeModel.findById(id).lean()).toMatchObject({ status: 'succeeded', attempts: 1, result: { message: 'from before' } });
@@ -123,7 +109,7 @@ describe('gateway batches', () => {
   });
 
   it('lets the event loop turn while it plans a long batch, so the process answers requests between its deliveries', async () => {
-    const ids = await storeWaiting(100, 'conversation.started');
+    const ids = await storeWaiting('conversation.started', 100);
     // The rule book is asked once per delivery planned: a count of how far planning has got.
     let planned = 0;
     const counting = () => (planned++, view());

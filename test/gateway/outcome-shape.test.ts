@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { performAction, RetryableActionError } from '../../src/gateway/action.job.ts';
-import { ActionClaimModel, GatewayDeliveryModel, RuleOutcomeModel } from '../../src/gateway/model.ts';
+import { ActionClaimModel, RuleOutcomeModel } from '../../src/gateway/model.ts';
 import { performProcess } from '../../src/gateway/process.job.ts';
 import { ACTION_JOB } from '../../src/gateway/service.ts';
 import { performSweep } from '../../src/gateway/sweep.job.ts';
@@ -15,9 +15,8 @@ import type { Clock } from '../../src/clock.ts';
 import { adminApi } from '../helpers/factories.ts';
 import { useTestRuntime, waitFor } from '../helpers/harness.ts';
 import { gatewayFiles } from './support/gatewayFiles.ts';
-import { modulesWithGateway } from './support/runtime.ts';
+import { modulesWithGateway, storeWaiting } from './support/runtime.ts';
 import { startSink, type Sink } from './support/servers.ts';
-import { eventBody } from './support/signing.ts';
 
 const files = gatewayFiles(
   { sources: { relay: { secrets: ['outcome-shape-secret-0123456789'] } } },
@@ -33,19 +32,10 @@ const rawRules = () => mongoose.connection.db!.collection<Record<string, unknown
 const keysOf = (doc: Record<string, unknown> | null) => Object.keys(doc ?? {}).sort();
 const BASE = ['_id', 'attempts', 'createdAt', 'delivery', 'id', 'index', 'rule', 'run', 'spec', 'status', 'type'];
 
-async function storeWaiting(event: string): Promise<string> {
-  const { body, deliveryId } = eventBody({ event });
-  const id = randomUUID();
-  await GatewayDeliveryModel.create({ id, source: 'relay', deliveryId, event, test: false, headers: {}, rawBody: body, receivedAt: new Date() });
-  return id;
-}
-
 describe('gateway outcome shape', () => {
-  const { gateway, modules } = modulesWithGateway();
+  const { gateway, modules, view, services } = modulesWithGateway();
   // No worker: this test runs the jobs itself.
   const rt = useTestRuntime({ env: files.env, modules, worker: false });
-  const view = () => ({ rules: gateway.state().rules.rules, vars: gateway.state().vars });
-  const services = () => ({ mailer: gateway.state().mailer, outbound: gateway.state().outbound, sourceOf: () => null });
   const shown = async (id: string) => {
     const res = await adminApi(rt)('get', `/gateway/deliveries/${id}`);
     expect(res.status).toBe(200);
@@ -67,7 +57,7 @@ describe('gateway outcome shape', () => {
   });
 
   it('stores only the fields that hold something, at planning and after each attempt, and shows them as the nulls stored before', async () => {
-    const [started, escalated] = [await storeWaiting('conversation.started'), await storeWaiting('conversation.escalated')];
+    const [[started], [escalated]] = [await storeWaiting('conversation.started'), await storeWaiting('conversation.escalated')];
     await performProcess(rt.runtime.ctx, view, { deliveries: [started, escalated].map((id) => ({ id, run: 0 })) });
     // Run in place: finished, no `sweptAt` (it never waits for a job), no lease, no error.
     expect(keysOf(await raw().findOne({ delivery: started }))).toEqual([...BASE, 'finishedAt', 'result'].sort());
@@ -112,7 +102,7 @@ describe('gateway outcome shape', () => {
   });
 
   it('sweeps, runs and lists outcomes of every stored shape side by side', async () => {
-    const delivery = await storeWaiting('order.paid');
+    const [delivery] = await storeWaiting('order.paid');
     const createdAt = new Date(Date.now() - 120_000);
     const common = { delivery, run: 0, rule: 'mixed', type: 'log', status: 'pending', attempts: 0, createdAt };
     const spec = (message: string) => ({ level: 'info', message });
