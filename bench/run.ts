@@ -1,5 +1,5 @@
 // `npm run bench` lists the maintained scenarios with the goal each guards; `npm run bench -- <name>
-// [flags]` runs bench/<name>.ts. The goals are declared here, once; docs/BENCHMARKS.md
+// [flags]` runs bench/<name>.ts, printing the goal first. The goals are declared here and nowhere else in bench/;
 // gives the command, the figures and the machine for each.
 import fs from 'node:fs';
 import path from 'node:path';
