@@ -7,13 +7,14 @@
 //   --corpora ai,commander       which corpora (default: the tuning ones)
 //   --held-out                   the held-out corpora too (score them once, at the end)
 //   --ablate <method>|all        each method turned the other way from the default, one at a time
+//   --min-coverage 0,0.6         the answerer's threshold (grounded.ts MIN_COVERAGE) set otherwise too
 //   --check                      only check that every expected section exists in its corpus
 import fs from 'node:fs';
 import path from 'node:path';
 import { chunkMarkdown } from '../src/datasources/chunking.ts';
 import { Bm25Segment, DEFAULT_RETRIEVER, type RetrieverOptions } from '../src/knowledge/bm25.ts';
 import { searchSegments, type ScoredChunk } from '../src/knowledge/search.ts';
-import { composeGroundedReply } from '../src/chat/answerers/grounded.ts';
+import { composeGroundedReply, MIN_COVERAGE } from '../src/chat/answerers/grounded.ts';
 import { machineLine } from './lib/runtime.ts';
 import { PlainBm25 } from './lib/plainBm25.ts';
 import { flag } from './lib/args.ts';
@@ -54,6 +55,11 @@ const METHODS: Record<string, Partial<RetrieverOptions>> = {
   'one chunk per section': { onePerSection: !DEFAULT_RETRIEVER.onePerSection },
   'row score': { rowWeight: DEFAULT_RETRIEVER.rowWeight ? 0 : 1 },
   'best other chunk of the row': { rowShare: DEFAULT_RETRIEVER.rowShare ? 0 : 0.5 },
+  'question words': { questionWords: !DEFAULT_RETRIEVER.questionWords },
+  feedback: { feedback: !DEFAULT_RETRIEVER.feedback },
+  'coverage rerank': { coverageRerank: DEFAULT_RETRIEVER.coverageRerank ? 0 : 1 },
+  'coverage rerank 0.5': { coverageRerank: 0.5 },
+  'coverage rerank 2': { coverageRerank: 2 },
 };
 /** Passage size is the chunker's (a sync's) choice: measured here by re-chunking, not a retriever option. */
 const PASSAGE_SIZES = [800, 3000];
@@ -102,7 +108,7 @@ interface Tally {
 const newTally = (): Tally => ({ at1: 0, at3: 0, cited: 0, citedPassages: 0, declined: 0 });
 
 /** One retriever over one corpus's chunks: its ranking and the answerer's citations. */
-function scoreRetriever(chunks: Chunk[], options: RetrieverOptions, questions: Question[]) {
+function scoreRetriever(chunks: Chunk[], options: RetrieverOptions, questions: Question[], minCoverage: number) {
   const segment = new Bm25Segment('corpus', 1, options);
   for (const c of chunks) segment.add({ chunkId: c.id, rowId: c.rowId, heading: c.heading, text: c.text });
   segment.compact();
@@ -111,7 +117,7 @@ function scoreRetriever(chunks: Chunk[], options: RetrieverOptions, questions: Q
   const none = newTally();
   for (const q of questions) {
     const found: ScoredChunk[] = searchSegments([segment], q.q, CANDIDATES);
-    const { used } = composeGroundedReply(found);
+    const { used } = composeGroundedReply(found, undefined, minCoverage);
     const tallies = q.rows.length ? (q.paraphrased ? [all, para] : [all]) : [none];
     const sections = sectionsOf(found);
     for (const t of tallies) {
@@ -176,13 +182,14 @@ for (const corpus of corpora) {
   const plain = scorePlain(chunks, questions);
   console.log(`  ${'retriever'.padEnd(40)} ${'@1'.padStart(7)} ${'@3'.padStart(7)} ${'@cited'.padStart(7)} ${'cited'.padStart(5)}  | para @3, @cited | don't know: unanswerable, answerable`);
   console.log(`  ${'plain BM25 (k1 1.2, b 0.75)'.padEnd(40)} ${pct(plain.all.at1, answerable.length)} ${pct(plain.all.at3, answerable.length)}  |  para @1 ${pct(plain.para.at1, paraphrased)}, @3 ${pct(plain.para.at3, paraphrased)}`);
-  const variants: Array<[string, Chunk[], RetrieverOptions]> = [['relay (defaults)', chunks, DEFAULT_RETRIEVER]];
+  const variants: Array<[string, Chunk[], RetrieverOptions, number?]> = [['relay (defaults)', chunks, DEFAULT_RETRIEVER]];
+  for (const min of flag('min-coverage')?.split(',').map(Number) ?? []) variants.push([`  min coverage ${min}`, chunks, DEFAULT_RETRIEVER, min]);
   for (const m of methods) {
     if (m === 'passage size') for (const size of PASSAGE_SIZES) variants.push([`  chunks of ${size} characters`, chunksAt(size), DEFAULT_RETRIEVER]);
     else variants.push([`  ${m} ${JSON.stringify(METHODS[m])}`, chunks, { ...DEFAULT_RETRIEVER, ...METHODS[m] }]);
   }
-  for (const [name, source, options] of variants) {
-    const { all, para, none } = scoreRetriever(source, options, questions);
+  for (const [name, source, options, minCoverage = MIN_COVERAGE] of variants) {
+    const { all, para, none } = scoreRetriever(source, options, questions, minCoverage);
     const n = answerable.length;
     console.log(
       `  ${name.slice(0, 40).padEnd(40)} ${pct(all.at1, n)} ${pct(all.at3, n)} ${pct(all.cited, n)} ${(all.citedPassages / n).toFixed(2).padStart(5)}  | ${pct(para.at3, paraphrased)} ${pct(para.cited, paraphrased)} | ${pct(none.declined, unanswerable)} ${pct(all.declined, n)}`,

@@ -24,6 +24,8 @@ export interface KnowledgeHit {
   score: number;
   rowId: string;
   dataSourceId: string;
+  /** The idf-weighted share of the question's terms the passage holds (0 to 1); keyword hits only. */
+  coverage?: number;
 }
 
 export interface SearchOptions {
@@ -250,7 +252,7 @@ export async function searchKnowledge(botId: string, query: string, opts: Search
   return hybridSearch(segments, embedded, query, queryVector, limit, embedder.minSimilarity).map(toHit);
 }
 
-const toHit = (h: ScoredChunk): KnowledgeHit => ({ chunkId: h.chunkId, text: h.text, heading: h.heading, score: h.score, rowId: h.rowId, dataSourceId: h.dataSourceId });
+const toHit = (h: ScoredChunk): KnowledgeHit => ({ chunkId: h.chunkId, text: h.text, heading: h.heading, score: h.score, rowId: h.rowId, dataSourceId: h.dataSourceId, coverage: h.coverage });
 
 /** Forgets a data source's in-memory segment (its stored knowledge is removed by the caller). */
 export function forgetSegment(dataSourceId: string): void {
