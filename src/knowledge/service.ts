@@ -120,7 +120,7 @@ async function updatedIndex(dataSourceId: string, parts: Bm25Segment[], manifest
   // Newest part first: a row a newer part holds is masked in the older ones, and a row held at
   // another version than the manifest's (changed or removed since) is masked where it is. No entry
   // per row is kept but its id in `current`: at 100,000 rows every object kept here outlives young
-  // collections and is copied by them (docs/BENCHMARKS.md, session 35).
+  // collections and is copied by them (docs/BENCHMARKS.md, "Scale").
   const current = new Set<string>();
   const newer = new Set<string>();
   for (let p = parts.length - 1; p >= 0; p--) {
