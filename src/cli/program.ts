@@ -30,7 +30,7 @@ check" / "dry-run" (on RULES_DIR). .env in the working directory is read. Run "r
 
   const db = program.command('db').description('the embedded database (FerretDB); works offline');
   db.command('install')
-    .description('build FerretDB v1.24.2 with Relay’s patch (src/db/ferretdb-patch) with Go unless already installed; prints its path')
+    .description('build FerretDB v1.24.2 with Relay’s patch (ferretdb-patch/) with Go unless already installed; prints its path')
     .action(() => {
       process.stdout.write(`${ensureFerretBinary()}\n`);
     });
