@@ -89,6 +89,12 @@ const EnvSchema = z.object({
    */
   EMBEDDING_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).default(0.3),
 
+  /**
+   * How often each instance writes its heartbeat and follows what the others changed (a gateway
+   * reload, an edit of GATEWAY_CONFIG): docs/DEPLOY.md, "Scaling".
+   */
+  FLEET_POLL_MS: z.coerce.number().int().min(10).default(2_000),
+
   /** Gateway: source configuration file and rules folder. */
   GATEWAY_CONFIG: z.string().optional(),
   RULES_DIR: z.string().default('./rules'),

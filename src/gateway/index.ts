@@ -12,6 +12,7 @@ import { pruneGateway } from './retention.ts';
 import { moveBodiesApart } from './upgrade.ts';
 import { ensureRecurring } from '../jobs/scheduler.ts';
 import { startInBackground, type BackgroundTask } from '../jobs/background.ts';
+import { followGatewayConfig, type ConfigFollower } from './configFollow.ts';
 
 export interface GatewayOptions {
   /** Delays between action attempts (attempts = delays + 1); tests pass short ones. */
@@ -21,21 +22,27 @@ export interface GatewayOptions {
   rulesDebounceMs?: number;
 }
 
-export function createGatewayModule(opts: GatewayOptions = {}): DomainModule & { state(): GatewayState } {
+export function createGatewayModule(opts: GatewayOptions = {}): DomainModule & { state(): GatewayState; follower(): ConfigFollower } {
   const retryDelaysMs = opts.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   let current: GatewayState | null = null;
+  let following: ConfigFollower | null = null;
   let upgrade: BackgroundTask | undefined;
   const state = () => {
     if (!current) throw new Error('gateway module not started');
     return current;
   };
+  const follower = () => {
+    if (!following) throw new Error('gateway module not started');
+    return following;
+  };
 
   return {
     name: 'gateway',
     state,
+    follower,
     rawBodyPaths: [INTAKE_PATH],
     rootRoutes: (router, ctx) => intakeRoutes(router, ctx, state),
-    adminRoutes: (router, ctx) => adminRoutes(router, ctx, state),
+    adminRoutes: (router, ctx) => adminRoutes(router, ctx, state, follower),
     defineJobs(ctx: AppContext) {
       const view = () => ({ rules: state().rules.rules, vars: state().vars });
       ctx.jobs.define<ProcessJobData>(PROCESS_JOB, (job) => performProcess(ctx, view, job.attrs.data, () => job.touch()), {
@@ -59,6 +66,12 @@ export function createGatewayModule(opts: GatewayOptions = {}): DomainModule & {
     async start(ctx, role) {
       current = createGatewayState(ctx, { rulesDebounceMs: opts.rulesDebounceMs });
       current.rules.watch();
+      const started = current;
+      following = await followGatewayConfig(ctx, started);
+      const follow = following.follow;
+      ctx.fleet.follow(async () => {
+        if (current === started) await follow();
+      });
       if (!role.worker) return;
       // Not awaited: a large install takes minutes (300,000 rows: docs/BENCHMARKS.md, session 32),
       // and a worker that did not start meanwhile would look dead to its supervisor.
@@ -76,6 +89,7 @@ export function createGatewayModule(opts: GatewayOptions = {}): DomainModule & {
       await upgrade?.stop();
       await current?.close();
       current = null;
+      following = null;
     },
   };
 }
