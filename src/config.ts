@@ -53,9 +53,12 @@ const EnvSchema = z.object({
    */
   DELIVERY_LIST_TOTAL_LIMIT: z.coerce.number().int().min(1).default(10_000),
 
-  /** Agenda: how often a worker polls, and how long a job lock lives. */
+  /**
+   * Agenda: how often a worker polls, and how long a job lock lives. The lock also sets how soon
+   * the sweeps hand over what a killed process held (jobs/scheduler.ts, SWEEP_INTERVAL).
+   */
   JOB_PROCESS_EVERY_MS: z.coerce.number().int().min(10).default(1000),
-  JOB_LOCK_LIFETIME_MS: z.coerce.number().int().min(1000).default(60_000),
+  JOB_LOCK_LIFETIME_MS: z.coerce.number().int().min(1000).default(30_000),
   JOB_MAX_CONCURRENCY: z.coerce.number().int().min(1).default(50),
 
   /** Plan limits override, JSON: {"standard":{"dataSourcesPerBot":5,...}}. */

@@ -10,14 +10,14 @@ import { createGatewayState, type GatewayState } from './state.ts';
 import { performSweep } from './sweep.job.ts';
 import { pruneGateway } from './retention.ts';
 import { moveBodiesApart } from './upgrade.ts';
-import { ensureRecurring } from '../jobs/scheduler.ts';
+import { ensureRecurring, SWEEP_INTERVAL } from '../jobs/scheduler.ts';
 import { startInBackground, type BackgroundTask } from '../jobs/background.ts';
 import { followGatewayConfig, type ConfigFollower } from './configFollow.ts';
 
 export interface GatewayOptions {
   /** Delays between action attempts (attempts = delays + 1); tests pass short ones. */
   retryDelaysMs?: number[];
-  /** How long a stored delivery may wait unprocessed before the sweep enqueues it again. */
+  /** How long a stored delivery may wait unprocessed before the sweep enqueues it again (default 2 × JOB_LOCK_LIFETIME_MS). */
   sweepAfterMs?: number;
   rulesDebounceMs?: number;
 }
@@ -60,7 +60,8 @@ export function createGatewayModule(opts: GatewayOptions = {}): DomainModule & {
         { concurrency: 10, backoff: (c) => (c.error instanceof RetryableActionError ? c.error.delayMs : (retryDelaysMs[c.attempt - 1] ?? null)) },
       );
       ctx.jobs.define(SWEEP_JOB, async () => {
-        await performSweep(ctx, opts.sweepAfterMs ?? 2 * 60_000);
+        // Twice the job lock: a job that is merely running holds its lock and touches it meanwhile.
+        await performSweep(ctx, opts.sweepAfterMs ?? 2 * ctx.config.JOB_LOCK_LIFETIME_MS);
       });
     },
     async start(ctx, role) {
@@ -82,7 +83,7 @@ export function createGatewayModule(opts: GatewayOptions = {}): DomainModule & {
         },
         (err) => ctx.logger.error({ err }, 'could not move gateway bodies apart; the next start tries again'),
       );
-      await ensureRecurring(ctx.jobs, '1 minute', SWEEP_JOB);
+      await ensureRecurring(ctx.jobs, SWEEP_INTERVAL, SWEEP_JOB);
     },
     prune: (before) => pruneGateway(before),
     async stop() {
