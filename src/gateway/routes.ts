@@ -10,6 +10,7 @@ import { DeliveryListQuerySchema, DeliveryParamsSchema, type DeliveryListQuery }
 import { acceptDelivery, getDelivery, listDeliveries, replayDelivery } from './service.ts';
 import type { GatewayState } from './state.ts';
 import { GatewayConfigError } from './sources.ts';
+import { presentInstances, type ConfigFollower } from './configFollow.ts';
 
 export const INTAKE_PATH = /^\/gateway\/[^/]+\/?$/;
 
@@ -38,7 +39,7 @@ export function intakeRoutes(router: Router, ctx: AppContext, state: () => Gatew
   });
 }
 
-export function adminRoutes(router: Router, ctx: AppContext, state: () => GatewayState): void {
+export function adminRoutes(router: Router, ctx: AppContext, state: () => GatewayState, follower: () => ConfigFollower): void {
   router.get('/gateway/deliveries', validate(DeliveryListQuerySchema, 'query'), async (c) => {
     const q = c.state.input as DeliveryListQuery;
     const page = await listDeliveries({ source: q.source, event: q.event }, q, ctx.config.DELIVERY_LIST_TOTAL_LIMIT, ctx.clock.now());
@@ -52,20 +53,25 @@ export function adminRoutes(router: Router, ctx: AppContext, state: () => Gatewa
     c.status = 202;
     c.body = { success: true, id: c.state.input.id, run };
   });
-  router.get('/gateway/sources', (c) => {
-    c.body = { success: true, sources: [...state().sources.values()].map(presentSource) };
+  router.get('/gateway/sources', async (c) => {
+    const instances = presentInstances(await ctx.fleet.live());
+    const config = follower().applied();
+    const consistent = instances.every((i) => i.config?.version === config.version && i.config.generation === config.generation && !i.config.error);
+    c.body = { success: true, sources: [...state().sources.values()].map(presentSource), config: { ...config, instance: ctx.fleet.id }, instances, consistent };
   });
   router.get('/gateway/rules', (c) => {
     c.body = { success: true, ...presentRuleSet(state().rules.rules) };
   });
-  router.post('/gateway/reload', (c) => {
+  // Reloads here, then every other instance on its next fleet poll (configFollow.ts).
+  router.post('/gateway/reload', async (c) => {
     const s = state();
+    let applied;
     try {
-      s.reloadSources();
+      applied = await follower().reloadEverywhere();
     } catch (err) {
       if (err instanceof GatewayConfigError) throw new AppError('bad_request', err.message);
       throw err;
     }
-    c.body = { success: true, sources: [...s.sources.keys()], ...presentRuleSet(s.rules.reload()) };
+    c.body = { success: true, sources: [...s.sources.keys()], version: applied.version, generation: applied.generation, ...presentRuleSet(s.rules.rules) };
   });
 }
