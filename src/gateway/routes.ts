@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
 import { validate } from '../http/validate.ts';
 import { gatewayDeliveries } from '../observability/metrics.ts';
-import { authenticateDelivery, readDelivery, readRawBody } from './intake.ts';
+import { authenticateDelivery, isJsonMediaType, readDelivery, readRawBody } from './intake.ts';
 import { presentDelivery, presentRuleSet, presentSource } from './presenters.ts';
 import { DeliveryListQuerySchema, DeliveryParamsSchema, type DeliveryListQuery } from './schema.ts';
 import { acceptDelivery, getDelivery, listDeliveries, replayDelivery } from './service.ts';
@@ -21,7 +21,7 @@ export function intakeRoutes(router: Router, ctx: AppContext, state: () => Gatew
       throw new AppError('not_found', 'Unknown gateway source');
     }
     try {
-      if (c.request.type !== 'application/json') throw new AppError('unsupported_media_type', 'Content-Type must be application/json');
+      if (!isJsonMediaType(c.get('content-type'))) throw new AppError('unsupported_media_type', 'Content-Type must be application/json');
       const rawBody = await readRawBody(c.req, source.maxBodyBytes);
       const now = ctx.clock.now();
       const auth = authenticateDelivery(source, c.req.headers, rawBody, now);
