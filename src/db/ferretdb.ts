@@ -117,7 +117,7 @@ export function portAcceptsConnections(port: number, host = '127.0.0.1'): Promis
  * a lot per document (decoding each stored row), so at Go's default (100) it collects very often:
  * 400 cut its CPU for a page of 100 webhook deliveries from 18-20 ms to 10.5 ms, for peak RSS 49 ->
  * 84 MiB on that data (docs/BENCHMARKS.md, issue 17); 1600 cut another 8-14 % from the delivery
- * lists' pages, for peak RSS 59-72 -> 113-140 MiB at `--scale 0.1` (session 30). The heap goal is
+ * lists' pages, for peak RSS 59-72 -> 113-140 MiB at `--scale 0.1` (docs/BENCHMARKS.md). The heap goal is
  * 17 times the live heap, so FERRETDB_GOMEMLIMIT caps it: past the cap Go collects as often as it
  * must to stay under it, whatever GOGC says.
  */
