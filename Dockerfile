@@ -3,7 +3,8 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# --ignore-scripts: `prepare` compiles the CLI from src/, which is not copied yet; `npm run build` does it below.
+RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY console ./console
@@ -21,13 +22,10 @@ COPY --from=build /app/console/dist ./console/dist
 # dist/http/docs.js reads the version for /openapi.json from ../../package.json.
 COPY package.json ./
 COPY rules ./rules
-# The embedded FerretDB's patch (dist/db/ferretdb.js reads ../../ferretdb-patch): without MONGODB_URI
-# the launcher then says that Go is needed to build it, instead of failing on a missing file.
-COPY ferretdb-patch ./ferretdb-patch
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000
 # ROLE=worker serves no HTTP: its health is the process itself (the orchestrator restarts it on exit).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s CMD node -e "if (process.env.ROLE === 'worker') process.exit(0); fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# A 32 MiB young generation halves the scavenges under request load (docs/BENCHMARKS.md).
+# A 32 MiB young generation halves the scavenges under request load (docs/BENCHMARKS.md, heap).
 CMD ["node", "--max-semi-space-size=32", "dist/main.js"]

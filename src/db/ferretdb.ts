@@ -164,8 +164,9 @@ export async function startFerretDb(opts: {
 }): Promise<EmbeddedDb> {
   const binary = ensureFerretBinary();
   const port = opts.port ?? (await freePort());
-  fs.mkdirSync(opts.dataDir, { recursive: true });
-  const logFile = fs.openSync(path.join(opts.dataDir, 'ferretdb.log'), 'a');
+  // Owner only: the SQLite files hold hook secrets in the clear, conversations and rows (F1).
+  fs.mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  const logFile = fs.openSync(path.join(opts.dataDir, 'ferretdb.log'), 'a', 0o600);
   const args = [
     '--handler=sqlite',
     // WAL (FerretDB's default) with synchronous=NORMAL: a commit no longer waits for an fsync, which
@@ -184,8 +185,9 @@ export async function startFerretDb(opts: {
   // A small shell watchdog stops FerretDB when this process dies without cleaning up
   // (SIGKILL, a killed test runner), so no orphan keeps the port or the SQLite files. It is gone
   // before stop() resolves, so the data directory can be removed right after.
+  // `umask 077`: FerretDB creates its SQLite, WAL and state files 0600.
   const watchdog =
-    `"$@" & child=$!; trap 'kill $child 2>/dev/null; wait; exit 0' TERM INT; ` +
+    `umask 077; "$@" & child=$!; trap 'kill $child 2>/dev/null; wait; exit 0' TERM INT; ` +
     `while kill -0 ${process.pid} 2>/dev/null && kill -0 $child 2>/dev/null; do sleep 1; done; ` +
     'kill $child 2>/dev/null; wait';
   const child = spawn('sh', ['-c', watchdog, 'ferretdb-watchdog', binary, ...args], {
