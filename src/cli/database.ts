@@ -1,6 +1,6 @@
 // `relay db install`: builds the embedded FerretDB ahead of the first start.
 import type { Command } from 'commander';
-import { TOP_LEVEL } from './commands.ts';
+import { TOP_LEVEL } from './topLevel.ts';
 
 export function registerDatabaseCommands(program: Command): void {
   const db = program.command('db').description(TOP_LEVEL.db);

@@ -29,6 +29,7 @@ export interface HmacOptions {
 
 /** What a scheme reads of its gateway source (sources.ts's Source holds these and more). */
 export interface SchemeSource {
+  name: string;
   secrets: string[];
   toleranceSeconds: number;
   /** Set for the `hmac` scheme only. */
