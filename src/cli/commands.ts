@@ -1,10 +1,12 @@
-// The module that registers each group of the `relay` command's top-level commands. program.ts
-// loads only the group a call names, so `relay --help` and a one-command call never import the
-// database driver, the AI SDK or the rule engine they do not use.
+// The `relay` command's top-level groups and the module that registers each
+// group. program.ts loads only the group a call names, so `relay --help` and a one-command call
+// never import the database driver, the AI SDK or the rule engine they do not use.
 import type { Command } from 'commander';
 import type { TopLevelName } from './topLevel.ts';
 
 type Register = (program: Command) => void;
+
+export { TOP_LEVEL, type TopLevelName } from './topLevel.ts';
 
 /** Each group registers the top-level commands listed with it. */
 export const GROUPS: Array<{ names: TopLevelName[]; load: () => Promise<Register> }> = [

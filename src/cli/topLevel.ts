@@ -1,5 +1,5 @@
-// The `relay` command's top-level commands and their descriptions: the group modules read their
-// own descriptions here, and commands.ts maps each name to the module that registers it.
+// The `relay` command's top-level commands and their descriptions, below both the loader
+// (commands.ts) and the groups that register them.
 export const TOP_LEVEL = {
   db: 'the embedded database (FerretDB); works offline',
   bootstrap: 'create a team, a bot and an API channel (offline, on the database); prints channelId and secretKey',
