@@ -37,32 +37,62 @@ function findGo(): string | undefined {
   return onPath('go') ?? (fs.existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
 }
 
+// Runs one step of the build in a Node child that starts the command and prints the step and the
+// time taken every 10 s on stderr (a first build takes minutes, mostly compiling SQLite); the
+// command's own output is passed back on stdout, for the error message when it fails.
+const PROGRESS_CHILD = `
+const { spawn } = await import('node:child_process');
+const [label, started, cmd, ...args] = process.argv.slice(1);
+const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+let packages = 0;
+child.stdout.pipe(process.stdout);
+child.stderr.on('data', (d) => { packages += String(d).split('\\n').filter((l) => /^[\\w.-]+(\\/[\\w.@-]+)+$/.test(l.trim())).length; process.stdout.write(d); });
+const elapsed = () => { const s = Math.round((Date.now() - Number(started)) / 1000); return s >= 60 ? Math.floor(s / 60) + ' min ' + (s % 60) + ' s' : s + ' s'; };
+const tick = setInterval(() => process.stderr.write('relay: FerretDB build: ' + label + (packages ? ', ' + packages + ' packages compiled' : '') + ', ' + elapsed() + ' so far\\n'), 10_000);
+child.on('close', (code) => { clearInterval(tick); process.exit(code ?? 1); });
+`;
+
+function runStep(label: string, started: number, cmd: string, args: string[], opts: { cwd?: string; env: NodeJS.ProcessEnv }) {
+  return spawnSync(process.execPath, ['--input-type=module', '-e', PROGRESS_CHILD, label, String(started), cmd, ...args], {
+    cwd: opts.cwd,
+    env: opts.env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+}
+
+const elapsedText = (started: number) => `${Math.round((Date.now() - started) / 1000)} s`;
+
 /**
  * Builds FerretDB with Relay's patch (ferretdb-patch/): `go mod download` the module, copy it,
  * write the version file its build expects (the module zip lacks it, so `go install` gives a
  * binary that panics at start), apply the patch and `go build`.
  */
-function buildPatched(go: string, out: string): void {
-  const download = spawnSync(go, ['mod', 'download', '-json', `${MODULE}@${FERRETDB_VERSION}`], {
-    encoding: 'utf8',
+function buildPatched(go: string, out: string, log: (line: string) => void): void {
+  const started = Date.now();
+  log('relay: FerretDB build step 1/3: downloading the module (go mod download)');
+  const download = runStep('step 1/3, downloading the module', started, go, ['mod', 'download', '-json', `${MODULE}@${FERRETDB_VERSION}`], {
     env: { ...process.env, GOFLAGS: '-mod=mod' },
   });
-  if (download.status !== 0) throw new EmbeddedDbUnavailable(`go mod download failed:\n${download.stdout}${download.stderr}`);
+  if (download.status !== 0) throw new EmbeddedDbUnavailable(`go mod download failed:\n${download.stdout}`);
   const moduleDir = JSON.parse(download.stdout).Dir as string;
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-ferretdb-src-'));
   try {
     fs.cpSync(moduleDir, work, { recursive: true });
     spawnSync('chmod', ['-R', 'u+w', work]);
     fs.writeFileSync(path.join(work, 'build', 'version', 'version.txt'), `${FERRETDB_VERSION}\n`);
+    log(`relay: FerretDB build step 2/3: patching the source (${elapsedText(started)})`);
     applyPatch(work);
     fs.mkdirSync(path.dirname(out), { recursive: true });
     const tmpOut = `${out}.tmp-${process.pid}`;
-    const build = spawnSync(go, ['build', '-trimpath', '-o', tmpOut, './cmd/ferretdb'], {
+    log(`relay: FerretDB build step 3/3: compiling with go build (${elapsedText(started)}; progress every 10 s)`);
+    const build = runStep('step 3/3, compiling', started, go, ['build', '-v', '-trimpath', '-o', tmpOut, './cmd/ferretdb'], {
       cwd: work,
-      encoding: 'utf8',
       env: { ...process.env, CGO_ENABLED: '0' },
     });
-    if (build.status !== 0) throw new EmbeddedDbUnavailable(`building FerretDB failed:\n${build.stderr}`);
+    if (build.status !== 0) throw new EmbeddedDbUnavailable(`building FerretDB failed:\n${build.stdout.split('\n').slice(-40).join('\n')}`);
+    log(`relay: FerretDB built in ${elapsedText(started)}`);
     fs.renameSync(tmpOut, out);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
@@ -83,8 +113,8 @@ export function ensureFerretBinary(log: (line: string) => void = (l) => process.
         'Options: `docker compose up` (MongoDB 7), or set MONGODB_URI=mongodb://host:27017/relay, or install Go so FerretDB can be built.',
     );
   }
-  log(`relay: building FerretDB ${FERRETDB_VERSION} with Relay's patch (first run only, about a minute)…`);
-  buildPatched(go, cached);
+  log(`relay: building FerretDB ${FERRETDB_VERSION} with Relay's patch with Go (first run only; several minutes from nothing, see README)…`);
+  buildPatched(go, cached, log);
   log(`relay: FerretDB installed at ${cached}`);
   return cached;
 }
