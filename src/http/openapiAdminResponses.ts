@@ -110,6 +110,7 @@ const WebhookDeliveryBody = z.strictObject({
   attemptCount: int,
   nextAttemptAt: isoOrNull,
   cancelReason: z.string().nullable(),
+  test: z.boolean(),
   attempts: z.array(AttemptBody),
   createdAt: iso,
   finishedAt: isoOrNull,

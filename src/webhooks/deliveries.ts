@@ -67,6 +67,7 @@ export async function reopenDelivery(
 async function reopen(ctx: Pick<AppContext, 'clock'>, hook: Webhook, current: DeliveryWithAttempts, schedule: RetrySchedule): Promise<DeliveryWithAttempts> {
   const webhookId = hook.id;
   const deliveryId = current.id;
+  if (current.test) throw new AppError('conflict', 'A test send is not resent; send a new test instead');
   if (!hook.enabled) throw new AppError('conflict', 'The webhook is disabled; enable it before resending');
   if (current.status === 'pending') throw new AppError('conflict', 'The delivery is still being attempted');
   // Its outcome is known but not yet copied onto the row (dispatcher.ts settles within moments):

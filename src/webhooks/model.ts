@@ -175,6 +175,8 @@ const DeliverySchema = new Schema(
     createdAt: { type: Date, required: true },
     finishedAt: { type: Date, default: null },
     cancelReason: { type: String, default: null },
+    /** A test send (testSend.ts): logged with its one attempt, never retried or resent; absent on live deliveries. */
+    test: { type: Boolean, default: undefined },
   },
   { minimize: false },
 );

@@ -62,6 +62,8 @@ export const presentDelivery = (d: DeliveryWithAttempts) => ({
   attemptCount: d.attemptCount,
   nextAttemptAt: iso(d.nextAttemptAt),
   cancelReason: d.cancelReason ?? null,
+  /** A test send (POST …/test): one attempt, never retried or resent. */
+  test: d.test === true,
   attempts: d.attempts.map(presentAttempt),
   createdAt: iso(d.createdAt),
   finishedAt: iso(d.finishedAt),

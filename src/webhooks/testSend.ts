@@ -1,12 +1,17 @@
 // Test sends (spec "Delivery behaviour" 4): a real request to the saved URL with the saved
 // method, headers and body, rendered against a sample payload of the hook's type, even when the
-// hook is disabled. Marked X-Service-Test: true; nothing is stored.
+// hook is disabled. Marked X-Service-Test: true. Logged in the hook's delivery log as a delivery
+// marked `test` with its one attempt (never retried or resent, and no part of the hook's health),
+// and counted in relay_webhook_deliveries_total with test="true".
 import type { AppContext } from '../context.ts';
 import { newId } from '../clock.ts';
 import { getBot } from '../platform/service.ts';
 import type { OutboundClient, OutboundResponse } from '../outbound/client.ts';
 import type { WebhookType } from './model.ts';
-import { buildDeliveryRequest, signedRequest, withDeliveryId } from './request.ts';
+import { attemptKey, DeliveryModel } from './model.ts';
+import { insertResults } from './attempts.ts';
+import { buildDeliveryRequest, signedRequest, storedRequest, withDeliveryId } from './request.ts';
+import { deliveries as deliveriesMetric } from '../observability/metrics.ts';
 import { samplePayload } from './samples.ts';
 import { getWebhook } from './service.ts';
 
@@ -27,7 +32,45 @@ export async function sendTest(ctx: Pick<AppContext, 'clock'>, outbound: Outboun
   const deliveryId = newId();
   const payload = withDeliveryId(samplePayload(hook.type as WebhookType, bot, ctx.clock.now()), deliveryId);
   const { request, unresolved } = buildDeliveryRequest(hook, payload);
-  const res = await outbound.send(signedRequest(request, { secret: hook.secret, deliveryId, event: hook.type, test: true, now: ctx.clock.now(), standardWebhooks: hook.standardWebhooks ?? false }));
+  const startedAt = ctx.clock.now();
+  const res = await outbound.send(signedRequest(request, { secret: hook.secret, deliveryId, event: hook.type, test: true, now: startedAt, standardWebhooks: hook.standardWebhooks ?? false }));
+  const finishedAt = ctx.clock.now();
+  deliveriesMetric.inc({ outcome: res.ok ? 'succeeded' : 'failed', attempt: '1', test: 'true' });
+  // The row first, then its result: a result never stands without its delivery.
+  await DeliveryModel.create({
+    _id: deliveryId,
+    id: deliveryId,
+    // Its own event id: a test send is no event, and must not take a live event's (eventId, hook) slot.
+    eventId: `test:${deliveryId}`,
+    webhookId: hook.id,
+    botId,
+    event: hook.type,
+    request: storedRequest(request),
+    unresolved: unresolved.length ? unresolved : undefined,
+    status: res.ok ? 'delivered' : 'failed',
+    attemptCount: 1,
+    attemptLimit: 1,
+    firstClaim: { startedAt, leaseUntil: finishedAt },
+    createdAt: startedAt,
+    finishedAt,
+    test: true,
+  });
+  await insertResults([
+    {
+      _id: attemptKey(deliveryId, 1),
+      deliveryId,
+      webhookId: hook.id,
+      number: 1,
+      status: res.ok ? 'succeeded' : 'failed',
+      finishedAt,
+      httpStatus: res.status,
+      durationMs: res.durationMs,
+      error: res.error,
+      responseBody: res.body,
+      responseTruncated: res.bodyTruncated,
+      retryAt: null,
+    },
+  ]);
   return {
     deliveryId,
     request: { method: request.method, url: request.url },
