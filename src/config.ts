@@ -60,9 +60,12 @@ const EnvSchema = z.object({
    */
   DELIVERY_LIST_TOTAL_LIMIT: z.coerce.number().int().min(1).default(10_000),
 
-  /** Agenda: how often a worker polls, and how long a job lock lives. */
+  /**
+   * Agenda: how often a worker polls, and how long a job lock lives. The lock also sets how soon
+   * the sweeps hand over what a killed process held (jobs/scheduler.ts, SWEEP_INTERVAL).
+   */
   JOB_PROCESS_EVERY_MS: z.coerce.number().int().min(10).default(1000),
-  JOB_LOCK_LIFETIME_MS: z.coerce.number().int().min(1000).default(60_000),
+  JOB_LOCK_LIFETIME_MS: z.coerce.number().int().min(1000).default(30_000),
   JOB_MAX_CONCURRENCY: z.coerce.number().int().min(1).default(50),
 
   /** Plan limits override, JSON: {"standard":{"dataSourcesPerBot":5,...}}. */
@@ -95,6 +98,12 @@ const EnvSchema = z.object({
    * a higher baseline (ada-002, some nomic/bge) need more. -1 turns the floor off.
    */
   EMBEDDING_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).default(0.3),
+
+  /**
+   * How often each instance writes its heartbeat and follows what the others changed (a gateway
+   * reload, an edit of GATEWAY_CONFIG): docs/DEPLOY.md, "Scaling".
+   */
+  FLEET_POLL_MS: z.coerce.number().int().min(10).default(2_000),
 
   /** Gateway: source configuration file and rules folder. */
   GATEWAY_CONFIG: z.string().optional(),

@@ -2,7 +2,7 @@
 import type { DomainModule } from '../module.ts';
 import { pruneEvents } from './retention.ts';
 import { recordUndispatchedEvents } from './upgrade.ts';
-import { ensureRecurring } from '../jobs/scheduler.ts';
+import { ensureRecurring, SWEEP_INTERVAL } from '../jobs/scheduler.ts';
 
 export const REDISPATCH_JOB = 'events.redispatch';
 
@@ -17,7 +17,7 @@ export const eventsModule: DomainModule = {
     if (!role.worker) return;
     const recorded = await recordUndispatchedEvents();
     if (recorded) ctx.logger.info({ events: recorded }, 'events an older release left undispatched are recorded for the sweep');
-    await ensureRecurring(ctx.jobs, '1 minute', REDISPATCH_JOB);
+    await ensureRecurring(ctx.jobs, SWEEP_INTERVAL, REDISPATCH_JOB);
   },
   prune: pruneEvents,
 };

@@ -9,7 +9,7 @@ import { createWebhooksState, type WebhooksOptions, type WebhooksState } from '.
 import { performSweep, SWEEP_JOB } from './sweep.job.ts';
 import { pruneDeliveries } from './retention.ts';
 import { fillResultHookIds, recordUncheckedFreshDeliveries, unmarkFreshRowsWithAttemptRows } from './upgrade.ts';
-import { ensureRecurring } from '../jobs/scheduler.ts';
+import { ensureRecurring, SWEEP_INTERVAL } from '../jobs/scheduler.ts';
 import { startInBackground, type BackgroundTask } from '../jobs/background.ts';
 
 export type WebhooksModule = DomainModule & { state(): WebhooksState };
@@ -51,7 +51,7 @@ export function createWebhooksModule(opts: WebhooksOptions = {}): WebhooksModule
         },
         (err) => ctx.logger.error({ err }, 'could not fill in the hook id of webhook attempt results; the next start tries again'),
       );
-      await ensureRecurring(ctx.jobs, '1 minute', SWEEP_JOB);
+      await ensureRecurring(ctx.jobs, SWEEP_INTERVAL, SWEEP_JOB);
     },
     prune: (before) => pruneDeliveries(before),
     async stop() {

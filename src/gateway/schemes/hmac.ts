@@ -6,22 +6,9 @@
 // identify the delivery (a captured body under a fresh id is a duplicate, issue 35). The event comes
 // from a path or a header, else the body's `type`/`event`.
 import { AppError } from '../../http/errors.ts';
-import type { CompiledExpression } from '../rules/expression.ts';
 import { anyMatch, bodyEvent, checkTolerance, digestId, eventName, header, hmac, parseTimestamp, providerId, refuse, type HmacAlgorithm } from './common.ts';
-import type { Scheme, SchemeRequest } from './types.ts';
-
-export interface HmacOptions {
-  header: string;
-  algorithm: HmacAlgorithm;
-  encoding: 'hex' | 'base64';
-  prefix: string;
-  timestampHeader: string | null;
-  timestampSeparator: string;
-  idHeader: string | null;
-  idPath: CompiledExpression | null;
-  eventHeader: string | null;
-  eventPath: CompiledExpression | null;
-}
+import type { CompiledExpression } from '../rules/expression.ts';
+import type { HmacOptions, Scheme, SchemeRequest } from './types.ts';
 
 const DIGEST_BYTES: Record<HmacAlgorithm, number> = { sha1: 20, sha256: 32, sha512: 64 };
 

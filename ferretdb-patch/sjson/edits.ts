@@ -1,6 +1,6 @@
 // Relay's patch, sjson decoding: stored documents decoded with their schema cached and plain
 // scalars read directly (relay_sjson.go, tested by relay_sjson_test.go).
-import type { Edit, PatchTopic } from './topic.ts';
+import type { Edit, PatchTopic } from '../topic.ts';
 
 const EDITS: Edit[] = [
   // Stored documents are decoded with their schema cached and their plain scalars read directly

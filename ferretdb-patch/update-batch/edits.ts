@@ -1,6 +1,6 @@
 // Relay's patch, update batches: an update command's modified documents are written in batches,
 // each in one transaction and one UPDATE (relay_update_batch.go, relay_update.go).
-import type { Edit, PatchTopic } from './topic.ts';
+import type { Edit, PatchTopic } from '../topic.ts';
 
 const EDITS: Edit[] = [
   // An update command's modified documents are written in batches (relay_update_batch.go wraps

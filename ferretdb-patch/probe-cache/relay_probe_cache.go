@@ -1,11 +1,11 @@
 // Relay's patch: the pushdown's probe answers kept in the process (added at build time by Relay's
-// installer, src/db/ferretdb-patch in the Relay repository; not part of FerretDB).
+// installer, ferretdb-patch/ in the Relay repository; not part of FerretDB).
 //
 // Before using an index the pushdown asks SQLite "does a row of this set hold an array at F" (and,
 // before a sort, "a value SQLite orders unlike MongoDB"): one EXISTS each, and SQLite compiles each
 // statement again on every query (the modernc driver prepares on every execution): 3 of the 7
 // statements of an admin delivery list's page, 0.2-0.3 ms of FerretDB's 4-6 ms for a first page
-// (docs/BENCHMARKS.md, "Session 36"). A "no" stays true until a write stores such a value
+// (an admin delivery list's page, measured). A "no" stays true until a write stores such a value
 // at F in the table, since a row that joins the set by an update is written whole. So the answers
 // are kept per table, and:
 //

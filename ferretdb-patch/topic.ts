@@ -1,4 +1,4 @@
-// The shape of one concern of Relay's FerretDB patch (patch.ts assembles them).
+// The shape of one concern of the patch (patch.ts assembles them).
 
 /** Replaces the one occurrence of `anchor` in FerretDB's `file` with `replace`. */
 export interface Edit {
@@ -7,7 +7,7 @@ export interface Edit {
   replace: string;
 }
 
-/** A concern's Go files (this folder's file -> where it goes in FerretDB's tree) and its edits. */
+/** A concern's Go files (its folder's file -> where it goes in FerretDB's tree) and its edits. */
 export interface PatchTopic {
   added: Record<string, string>;
   edits: Edit[];

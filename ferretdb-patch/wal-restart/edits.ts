@@ -1,6 +1,6 @@
 // Relay's patch, WAL restart: one loop restarts the WAL of each database on disk when steady
 // readers keep SQLite from doing it (relay_wal_restart.go).
-import type { Edit, PatchTopic } from './topic.ts';
+import type { Edit, PatchTopic } from '../topic.ts';
 
 const EDITS: Edit[] = [
   // Each database on disk joins the loop that restarts a WAL steady readers keep from restarting

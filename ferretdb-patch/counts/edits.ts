@@ -1,6 +1,6 @@
 // Relay's patch, counts: the count command and countDocuments' pipeline counted in SQL, and the
 // counts kept per key for counted indexes (relay_counts.go, relay_count.go).
-import type { Edit, PatchTopic } from './topic.ts';
+import type { Edit, PatchTopic } from '../topic.ts';
 
 const EDITS: Edit[] = [
   // Counted indexes get their triggers and counts when created, and lose them when dropped (relay_counts.go).

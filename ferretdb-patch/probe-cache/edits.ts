@@ -2,7 +2,7 @@
 // every write that could change them (relay_probe_cache.go). Every document write of the SQLite
 // backend goes through InsertAll (inserts, upserts), UpdateAll (update batches, findAndModify) or
 // DeleteAll; tables are created, dropped and renamed by the metadata registry.
-import type { Edit, PatchTopic } from './topic.ts';
+import type { Edit, PatchTopic } from '../topic.ts';
 
 const EDITS: Edit[] = [
   // An insert's and an update's documents keep the answers they may falsify from use while they

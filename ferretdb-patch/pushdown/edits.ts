@@ -1,6 +1,6 @@
 // Relay's patch, pushdown: the SQLite backend answers filters, sorts and counts from its indexes
 // when it can prove the answer exact (relay_pushdown.go), for find, findAndModify and explain.
-import type { Edit, PatchTopic } from './topic.ts';
+import type { Edit, PatchTopic } from '../topic.ts';
 
 const EDITS: Edit[] = [
   // The query API between handler and backend carries the sort and count Relay pushes down.

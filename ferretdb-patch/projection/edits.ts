@@ -1,6 +1,6 @@
 // Relay's patch, find's projection: plain top-level projections (and none) applied without deep
 // copies of the documents (relay_projection.go).
-import type { Edit, PatchTopic } from './topic.ts';
+import type { Edit, PatchTopic } from '../topic.ts';
 
 const EDITS: Edit[] = [
   {

@@ -1,5 +1,5 @@
 // Relay's patch, resource tracking: FerretDB's leak tracking of every iterator, turned off.
-import type { Edit, PatchTopic } from './topic.ts';
+import type { Edit, PatchTopic } from '../topic.ts';
 
 const EDITS: Edit[] = [
   // Resource tracking records a stack trace (runtime.Callers) and a finalizer for every document

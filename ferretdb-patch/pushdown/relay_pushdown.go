@@ -1,5 +1,5 @@
 // Relay's pushdown for FerretDB v1.24.2's SQLite backend (added at build time by Relay's installer,
-// src/db/ferretdb-patch in the Relay repository; not part of FerretDB).
+// ferretdb-patch/ in the Relay repository; not part of FerretDB).
 //
 // FerretDB filters, sorts and counts every query in Go, so each query reads the whole collection.
 // This file turns the part of a filter it can translate into SQL that SQLite answers from Relay's

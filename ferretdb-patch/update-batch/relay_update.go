@@ -1,5 +1,5 @@
 // Relay: the documents of one UpdateAll written by one UPDATE per 100 documents (added at build
-// time by Relay's installer, src/db/ferretdb-patch; not part of FerretDB).
+// time by Relay's installer, ferretdb-patch/ in the Relay repository; not part of FerretDB).
 //
 // FerretDB v1 ran an UPDATE per document, and the modernc driver compiles a statement on every
 // execution, prepared or not: with Relay's (rank, value) index expressions, compiling the UPDATE

@@ -1,6 +1,6 @@
 // Relay's patch, atomic updates: update and findAndModify commands on one collection take turns,
 // so concurrent updates do not undo each other (relay_atomic_update.go).
-import type { Edit, PatchTopic } from './topic.ts';
+import type { Edit, PatchTopic } from '../topic.ts';
 
 const EDITS: Edit[] = [
   // findAndModify reads, changes and writes back without another command's write in between.

@@ -1,6 +1,6 @@
 // Relay's patch, indexes: _id lookups that use the _id index, and secondary indexes in Relay's
 // (rank, value) form, upgraded from an unpatched FerretDB's on open (relay_index.go).
-import type { Edit, PatchTopic } from './topic.ts';
+import type { Edit, PatchTopic } from '../topic.ts';
 
 const EDITS: Edit[] = [
   // FerretDB's _id index is on `->"_id"` but its queries used `->'$._id'`, which SQLite does not

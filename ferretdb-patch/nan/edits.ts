@@ -1,5 +1,5 @@
 // Relay's patch, the NaN check: on the messages clients send, not on every reply (relay_nan.go).
-import type { Edit, PatchTopic } from './topic.ts';
+import type { Edit, PatchTopic } from '../topic.ts';
 
 const EDITS: Edit[] = [
   {

@@ -1,5 +1,5 @@
 // Relay's patch, decoded documents built at once instead of field by field (relay_document.go).
-import type { Edit, PatchTopic } from './topic.ts';
+import type { Edit, PatchTopic } from '../topic.ts';
 
 const EDITS: Edit[] = [
   {
