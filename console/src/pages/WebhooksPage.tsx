@@ -40,7 +40,7 @@ function HookHealth({ hook }: { hook: Webhook }) {
     </span>
   );
 }
-/** A test send is one real request, answered inline and not stored (docs/WEBHOOKS.md). */
+/** A test send is one real request, answered inline and logged as a test delivery (docs/WEBHOOKS.md). */
 interface TestResult {
   deliveryId: string;
   request: { method: string; url: string };
@@ -162,7 +162,7 @@ function Deliveries({ bot, hook }: { bot: BotRow; hook: Webhook }) {
                 <Time value={d.createdAt} />
               </td>
               <td className="actions">
-                <button type="button" onClick={() => resend(d)} disabled={action.busy || d.status === 'pending' || !!d.error}>
+                <button type="button" onClick={() => resend(d)} disabled={action.busy || d.status === 'pending' || d.test === true || !!d.error} title={d.test ? 'A test send is not resent: send a new test' : undefined}>
                   Resend
                 </button>
               </td>
