@@ -8,6 +8,7 @@ import { registerWebhooksCommands } from './webhooks.ts';
 import { registerChatCommands } from './chat.ts';
 import { registerGatewayCommands } from './gateway.ts';
 import { registerPublicCommands } from './public.ts';
+import { serveEmbeddedDb } from './dbServe.ts';
 
 export function buildProgram(): Command {
   const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -33,6 +34,13 @@ check" / "dry-run" (on RULES_DIR). .env in the working directory is read. Run "r
     .description('build FerretDB v1.24.2 with Relay’s patch (src/db/ferretdb-patch) with Go unless already installed; prints its path')
     .action(() => {
       process.stdout.write(`${ensureFerretBinary()}\n`);
+    });
+
+  db.command('serve')
+    .description('run the embedded FerretDB alone, in the foreground, for several Relay processes (prints its MONGODB_URI; DATA_DIR/db, EMBEDDED_DB_PORT)')
+    .option('--port <port>', 'port to listen on (default EMBEDDED_DB_PORT)')
+    .action(async (opts: { port?: string }) => {
+      await serveEmbeddedDb(opts);
     });
 
   registerPlatformCommands(program);
