@@ -39,6 +39,13 @@ const EnvSchema = z.object({
    * plus its reads. Keep it above OUTBOUND_TIMEOUT_MS (docs/API_NOTES.md).
    */
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
+  /**
+   * How long a client may take to send a request's headers, and the whole request with its body
+   * (Node's headersTimeout and requestTimeout; their defaults held a trickled body for 300 s).
+   * A request not received in time is answered 408 and its connection closed (docs/API_NOTES.md).
+   */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
+  HTTP_RECEIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
 
   /**
    * Days to keep the records of finished work: events, webhook deliveries with their attempts, and
@@ -138,6 +145,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       `Invalid configuration:\n  JOB_LOCK_LIFETIME_MS: must be at least ${LOCK_LIFETIME_FLOOR_MS} ms ` +
         `(three times the ${DELIVERY_TIMEOUT_MS} ms delivery timeout) so a running job is never picked up twice`,
     );
+  }
+  if (config.HTTP_HEADERS_TIMEOUT_MS > config.HTTP_RECEIVE_TIMEOUT_MS) {
+    throw new ConfigError('Invalid configuration:\n  HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_RECEIVE_TIMEOUT_MS (the headers are part of the request)');
   }
   if (config.PLAN_LIMITS_JSON) {
     try {

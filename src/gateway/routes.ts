@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
 import { validate } from '../http/validate.ts';
 import { gatewayDeliveries } from '../observability/metrics.ts';
-import { authenticateDelivery, readDelivery, readRawBody } from './intake.ts';
+import { authenticateDelivery, checkContentType, jsonBodyOf, readDelivery, readRawBody } from './intake.ts';
 import { presentDelivery, presentRuleSet, presentSource } from './presenters.ts';
 import { DeliveryListQuerySchema, DeliveryParamsSchema, type DeliveryListQuery } from './schema.ts';
 import { acceptDelivery, getDelivery, listDeliveries, replayDelivery } from './service.ts';
@@ -22,12 +22,14 @@ export function intakeRoutes(router: Router, ctx: AppContext, state: () => Gatew
       throw new AppError('not_found', 'Unknown gateway source');
     }
     try {
-      if (c.request.type !== 'application/json') throw new AppError('unsupported_media_type', 'Content-Type must be application/json');
+      const type = c.request.type.toLowerCase();
+      checkContentType(source, type);
       const rawBody = await readRawBody(c.req, source.maxBodyBytes);
       const now = ctx.clock.now();
       const auth = authenticateDelivery(source, c.req.headers, rawBody, now);
-      const incoming = await readDelivery(source, c.req.headers, rawBody, ctx.config.JSON_MAX_DEPTH, auth, now);
-      const { id, duplicate } = await acceptDelivery(ctx, state(), source.name, incoming, rawBody);
+      const body = jsonBodyOf(type, rawBody);
+      const incoming = await readDelivery(source, c.req.headers, body, ctx.config.JSON_MAX_DEPTH, auth, now);
+      const { id, duplicate } = await acceptDelivery(ctx, state(), source.name, incoming, body);
       c.status = duplicate ? 200 : 202;
       c.body = duplicate ? { success: true, duplicate: true, deliveryId: incoming.deliveryId } : { success: true, duplicate: false, deliveryId: incoming.deliveryId, id };
     } catch (err) {
