@@ -29,6 +29,8 @@ export interface HmacOptions {
 
 /** What a scheme reads of its gateway source (sources.ts's Source holds these and more). */
 export interface SchemeSource {
+  /** The source's name: what a scheme keys what it remembers of the source by. */
+  name: string;
   secrets: string[];
   toleranceSeconds: number;
   /** Set for the `hmac` scheme only. */
