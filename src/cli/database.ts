@@ -1,7 +1,7 @@
 // `relay db install` builds the embedded FerretDB ahead of the first start; `relay db serve` runs it
 // alone for several local processes (dbServe.ts).
 import type { Command } from 'commander';
-import { TOP_LEVEL } from './commands.ts';
+import { TOP_LEVEL } from './topLevel.ts';
 
 export function registerDatabaseCommands(program: Command): void {
   const db = program.command('db').description(TOP_LEVEL.db);
