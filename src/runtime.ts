@@ -65,8 +65,10 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   await jobs.ready;
   for (const m of modules) await m.start?.(ctx, role);
   if (role.worker) await scheduleRetention(ctx);
-  await ctx.fleet.tick();
-  ctx.fleet.start();
+  if (role.api || role.worker) {
+    ctx.fleet.start();
+    await ctx.fleet.tick();
+  }
 
   let workerStarted = false;
   return {
