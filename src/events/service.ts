@@ -60,7 +60,7 @@ export class EventBus {
   /** Stores the event (in the outbox) and dispatches it. A failed dispatch is logged; the sweeper retries it. */
   async emit(input: EventInput): Promise<StoredEvent> {
     // Time-ordered: rows keyed by the event id then add to the end of their index, which made the
-    // webhook burst about 18 % faster on FerretDB (docs/BENCHMARKS.md, session 17).
+    // webhook burst about 18 % faster on FerretDB (docs/BENCHMARKS.md).
     const doc = new EventModel({ ...input, id: timeOrderedId(), createdAt: this.clock.now() });
     // Validated and cast here, once: the group commit writes the plain document.
     await doc.validate();
