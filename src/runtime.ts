@@ -11,7 +11,7 @@ import type { AppContext } from './context.ts';
 import type { DomainModule } from './module.ts';
 import { resolvePlanLimits } from './platform/plans.ts';
 import { modules as allModules } from './modules.ts';
-import { defineRetention, scheduleRetention } from './jobs/retention.ts';
+import { defineRetention, scheduleRetention } from './retention.ts';
 import { InstanceRegistry } from './fleet/service.ts';
 
 export interface Runtime {
