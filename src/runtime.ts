@@ -12,7 +12,7 @@ import type { DomainModule } from './module.ts';
 import { resolvePlanLimits } from './platform/plans.ts';
 import { modules as allModules } from './modules.ts';
 import { defineRetention, scheduleRetention } from './retention.ts';
-import { InstanceRegistry } from './fleet/service.ts';
+import { InstanceRegistry } from './jobs/fleet.ts';
 
 export interface Runtime {
   ctx: AppContext;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestRuntime, TEST_ADMIN_TOKEN } from '../helpers/harness.ts';
 import { createApp } from '../../src/http/app.ts';
 import { createGatewayModule } from '../../src/gateway/index.ts';
-import { InstanceRegistry } from '../../src/fleet/service.ts';
+import { InstanceRegistry } from '../../src/jobs/fleet.ts';
 import { gatewayFiles } from '../gateway/support/gatewayFiles.ts';
 import { modulesWithGateway } from '../gateway/support/runtime.ts';
 import { eventBody, hmacHeader } from '../gateway/support/signing.ts';

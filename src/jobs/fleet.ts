@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../observability/logger.ts';
 import { trusted } from '../db/connection.ts';
-import { FleetSettingModel, InstanceModel } from './model.ts';
+import { FleetSettingModel, InstanceModel } from './fleetModel.ts';
 
 /** An instance silent for this many polls is no longer listed; its row goes after a day. */
 const SILENT_POLLS = 5;
