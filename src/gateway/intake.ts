@@ -5,7 +5,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import getRawBody from 'raw-body';
 import { AppError } from '../http/errors.ts';
-import { jsonDepthExceeds } from '../http/body.ts';
+import { refuseUnsafeJson } from '../http/body.ts';
 import { isStorableKey } from '../http/validate.ts';
 import type { Source } from './sources.ts';
 import { schemes } from './schemes/index.ts';
@@ -69,15 +69,12 @@ export function authenticateDelivery(source: Source, headers: IncomingHttpHeader
 function parseJson(rawBody: Buffer, maxDepth: number): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(rawBody.toString('utf8'), (key, v) => {
-      if (key === '__proto__') throw new Error('prototype key');
-      return v;
-    });
+    value = JSON.parse(rawBody.toString('utf8'));
   } catch {
     throw new AppError('invalid_json', 'Request body is not valid JSON');
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new AppError('invalid_json', 'Request body must be a JSON object');
-  if (jsonDepthExceeds(value, maxDepth)) throw new AppError('json_too_deep', `Request body is nested deeper than ${maxDepth} levels`);
+  refuseUnsafeJson(value, maxDepth);
   return value as Record<string, unknown>;
 }
 

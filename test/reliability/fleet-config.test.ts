@@ -27,6 +27,7 @@ describe('a gateway configuration shared by two instances', () => {
     const ctx = rt.runtime.ctx;
     fleet2 = new InstanceRegistry({ role: 'api', clock: ctx.clock, pollMs: 3_600_000, logger: ctx.logger, id: 'second-instance' });
     const ctx2 = { ...ctx, fleet: fleet2 };
+    fleet2.start();
     await second.start!(ctx2, { api: true, worker: false });
     const app2 = createApp(ctx2, [second]);
     http2 = () => request(app2.callback());
