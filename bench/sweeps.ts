@@ -33,7 +33,7 @@ import { attemptKey, AttemptResultModel, DeliveryModel, UnfinishedFirstAttemptsM
 import { pruneDeliveries } from '../src/webhooks/retention.ts';
 import { pruneGateway } from '../src/gateway/retention.ts';
 import { pruneEvents } from '../src/events/retention.ts';
-import { ActionOutcomeModel, GatewayDeliveryModel, ResyncAttemptModel } from '../src/gateway/model.ts';
+import { ActionOutcomeModel, GatewayDeliveryBodyModel, GatewayDeliveryModel, ResyncAttemptModel } from '../src/gateway/model.ts';
 import { performSweep as webhookSweep } from '../src/webhooks/sweep.job.ts';
 import { performSweep as gatewaySweep } from '../src/gateway/sweep.job.ts';
 import { performSyncSweep } from '../src/datasources/sweep.job.ts';
@@ -199,10 +199,10 @@ async function measureSize(n: number): Promise<SizeFigures> {
       await UndispatchedEventModel.collection.insertOne({ _id: event.id, at, event: event.toObject() } as never);
       await EventModel.collection.insertOne(event.toObject() as never);
       const id = timeOrderedId();
-      const body = Buffer.from('{}');
-      await GatewayDeliveryModel.create({ id, source: 'relay', deliveryId: randomUUID(), event: 'conversation.started', test: false, headers: {}, rawBody: body, receivedAt: at, sweptAt: at }); // never queued
+      await GatewayDeliveryBodyModel.create({ _id: id, headers: {}, rawBody: Buffer.from('{}') });
+      await GatewayDeliveryModel.create({ id, source: 'relay', deliveryId: randomUUID(), event: 'conversation.started', test: false, signed: { deliveryId: false, event: false, test: false }, receivedAt: at, sweptAt: at }); // never queued
       const outcome = timeOrderedId();
-      await ActionOutcomeModel.create({ id: outcome, delivery: randomUUID(), run: 0, rule: 'log-all', index: 0, type: 'log', spec: { type: 'log' }, status: 'pending', createdAt: at, sweptAt: at }); // never run
+      await ActionOutcomeModel.create({ _id: outcome, delivery: randomUUID(), run: 0, rule: 'log-all', index: 0, type: 'log', spec: { type: 'log' }, status: 'pending', createdAt: at, sweptAt: at }); // never run
       // A fresh delivery whose first attempt never ran (the process died with it queued), with its batch's record.
       const deliveryId = timeOrderedId();
       await UnfinishedFirstAttemptsModel.collection.insertOne({ _id: timeOrderedId(), at, eventIds: [event.id] } as never);

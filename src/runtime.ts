@@ -2,7 +2,7 @@
 // event bus and domain modules. main.ts, the CLI and the tests all start from here.
 import type { Config } from './config.ts';
 import { connectDatabase, disconnectDatabase, ensureIndexes } from './db/connection.ts';
-import { createScheduler, removeCompletedJobs } from './jobs/scheduler.ts';
+import { createScheduler } from './jobs/scheduler.ts';
 import { instrumentScheduler } from './jobs/metrics.ts';
 import { EventBus } from './events/service.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -68,8 +68,6 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     ctx,
     modules,
     async startWorker() {
-      const removed = await removeCompletedJobs(mongoose.connection.db!);
-      if (removed) opts.logger.info({ removed }, 'jobs: one-time jobs that succeeded before this version deleted');
       await jobs.start();
       workerStarted = true;
     },

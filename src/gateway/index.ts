@@ -9,9 +9,7 @@ import { ACTION_JOB, PROCESS_JOB, SWEEP_JOB, type ActionJobData, type ProcessJob
 import { createGatewayState, type GatewayState } from './state.ts';
 import { performSweep } from './sweep.job.ts';
 import { pruneGateway } from './retention.ts';
-import { moveBodiesApart } from './upgrade.ts';
 import { ensureRecurring } from '../jobs/scheduler.ts';
-import { startInBackground, type BackgroundTask } from '../jobs/background.ts';
 
 export interface GatewayOptions {
   /** Delays between action attempts (attempts = delays + 1); tests pass short ones. */
@@ -24,7 +22,6 @@ export interface GatewayOptions {
 export function createGatewayModule(opts: GatewayOptions = {}): DomainModule & { state(): GatewayState } {
   const retryDelaysMs = opts.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   let current: GatewayState | null = null;
-  let upgrade: BackgroundTask | undefined;
   const state = () => {
     if (!current) throw new Error('gateway module not started');
     return current;
@@ -60,20 +57,10 @@ export function createGatewayModule(opts: GatewayOptions = {}): DomainModule & {
       current = createGatewayState(ctx, { rulesDebounceMs: opts.rulesDebounceMs });
       current.rules.watch();
       if (!role.worker) return;
-      // Not awaited: a large install takes minutes (300,000 rows: docs/BENCHMARKS.md, session 32),
-      // and a worker that did not start meanwhile would look dead to its supervisor.
-      upgrade = startInBackground(
-        async (signal) => {
-          const moved = await moveBodiesApart(signal);
-          if (moved) ctx.logger.info({ deliveries: moved }, 'gateway deliveries an older release stored with their body inside now have it apart');
-        },
-        (err) => ctx.logger.error({ err }, 'could not move gateway bodies apart; the next start tries again'),
-      );
       await ensureRecurring(ctx.jobs, '1 minute', SWEEP_JOB);
     },
     prune: (before) => pruneGateway(before),
     async stop() {
-      await upgrade?.stop();
       await current?.close();
       current = null;
     },

@@ -37,21 +37,6 @@ export function createScheduler(db: Db, config: Config, name = `relay-${process.
 }
 
 /**
- * Deletes the one-time jobs that succeeded before `removeOnComplete` (an upgrade's leftovers, which
- * every lock query would otherwise keep reading); recurring and failed jobs stay.
- */
-export async function removeCompletedJobs(db: Db): Promise<number> {
-  const { deletedCount } = await db.collection('agendaJobs').deleteMany({
-    nextRunAt: null,
-    repeatInterval: null,
-    lastFinishedAt: { $ne: null },
-    failedAt: null,
-    lockedAt: null,
-  });
-  return deletedCount;
-}
-
-/**
  * Declares a recurring job without moving an existing schedule. Agenda's `every()` recomputes the
  * next run from now on each call (docs/FERRETDB.md), so a worker restarted more often than the
  * interval would push the run back every time and it would never come. An existing job with the

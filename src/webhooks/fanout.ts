@@ -7,7 +7,7 @@ import { timeOrderedId } from '../clock.ts';
 import type { StoredEvent } from '../events/model.ts';
 import { DeliveryModel, type Delivery, type DeliveryStatus, type Webhook } from './model.ts';
 import { insertNew } from '../db/insertNew.ts';
-import { buildDeliveryRequest, storedRequest, withDeliveryId, type BuiltRequest } from './request.ts';
+import { buildDeliveryRequest, withDeliveryId, type BuiltRequest } from './request.ts';
 import { hooksForEvents } from './service.ts';
 import { SerialBatcher } from '../db/serialBatcher.ts';
 import { hookDelaysMs, type RetrySchedule } from './retry.ts';
@@ -109,18 +109,18 @@ function deliveryDocument(ctx: Pick<AppContext, 'clock' | 'logger'>, event: Stor
     webhookId: hook.id,
     botId: event.botId,
     event: event.type,
-    request: storedRequest(built?.request ?? { method: 'POST', url: hook.url, headers: {}, body: '' }),
-    // Left out when empty or null, as the presenters read them: each stored field costs FerretDB's decoding.
-    ...(built?.unresolved.length ? { unresolved: built.unresolved } : {}),
+    request: built?.request ?? { method: 'POST', url: hook.url, headers: {}, body: '' },
+    unresolved: built?.unresolved ?? [],
     status: (built ? 'pending' : 'failed') as DeliveryStatus,
     attemptCount: 0,
-    ...(retryDelaysMs ? { retryDelaysMs } : {}),
+    retryDelaysMs: retryDelaysMs ?? null,
     attemptLimit,
     runAfter: 0,
     nextAttemptAt: built ? now : null,
     firstClaim: built ? { startedAt: now, leaseUntil: new Date(now.getTime() + firstLeaseMs) } : null,
     fresh: !!built,
     createdAt: now,
-    ...(built ? {} : { finishedAt: now, cancelReason: buildError }),
+    finishedAt: built ? null : now,
+    cancelReason: buildError,
   };
 }
