@@ -3,6 +3,7 @@
 import type { Config } from './config.ts';
 import { connectDatabase, disconnectDatabase, ensureIndexes } from './db/connection.ts';
 import { createScheduler } from './jobs/scheduler.ts';
+import { runUpgrades } from './upgrades/registry.ts';
 import { instrumentScheduler } from './jobs/metrics.ts';
 import { EventBus } from './events/service.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -68,6 +69,8 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     ctx,
     modules,
     async startWorker() {
+      // Before the worker takes jobs: each step once across every instance (upgrades/registry.ts).
+      await runUpgrades(mongoose.connection.db!, modules.flatMap((m) => m.upgrades ?? []), { runner: jobs.attrs.name ?? `relay-${process.pid}`, logger: opts.logger });
       await jobs.start();
       workerStarted = true;
     },
