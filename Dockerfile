@@ -3,7 +3,8 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# --ignore-scripts: `prepare` compiles the CLI from src/, which is not copied yet; `npm run build` does it below.
+RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY console ./console
@@ -26,5 +27,5 @@ USER node
 EXPOSE 3000
 # ROLE=worker serves no HTTP: its health is the process itself (the orchestrator restarts it on exit).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s CMD node -e "if (process.env.ROLE === 'worker') process.exit(0); fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# A 32 MiB young generation halves the scavenges under request load (docs/BENCHMARKS.md, session 29 heap).
+# A 32 MiB young generation halves the scavenges under request load (docs/BENCHMARKS.md, heap).
 CMD ["node", "--max-semi-space-size=32", "dist/main.js"]

@@ -1,34 +1,38 @@
-// Retrieval quality with no model: recall@1 and recall@3 (a right row among the first 1 or 3
-// distinct rows ranked) for Relay's retriever, plain BM25 and two libraries, all in the same run,
-// over the ai package's own docs (devDependency `ai-docs-corpus`, pinned to one version), chunked
-// by the sync path's chunker. Also: how often the grounded reply cites a right row, and answer
-// latency (retrieve + compose). Questions: tuning.json (66, the ones the ranking was tuned on,
-// the first held-out set included once it was scored) and held-out-2.json (26, written before any
-// tuning for it and scored only once the tuning was over). By default only the tuning set is scored;
-// --held-out scores held-out-2 as well, in the same run. --ablate measures each choice.
+// Retrieval quality with no model, over several corpora of different kinds, each the markdown docs
+// of a pinned npm package (devDependencies `*-docs-corpus`), chunked as a sync chunks them. Per
+// corpus: recall@1 and @3 (a right section among the first 1 or 3 distinct sections ranked), the
+// recall at the passages the grounded answerer actually cites (its own selection, composeGroundedReply),
+// plain BM25 (k1 1.2, b 0.75) @1 and @3 on the same chunks, the paraphrased subset apart, and how
+// often the reply is "I don't know" on questions the docs do not answer (and on those they do).
+//   --corpora ai,commander       which corpora (default: the tuning ones)
+//   --held-out                   the held-out corpora too (score them once, at the end)
+//   --ablate <method>|all        each method turned the other way from the default, one at a time
+//   --min-coverage 0,0.6         the answerer's threshold (grounded.ts MIN_COVERAGE) set otherwise too
+//   --check                      only check that every expected section exists in its corpus
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import MiniSearch from 'minisearch';
-import { create, insertMultiple, search as oramaSearch } from '@orama/orama';
 import { chunkMarkdown } from '../src/datasources/chunking.ts';
 import { Bm25Segment, DEFAULT_RETRIEVER, type RetrieverOptions } from '../src/knowledge/bm25.ts';
-import { searchSegments } from '../src/knowledge/search.ts';
-import { terms } from '../src/knowledge/terms.ts';
-import { createEmbedder, embedRows } from '../src/knowledge/embeddings.ts';
-import { hybridSearch } from '../src/knowledge/fusion.ts';
-import { joinVectors } from '../src/knowledge/vectors.ts';
-import type { RowChunks } from '../src/knowledge/store.ts';
-import { loadConfig } from '../src/config.ts';
-import { composeGroundedReply } from '../src/chat/answerers/grounded.ts';
-import { percentile } from './lib/load.ts';
+import { searchSegments, type ScoredChunk } from '../src/knowledge/search.ts';
+import { composeGroundedReply, MIN_COVERAGE } from '../src/chat/answerers/grounded.ts';
 import { machineLine } from './lib/runtime.ts';
 import { PlainBm25 } from './lib/plainBm25.ts';
+import { flag } from './lib/args.ts';
 
 interface Question {
   q: string;
+  /** `file` or `file#heading`: a hit in that row whose heading path contains the heading. */
   rows: string[];
   paraphrased?: boolean;
+}
+interface Corpus {
+  name: string;
+  kind: string;
+  pkg: string;
+  /** Which files of the package are rows (their ids: paths inside `root`). */
+  root: string;
+  files: RegExp;
+  heldOut: boolean;
 }
 interface Chunk {
   id: string;
@@ -36,157 +40,159 @@ interface Chunk {
   heading: string | null;
   text: string;
 }
-type Ranker = (query: string) => string[] | Promise<string[]>;
+
+const CORPORA: Corpus[] = [
+  { name: 'ai', kind: 'API reference and guides (MDX)', pkg: 'ai-docs-corpus', root: 'docs', files: /\.mdx?$/, heldOut: false },
+  { name: 'commander', kind: 'single-page manual', pkg: 'commander-docs-corpus', root: '', files: /^Readme\.md$/, heldOut: false },
+  { name: 'fastify', kind: 'reference and guides', pkg: 'fastify-docs-corpus', root: 'docs', files: /\.md$/, heldOut: true },
+  { name: 'date-fns', kind: 'changelog and short guides', pkg: 'date-fns-docs-corpus', root: '', files: /^(?:CHANGELOG\.md|README\.md|docs\/[^/]+\.md)$/, heldOut: true },
+];
+
+/** Each retrieval method --ablate can turn: a change to the default retriever. */
+const METHODS: Record<string, Partial<RetrieverOptions>> = {
+  'identifier splitting': { splitIdentifiers: !DEFAULT_RETRIEVER.splitIdentifiers },
+  'heading field': { headingWeight: DEFAULT_RETRIEVER.headingWeight === null ? 3 : null },
+  'one chunk per section': { onePerSection: !DEFAULT_RETRIEVER.onePerSection },
+  'row score': { rowWeight: DEFAULT_RETRIEVER.rowWeight ? 0 : 1 },
+  'best other chunk of the row': { rowShare: DEFAULT_RETRIEVER.rowShare ? 0 : 0.5 },
+  'question words': { questionWords: !DEFAULT_RETRIEVER.questionWords },
+  feedback: { feedback: !DEFAULT_RETRIEVER.feedback },
+  'coverage rerank': { coverageRerank: DEFAULT_RETRIEVER.coverageRerank ? 0 : 1 },
+  'coverage rerank 0.5': { coverageRerank: 0.5 },
+  'coverage rerank 2': { coverageRerank: 2 },
+};
+/** Passage size is the chunker's (a sync's) choice: measured here by re-chunking, not a retriever option. */
+const PASSAGE_SIZES = [800, 3000];
 
 const here = path.dirname(new URL(import.meta.url).pathname);
-const require = createRequire(import.meta.url);
-const corpusDir = path.join(path.dirname(require.resolve('ai-docs-corpus/package.json')), 'docs');
-const corpusVersion = (require('ai-docs-corpus/package.json') as { version: string }).version;
-const load = (name: string) => (JSON.parse(fs.readFileSync(path.join(here, 'retrieval', `${name}.json`), 'utf8')) as { questions: Question[] }).questions;
-const sets: Array<[string, Question[]]> = [['tuning', load('tuning')]];
-if (process.argv.includes('--held-out')) sets.push(['held-out-2', load('held-out-2')]);
-
-// The corpus: one row per markdown file, its id the path inside docs/.
-const rows = fs
-  .readdirSync(corpusDir, { recursive: true, encoding: 'utf8' })
-  .filter((f) => /\.mdx?$/.test(f))
-  .sort()
-  .map((f) => ({ rowId: f.split(path.sep).join('/'), markdown: fs.readFileSync(path.join(corpusDir, f), 'utf8') }));
-const chunksOf = (clean: boolean): Chunk[] =>
-  rows.flatMap((r) => chunkMarkdown(r.markdown, undefined, clean).map((c, i) => ({ id: `${r.rowId}:${i}`, rowId: r.rowId, heading: c.heading, text: c.text })));
-const chunks = chunksOf(true);
-const uncleaned = chunksOf(false);
-console.log(`retrieval benchmark — ${machineLine()}`);
-console.log(`corpus: ai@${corpusVersion} docs, ${rows.length} rows, ${chunks.length} chunks`);
-
 const CANDIDATES = 30;
-const distinctRows = (rowIds: string[]) => [...new Set(rowIds)];
 
-// Relay's retriever as configured, and with each choice measured on its own: added to main's
-// retriever as it was before issue 18 (no cleaning, whole-chunk field, no identifier splitting, no
-// section limit), and taken away from the default.
-interface Variant {
-  name: string;
-  options: RetrieverOptions;
-  clean: boolean;
-}
-const BEFORE: RetrieverOptions = { splitIdentifiers: false, headingWeight: null, onePerSection: false, rowShare: 0, rowWeight: 0 };
-const choices: Array<[string, Partial<RetrieverOptions> & { clean?: boolean }]> = [
-  ['cleaning', { clean: true }],
-  ['identifier splitting', { splitIdentifiers: true }],
-  ['heading field', { headingWeight: DEFAULT_RETRIEVER.headingWeight }],
-  ['one chunk per section', { onePerSection: true }],
-  ['row score', { rowWeight: DEFAULT_RETRIEVER.rowWeight }],
-  ['best other chunk of the row', { rowShare: DEFAULT_RETRIEVER.rowShare }],
-];
-const variants: Variant[] = [{ name: 'relay retriever', options: DEFAULT_RETRIEVER, clean: true }];
-if (process.argv.includes('--ablate')) {
-  variants.push({ name: 'before issue 18', options: BEFORE, clean: false });
-  for (const [name, change] of choices) {
-    const { clean, ...options } = change;
-    variants.push({ name: `  before + ${name}`, options: { ...BEFORE, ...options }, clean: clean ?? false });
-    const off = Object.fromEntries(Object.keys(options).map((k) => [k, BEFORE[k as keyof RetrieverOptions]]));
-    variants.push({ name: `  default - ${name}`, options: { ...DEFAULT_RETRIEVER, ...off }, clean: clean === undefined });
-  }
-}
-const searchers = variants.map((v) => {
-  const segment = new Bm25Segment('corpus', 1, v.options);
-  for (const c of v.clean ? chunks : uncleaned) segment.add({ chunkId: c.id, rowId: c.rowId, heading: c.heading, text: c.text });
-  return { name: v.name, search: (q: string) => searchSegments([segment], q, CANDIDATES) };
-});
-const relaySearch = searchers[0]!.search;
-
-// Hybrid, when a real embedding server is given (OPENAI_BASE_URL, EMBEDDING_MODEL, OPENAI_API_KEY):
-// every chunk embedded as a sync would, each question embedded, fused as searchKnowledge fuses.
-const embeddingModel = process.env.EMBEDDING_MODEL;
-const hybridRankers: Array<[string, Ranker]> = [];
-if (embeddingModel && process.env.OPENAI_BASE_URL) {
-  const embedder = createEmbedder({ OPENAI_BASE_URL: process.env.OPENAI_BASE_URL, OPENAI_API_KEY: process.env.OPENAI_API_KEY, EMBEDDING_MODEL: embeddingModel, EMBEDDING_BATCH_SIZE: 32, EMBEDDING_TIMEOUT_MS: 120_000,
-    // The same floor the server applies (validated, with its default).
-    EMBEDDING_MIN_SIMILARITY: loadConfig({ EMBEDDING_MIN_SIMILARITY: process.env.EMBEDDING_MIN_SIMILARITY }).EMBEDDING_MIN_SIMILARITY });
-  const segment = new Bm25Segment('corpus', 1);
-  const groups: RowChunks[] = rows.map((r) => ({ rowId: r.rowId, hash: '', chunks: chunks.filter((c) => c.rowId === r.rowId).map((c) => ({ heading: c.heading, text: c.text, tokens: 0 })) }));
-  await embedRows(embedder, groups);
-  for (const c of chunks) segment.add({ chunkId: c.id, rowId: c.rowId, heading: c.heading, text: c.text });
-  // Ranked by the vectors as a sync stores them (12-bit), as the server ranks.
-  segment.vectors = joinVectors(groups.filter((g) => g.chunks.length).map((g) => g.embedding ?? null));
-  // One retry: an idle keep-alive connection the server closed meanwhile is not a measurement.
-  const embedQuery = async (q: string) => (await embedder.embed([q]).catch(() => embedder.embed([q])))[0]!;
-  hybridRankers.push([`relay hybrid (${embeddingModel})`, async (q) => distinctRows(hybridSearch([segment], [segment], q, await embedQuery(q), CANDIDATES, embedder.minSimilarity).map((h) => h.rowId))]);
-} else {
-  console.log('hybrid: not measured (set OPENAI_BASE_URL and EMBEDDING_MODEL to an embedding server)');
+function loadCorpus(corpus: Corpus) {
+  // Found on disk: some packages do not export their package.json.
+  const pkgDir = path.join(here, '..', 'node_modules', corpus.pkg);
+  const { name, version } = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')) as { name: string; version: string };
+  const dir = path.join(pkgDir, corpus.root);
+  const rows = fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((f) => f.split(path.sep).join('/'))
+    .filter((f) => corpus.files.test(f) && !f.includes('node_modules/'))
+    .sort()
+    .map((rowId) => ({ rowId, markdown: fs.readFileSync(path.join(dir, rowId), 'utf8') }));
+  const chunksAt = (maxChars?: number): Chunk[] =>
+    rows.flatMap((r) => chunkMarkdown(r.markdown, maxChars).map((c, i) => ({ id: `${r.rowId}:${i}`, rowId: r.rowId, heading: c.heading, text: c.text })));
+  const file = JSON.parse(fs.readFileSync(path.join(here, 'retrieval', `${corpus.name}.json`), 'utf8')) as { questions: Question[] };
+  return { name, version, rows, chunksAt, questions: file.questions };
 }
 
-// Plain BM25 over the chunks as synced before issue 18 (uncleaned) and as synced now: the goal is
-// measured against the better of the two.
-const plainOf = (source: Chunk[]) => {
-  const index = new PlainBm25<Chunk>();
-  for (const c of source) index.add(c, c.heading ? `${c.heading}\n${c.text}` : c.text);
-  return (q: string) => distinctRows(index.search(q, CANDIDATES).map((c) => c.rowId));
+const matches = (hit: Pick<Chunk, 'rowId' | 'heading'>, target: string) => {
+  const [file, heading] = target.split('#') as [string, string | undefined];
+  return hit.rowId === file && (heading === undefined || (hit.heading ?? '').includes(heading));
 };
+const hits = (q: Question, ranked: Array<Pick<Chunk, 'rowId' | 'heading'>>) => ranked.some((h) => q.rows.some((t) => matches(h, t)));
+/** Distinct sections (row and heading path), best first: what a reader sees as different passages. */
+function sectionsOf<T extends Pick<Chunk, 'rowId' | 'heading'>>(ranked: T[]): T[] {
+  const seen = new Set<string>();
+  return ranked.filter((h) => {
+    const key = `${h.rowId}\n${h.heading ?? ''}`;
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
+}
 
-const mini = new MiniSearch<Chunk>({ fields: ['heading', 'text'], storeFields: ['rowId'] });
-mini.addAll(chunks.map((c) => ({ ...c, heading: c.heading ?? '' })));
+interface Tally {
+  at1: number;
+  at3: number;
+  cited: number;
+  citedPassages: number;
+  declined: number;
+}
+const newTally = (): Tally => ({ at1: 0, at3: 0, cited: 0, citedPassages: 0, declined: 0 });
 
-// The same libraries again with Relay's tokenizer (terms.ts) on both sides, so only their ranking differs.
-const miniTerms = new MiniSearch<Chunk>({ fields: ['heading', 'text'], storeFields: ['rowId'], tokenize: (t) => terms(t), processTerm: (t) => t });
-miniTerms.addAll(chunks.map((c) => ({ ...c, heading: c.heading ?? '' })));
-
-const oramaDocs = chunks.map((c) => ({ id: c.id, heading: c.heading ?? '', text: c.text, rowId: c.rowId }));
-const schema = { heading: 'string', text: 'string', rowId: 'string' } as const;
-const orama = create({ schema });
-await insertMultiple(orama, oramaDocs);
-const oramaTerms = create({ schema, components: { tokenizer: { language: 'english', normalizationCache: new Map(), tokenize: (t: string) => terms(t) } } });
-await insertMultiple(oramaTerms, oramaDocs);
-const oramaRank = (db: typeof orama) => async (q: string) =>
-  distinctRows((await oramaSearch(db, { term: q, properties: ['heading', 'text'], limit: CANDIDATES })).hits.map((h) => h.document.rowId));
-
-const rankers: Array<[string, Ranker]> = [
-  ...searchers.map(({ name, search }): [string, Ranker] => [name, (q) => distinctRows(search(q).map((h) => h.rowId))]),
-  ...hybridRankers,
-  ['plain BM25 (k1 1.2, b 0.75)', plainOf(uncleaned)],
-  ['plain BM25, cleaned chunks', plainOf(chunks)],
-  ['minisearch (defaults)', (q) => distinctRows(mini.search(q).slice(0, CANDIDATES).map((r) => r.rowId as string))],
-  ['minisearch (relay terms)', (q) => distinctRows(miniTerms.search(q).slice(0, CANDIDATES).map((r) => r.rowId as string))],
-  ['minisearch (relay terms, heading x3)', (q) => distinctRows(miniTerms.search(q, { boost: { heading: 3 } }).slice(0, CANDIDATES).map((r) => r.rowId as string))],
-  ['@orama/orama (defaults)', oramaRank(orama)],
-  ['@orama/orama (relay terms)', oramaRank(oramaTerms)],
-];
-
-const pct = (n: number, of: number) => `${((100 * n) / of).toFixed(1).padStart(5)} %`;
-for (const [name, questions] of sets) {
-  const groups: Array<[string, Question[]]> = [
-    [`${name}, all ${questions.length}`, questions],
-    [`${name}, paraphrased ${questions.filter((q) => q.paraphrased).length}`, questions.filter((q) => q.paraphrased)],
-  ];
-  for (const [label, group] of groups) {
-    console.log(`${label}`);
-    for (const [rankerName, rank] of rankers) {
-      let at1 = 0;
-      let at3 = 0;
-      for (const question of group) {
-        const ranked = await rank(question.q);
-        if (question.rows.includes(ranked[0] ?? '')) at1++;
-        if (ranked.slice(0, 3).some((r) => question.rows.includes(r))) at3++;
-      }
-      console.log(`  ${rankerName.padEnd(38)} recall@1 ${pct(at1, group.length)}   recall@3 ${pct(at3, group.length)}`);
+/** One retriever over one corpus's chunks: its ranking and the answerer's citations. */
+function scoreRetriever(chunks: Chunk[], options: RetrieverOptions, questions: Question[], minCoverage: number) {
+  const segment = new Bm25Segment('corpus', 1, options);
+  for (const c of chunks) segment.add({ chunkId: c.id, rowId: c.rowId, heading: c.heading, text: c.text });
+  segment.compact();
+  const all = newTally();
+  const para = newTally();
+  const none = newTally();
+  for (const q of questions) {
+    const found: ScoredChunk[] = searchSegments([segment], q.q, CANDIDATES);
+    const { used } = composeGroundedReply(found, undefined, minCoverage);
+    const tallies = q.rows.length ? (q.paraphrased ? [all, para] : [all]) : [none];
+    const sections = sectionsOf(found);
+    for (const t of tallies) {
+      if (hits(q, sections.slice(0, 1))) t.at1++;
+      if (hits(q, sections.slice(0, 3))) t.at3++;
+      if (hits(q, used)) t.cited++;
+      t.citedPassages += used.length;
+      if (!used.length) t.declined++;
     }
-    for (const { name, search } of searchers) {
-      const cited = group.filter((question) => composeGroundedReply(search(question.q)).used.some((h) => question.rows.includes(h.rowId))).length;
-      console.log(`  ${`grounded reply cites a right row (${name.trim()})`.padEnd(58)} ${pct(cited, group.length)}`);
+  }
+  return { all, para, none };
+}
+
+function scorePlain(chunks: Chunk[], questions: Question[]) {
+  const index = new PlainBm25<Chunk>();
+  for (const c of chunks) index.add(c, c.heading ? `${c.heading}\n${c.text}` : c.text);
+  const all = newTally();
+  const para = newTally();
+  for (const q of questions.filter((x) => x.rows.length)) {
+    const sections = sectionsOf(index.search(q.q, CANDIDATES));
+    for (const t of q.paraphrased ? [all, para] : [all]) {
+      if (hits(q, sections.slice(0, 1))) t.at1++;
+      if (hits(q, sections.slice(0, 3))) t.at3++;
     }
+  }
+  return { all, para };
+}
+
+const pct = (n: number, of: number) => (of ? `${((100 * n) / of).toFixed(1)} %` : '—').padStart(7);
+
+const selected = flag('corpora')?.split(',') ?? null;
+const heldOut = process.argv.includes('--held-out');
+const corpora = CORPORA.filter((c) => (selected ? selected.includes(c.name) : true) && (!c.heldOut || heldOut));
+if (selected?.some((n) => CORPORA.find((c) => c.name === n)?.heldOut) && !heldOut) {
+  console.error('held-out corpora are scored only with --held-out');
+  process.exit(2);
+}
+const ablate = flag('ablate');
+const methods = ablate === 'all' ? Object.keys(METHODS) : ablate ? [ablate] : [];
+for (const m of methods) {
+  if (!(m in METHODS) && m !== 'passage size') {
+    console.error(`unknown method "${m}"; one of: ${[...Object.keys(METHODS), 'passage size'].join(', ')}`);
+    process.exit(2);
   }
 }
 
-// Answer latency: retrieval and the grounded reply, as a /message does it, over every question.
-const all = sets.flatMap(([, q]) => q);
-const times: number[] = [];
-for (let round = 0; round < 20; round++) {
-  for (const question of all) {
-    const started = process.hrtime.bigint();
-    composeGroundedReply(relaySearch(question.q));
-    times.push(Number(process.hrtime.bigint() - started) / 1e6);
+console.log(`retrieval benchmark — ${machineLine()}`);
+for (const corpus of corpora) {
+  const { name, version, rows, chunksAt, questions } = loadCorpus(corpus);
+  const chunks = chunksAt();
+  const answerable = questions.filter((q) => q.rows.length);
+  const paraphrased = answerable.filter((q) => q.paraphrased).length;
+  const unanswerable = questions.length - answerable.length;
+  console.log(`\n${corpus.name}: ${corpus.pkg} = ${name}@${version}, ${corpus.kind}${corpus.heldOut ? ' (held out)' : ''}`);
+  console.log(`  ${rows.length} rows, ${chunks.length} chunks; ${answerable.length} answerable questions (${paraphrased} paraphrased), ${unanswerable} unanswerable`);
+  if (process.argv.includes('--check')) {
+    const missing = answerable.flatMap((q) => q.rows.filter((t) => !chunks.some((c) => matches(c, t))).map((t) => `${t} (${q.q})`));
+    for (const m of missing) console.log(`  missing: ${m}`);
+    if (!missing.length) console.log('  every expected section exists');
+    continue;
+  }
+  const plain = scorePlain(chunks, questions);
+  console.log(`  ${'retriever'.padEnd(40)} ${'@1'.padStart(7)} ${'@3'.padStart(7)} ${'@cited'.padStart(7)} ${'cited'.padStart(5)}  | para @3, @cited | don't know: unanswerable, answerable`);
+  console.log(`  ${'plain BM25 (k1 1.2, b 0.75)'.padEnd(40)} ${pct(plain.all.at1, answerable.length)} ${pct(plain.all.at3, answerable.length)}  |  para @1 ${pct(plain.para.at1, paraphrased)}, @3 ${pct(plain.para.at3, paraphrased)}`);
+  const variants: Array<[string, Chunk[], RetrieverOptions, number?]> = [['relay (defaults)', chunks, DEFAULT_RETRIEVER]];
+  for (const min of flag('min-coverage')?.split(',').map(Number) ?? []) variants.push([`  min coverage ${min}`, chunks, DEFAULT_RETRIEVER, min]);
+  for (const m of methods) {
+    if (m === 'passage size') for (const size of PASSAGE_SIZES) variants.push([`  chunks of ${size} characters`, chunksAt(size), DEFAULT_RETRIEVER]);
+    else variants.push([`  ${m} ${JSON.stringify(METHODS[m])}`, chunks, { ...DEFAULT_RETRIEVER, ...METHODS[m] }]);
+  }
+  for (const [name, source, options, minCoverage = MIN_COVERAGE] of variants) {
+    const { all, para, none } = scoreRetriever(source, options, questions, minCoverage);
+    const n = answerable.length;
+    console.log(
+      `  ${name.slice(0, 40).padEnd(40)} ${pct(all.at1, n)} ${pct(all.at3, n)} ${pct(all.cited, n)} ${(all.citedPassages / n).toFixed(2).padStart(5)}  | ${pct(para.at3, paraphrased)} ${pct(para.cited, paraphrased)} | ${pct(none.declined, unanswerable)} ${pct(all.declined, n)}`,
+    );
   }
 }
-times.sort((a, b) => a - b);
-console.log(`answer latency (retrieve + compose, ${chunks.length} chunks, ${times.length} answers): p50 ${percentile(times, 50).toFixed(2)} ms  p99 ${percentile(times, 99).toFixed(2)} ms`);

@@ -1,4 +1,4 @@
-// Scale (issue 17): does a request's cost stay bounded by what it returns when the database holds a
+// Scale: does a request's cost stay bounded by what it returns when the database holds a
 // real install? Seeds the default database (or MONGODB_URI) once through the services' write
 // paths, then measures every list and get endpoint for the big tenant and a small one while gateway
 // intake runs in the background; the small tenant's figures are compared with the same requests on
@@ -19,9 +19,7 @@
 //   --warmup N       untimed requests per probe before its timed ones (default 5; 0 times a fresh
 //                    instance's cold first pages too)
 //   --worker-process each instance runs its jobs in a second process (ROLE=worker, as docker-compose.yml
-//                    deploys), the API process serving HTTP only; --worker-nice N runs it at OS priority N
-//   BENCH_HEAP_SNAPSHOTS=DIR  the big instance's API heap written to DIR after each run's big-tenant
-//                    requests and after its re-sync (read them with bench/heap-holders.ts)
+//                    deploys), the API process serving HTTP only
 //   MONGODB_URI=mongodb://host/relay_scale node --import tsx bench/scale.ts   (an empty MongoDB you run;
 //                    the lone instance uses <database>_alone, dropped at start; --reuse keeps only the manifest)
 //
@@ -36,10 +34,8 @@
 // measured requests, one at a time. RSS is the big instance's API process (peak of samples taken
 // every 2 s during a run) and its FerretDB's, apart. The embedded database's WAL file is sampled
 // every 100 ms: its peak per seeding part and per run (a long read pins the WAL; docs/FERRETDB.md).
-// The big instance's API event loop is watched during the big tenant's requests: its blocks of 10 ms
-// or more, each with the process's CPU and GC inside it, and for each probe's worst samples (a p99
-// of 100 samples is the worst one or two) their time in the API process and under a block (the
-// request's own synchronous work counts as a block too).
+// The big instance's API event loop is watched during the big tenant's requests: its delay p99 and
+// its blocks of 10 ms or more.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -58,8 +54,8 @@ const RUNS = Number(flag('runs') ?? 3);
 const REQUESTS = Number(flag('requests') ?? 100);
 /**
  * Untimed requests per probe first. With 100 samples the p99 is the worst one, and a fresh
- * instance's first pages of a route run its code cold: the delivery lists' first page of 100 cost
- * 60-110 ms of CPU against ~20 warm (docs/BENCHMARKS.md, "Session 29: the admin delivery lists' p99").
+ * instance's first pages of a route run its code cold (a delivery list's first page of 100 costs
+ * 60-110 ms of CPU cold against ~20 warm).
  */
 const WARMUP = Number(flag('warmup') ?? 5);
 /** Background gateway intake per second during the runs (the issue's 200; 0 to see the database alone). */
@@ -68,8 +64,7 @@ const REUSE = flag('reuse');
 const BIG_ONLY = process.argv.includes('--big-only');
 // Read by bench/lib/scaleInstance.ts in the instances this process forks.
 if (process.argv.includes('--worker-process')) process.env.BENCH_WORKER_PROCESS = '1';
-if (flag('worker-nice')) process.env.BENCH_WORKER_NICE = flag('worker-nice');
-const PROCESSES = process.env.BENCH_WORKER_PROCESS === '1' ? `API and worker processes apart${process.env.BENCH_WORKER_NICE ? `, worker at nice ${process.env.BENCH_WORKER_NICE}` : ''}` : 'API and worker in one process';
+const PROCESSES = process.env.BENCH_WORKER_PROCESS === '1' ? 'API and worker processes apart' : 'API and worker in one process';
 if (REUSE && flag('data-dir')) throw new Error('--data-dir seeds a new directory, --reuse runs on a seeded one: give one of them');
 const KEEP = flag('data-dir') ?? REUSE;
 const progress = (line: string) => process.stderr.write(`[scale ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
@@ -84,8 +79,7 @@ interface Manifest {
   machine: string;
   counts: string;
   seedingMs: Record<string, number>;
-  /** Absent in a manifest seeded before the WAL was sampled. */
-  walPeak?: Seeded['walPeak'];
+  walPeak: Seeded['walPeak'];
   big: Omit<TenantKeys, 'rowIds'>;
   small: Omit<TenantKeys, 'rowIds'>;
 }
@@ -160,75 +154,34 @@ async function admin(baseUrl: string, pathname: string): Promise<unknown> {
 const probes = (baseUrl: string, t: TenantKeys): Probe[] => endpointProbes(clientFor(baseUrl, t), (p) => admin(baseUrl, p), t);
 
 type Figures = Map<string, { p50: number; p99: number }>;
-/** A timed request's start (epoch ms) and time, to be laid beside the API's event-loop blocks. */
-type Sample = { name: string; start: number; ms: number };
-async function measure(list: Probe[], samples: Sample[] = []): Promise<Figures> {
+async function measure(list: Probe[]): Promise<Figures> {
   const out: Figures = new Map();
   for (const [name, request] of list) {
     await timeSamples(request, WARMUP);
-    const ms: number[] = [];
-    for (let i = 0; i < REQUESTS; i++) {
-      const start = performance.timeOrigin + performance.now();
-      ms.push(...(await timeSamples(request, 1)));
-      samples.push({ name, start, ms: ms.at(-1)! });
-    }
-    out.set(name, summarize(ms));
+    out.set(name, summarize(await timeSamples(request, REQUESTS)));
   }
   return out;
 }
 
-/**
- * The API event loop during the big tenant's requests, and for the samples that set the p99s (each
- * probe's two worst) how much of their time the loop was blocked: a sample that waited out a
- * block was slow for what else ran in the process (or a GC pause), not for its own work.
- */
-function loopLines(loop: LoopTally, samples: Sample[]): string[] {
+/** The API event loop during the big tenant's requests: a block that mostly held GC is the heap's, not a request's. */
+function loopLine(loop: LoopTally): string {
   const over = (ms: number) => loop.blocks.filter((b) => b.ms >= ms).length;
-  const big = loop.blocks.filter((b) => b.ms >= 20);
-  const gcMost = big.filter((b) => b.gcMs >= b.ms / 2).length;
-  // Under half a core of the process's CPU over the block: it mostly waited for a core (machine load).
-  const starved = big.filter((b) => b.cpuMs < b.ms / 2).length;
-  const longest = [...loop.blocks].sort((a, b) => b.ms - a.ms).slice(0, 5);
-  const lines = [
-    `API event loop during the big tenant's requests: delay p99 ${loop.p99.toFixed(1)} ms, max ${loop.max.toFixed(1)} ms; blocks of 10 ms or more ${over(10)}, ` +
-      `of 20 ${over(20)} (${gcMost} mostly GC, ${starved} with the process under half a core: waiting for one), of 50 ${over(50)}; ` +
-      `longest (ms, process CPU, GC) ${longest.map((b) => `${b.ms.toFixed(0)} (${b.cpuMs.toFixed(0)}, ${b.gcMs.toFixed(0)})`).join(', ') || '-'}`,
-  ];
-  const worst = [...new Set(samples.map((s) => s.name))].flatMap((name) =>
-    samples
-      .filter((s) => s.name === name)
-      .sort((a, b) => b.ms - a.ms)
-      .slice(0, 2),
+  const longest = [...loop.blocks].sort((a, b) => b.ms - a.ms).slice(0, 3);
+  return (
+    `API event loop during the big tenant's requests: delay p99 ${loop.p99.toFixed(1)} ms, max ${loop.max.toFixed(1)} ms; blocks of 10 ms or more ${over(10)}, of 20 ${over(20)}, of 50 ${over(50)}; ` +
+    `longest (ms, of it GC) ${longest.map((b) => `${b.ms.toFixed(0)} (${b.gcMs.toFixed(0)})`).join(', ') || '-'}`
   );
-  const blockedIn = (s: Sample) =>
-    loop.blocks.reduce((sum, b) => sum + Math.max(0, Math.min(s.start + s.ms, b.end) - Math.max(s.start, b.end - b.ms)), 0);
-  // The server's record of the sample: the one request it took up inside the sample's span ('finish'
-  // can come after the client has the response, when the loop is held after the write).
-  const servedMs = (s: Sample) => {
-    const r = loop.served.find((r) => r.start >= s.start && r.start <= s.start + s.ms);
-    return r ? Math.min(r.end, s.start + s.ms) - r.start : NaN;
-  };
-  const slow = worst.filter((s) => s.ms >= 30).sort((a, b) => b.ms - a.ms);
-  const sum = (f: (s: Sample) => number) => slow.reduce((t, s) => t + (Number.isNaN(f(s)) ? 0 : f(s)), 0);
-  const all = sum((s) => s.ms);
-  lines.push(
-    `Samples of 30 ms or more among each probe's two worst, ms (in the API process from its taking the request up to its response; of the whole, the API loop blocked): ` +
-      (slow.map((s) => `${s.name} ${s.ms.toFixed(0)} (${servedMs(s).toFixed(0)}; ${blockedIn(s).toFixed(0)})`).join(', ') || 'none') +
-      (slow.length ? `; in all ${all.toFixed(0)} ms, ${((100 * sum(servedMs)) / all).toFixed(0)} % in the API process, ${((100 * sum(blockedIn)) / all).toFixed(0)} % the loop blocked` : ''),
-  );
-  return lines;
 }
 
 /** Paced gateway intake at `baseUrl` in a process of its own, until stop(); moveTo() retargets it. */
 async function backgroundIntake(baseUrl: string) {
-  if (INTAKE === 0) return { moveTo: async (_baseUrl: string) => {}, stop: async () => ({ sent: 0, failed: 0, cpuMs: 0 }) };
+  if (INTAKE === 0) return { moveTo: async (_baseUrl: string) => {}, stop: async () => ({ sent: 0, failed: 0 }) };
   const receiver = (url: string) => `${url}/gateway/relay`;
   const intake = child(lib('intake.ts'), [receiver(baseUrl), String(INTAKE)], { GATEWAY_BENCH_SECRET: GATEWAY_SECRET });
   await intake.next('started');
   return {
     moveTo: async (url: string) => void (await intake.ask<string>({ target: receiver(url) }, 'targeted')),
-    /** cpuMs: the sender's own CPU over its life, so the reader sees what it took from the 2 cores. */
-    stop: () => intake.ask<{ sent: number; failed: number; cpuMs: number }>({ stop: true }, 'stopped'),
+    stop: () => intake.ask<{ sent: number; failed: number }>({ stop: true }, 'stopped'),
   };
 }
 
@@ -295,7 +248,7 @@ print(
       .join(', '),
 );
 const walMiB = (w: { file: number; used: number }) => `${(w.used / 2 ** 20).toFixed(1)} (file ${(w.file / 2 ** 20).toFixed(1)})`;
-if (manifest.walPeak && DATABASE !== 'MONGODB_URI') {
+if (DATABASE !== 'MONGODB_URI') {
   print(
     `WAL peak while seeding, MiB in use (file size), sampled every 100 ms: ${Object.entries(manifest.walPeak)
       .map(([k, v]) => `${k} ${walMiB(v)}`)
@@ -306,31 +259,19 @@ const bigApi = clientFor(bigUrl, bigTenant);
 for (let run = 1; run <= RUNS; run++) {
   await big.ask({ walPeak: true }, 'walPeak');
   const rss = sampleRss();
-  const started = { ms: performance.now(), client: process.cpuUsage(), sink: await sink.ask<number>({ cpu: true }, 'cpuMs') };
   const intake = await backgroundIntake(bigUrl);
   await big.ask({ gc: true }, 'gc');
   await big.ask({ loop: true }, 'loop');
   const bigProbes: Probe[] = [...probes(bigUrl, bigTenant), ['gateway delivery list (admin)', () => admin(bigUrl, '/gateway/deliveries?limit=100')]];
   const bigStarted = performance.now();
-  const samples: Sample[] = [];
-  const bigFigures = await measure(bigProbes, samples);
+  const bigFigures = await measure(bigProbes);
   const gc = await big.ask<GcTally>({ gc: true }, 'gc');
   const loop = await big.ask<LoopTally>({ loop: true }, 'loop');
   const bigSeconds = (performance.now() - bigStarted) / 1000;
   const peak = await rss.stop();
-  const snapshot = (when: string) =>
-    process.env.BENCH_HEAP_SNAPSHOTS && big.ask<string>({ heapSnapshot: path.join(path.resolve(process.env.BENCH_HEAP_SNAPSHOTS), `run${run}-${when}.heapsnapshot`) }, 'heapSnapshot');
-  await snapshot('requests');
   const { small: smallFigures, alone: aloneFigures, interval } = BIG_ONLY ? { small: new Map(), alone: new Map(), interval: new Map() } : await measureIsolation(intake);
-  const { sent, failed, cpuMs: senderMs } = await intake.stop();
-  const seconds = (performance.now() - started.ms) / 1000;
-  const clientCpu = process.cpuUsage(started.client);
-  const share = (ms: number) => `${(ms / seconds / 10).toFixed(1)} %`;
+  const { sent, failed } = await intake.stop();
   print(`\n### Run ${run} (background gateway intake: ${sent} sent, ${failed} failed; machine load average ${os.loadavg()[0]!.toFixed(1)}); ms, ${REQUESTS} requests each after ${WARMUP} untimed`);
-  print(
-    `Load generators' CPU over the ${seconds.toFixed(0)} s of requests, share of one core: intake sender ${share(senderMs)} (${(senderMs / Math.max(sent, 1)).toFixed(2)} ms a delivery), ` +
-      `webhook sink ${share((await sink.ask<number>({ cpu: true }, 'cpuMs')) - started.sink)}, this measuring client ${share((clientCpu.user + clientCpu.system) / 1000)}`,
-  );
   print('| Request | big p50 | big p99 | small p50 | small p99 | small alone p99 | small / alone | 90 % interval |');
   print('| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const [name, b] of bigFigures) {
@@ -343,12 +284,10 @@ for (let run = 1; run <= RUNS; run++) {
         `${range ? `${range[0].toFixed(2)}-${range[1].toFixed(2)}` : '-'} |`,
     );
   }
-  for (const line of loopLines(loop, samples)) print(line);
+  print(loopLine(loop));
   const walRequests = await big.ask<{ file: number; used: number }>({ walPeak: true }, 'walPeak');
-  const sweeps = await big.ask<Record<string, { ms: number; found: unknown; backlog?: number; readMs?: number }>>({ sweeps: true }, 'sweeps');
+  const sweeps = await big.ask<Record<string, { ms: number; found: unknown }>>({ sweeps: true }, 'sweeps');
   print(`Sweeps (ms, what each found): ${Object.entries(sweeps).map(([k, v]) => `${k} ${v.ms.toFixed(0)} (${JSON.stringify(v.found)})`).join(', ')}`);
-  const g = sweeps.gateway!;
-  print(`Gateway sweep apart: ${g.backlog} deliveries unprocessed (intake ahead of the worker); reading what is due alone ${g.readMs!.toFixed(0)} ms, re-queuing it the rest of the ${g.ms.toFixed(0)} ms`);
   const syncStart = (await syncAndWait(bigApi, bigTenant.dataSourceId, 100)).startMs;
   // Re-sync after editing 1 % of the big source's rows (the time in the text, so a reused install's
   // edits change the rows again).
@@ -369,7 +308,6 @@ for (let run = 1; run <= RUNS; run++) {
   const firstQuestion = await ask(`What about ${words(5)}?`);
   const nextQuestion = await ask(`How do ${words(5)} relate?`);
   const afterChat = await big.ask<{ apiRss: number }>({ stats: true }, 'stats');
-  await snapshot('resync');
   print(
     `Sync start ${syncStart.toFixed(1)} ms; re-sync of ${edited.length} edited rows (1 %) ${(resync / 1000).toFixed(2)} s; ` +
       `RSS peak during the requests: API process ${mib(peak.apiRss)} MiB, ${peak.workerRss ? `worker process ${mib(peak.workerRss)} MiB, ` : ''}FerretDB ${process.env.MONGODB_URI ? '-' : `${mib(peak.dbRss)} MiB`}`,
@@ -382,8 +320,7 @@ for (let run = 1; run <= RUNS; run++) {
   const per1k = 1000 / bigRequests;
   print(
     `Big instance's API process during the big tenant's ${bigRequests} requests (warm-ups included; ${bigSeconds.toFixed(0)} s, intake included): CPU ${(gc.cpuMs / bigRequests).toFixed(2)} ms a request; ` +
-      `GC per 1,000 requests ${(gc.minor * per1k).toFixed(0)} scavenges (${(gc.minorMs * per1k).toFixed(0)} ms), ${(gc.major * per1k).toFixed(1)} mark-compacts (${(gc.majorMs * per1k).toFixed(0)} ms), ` +
-      `incremental marking ${(gc.otherMs * per1k).toFixed(0)} ms; longest pause ${gc.maxMs.toFixed(1)} ms; heap used peak ${mib(gc.heapPeak)} MiB, at the end ${mib(gc.heapUsed)} MiB`,
+      `GC ${(gc.pauseMs * per1k).toFixed(0)} ms per 1,000 requests, longest pause ${gc.maxMs.toFixed(1)} ms; heap used peak ${mib(gc.heapPeak)} MiB, at the end ${mib(gc.heapUsed)} MiB`,
   );
   if (!process.env.MONGODB_URI) print(`WAL peak, MiB in use (file size): during the requests and intake ${walMiB(walRequests)}, during the sweeps, a sync and the 1 % re-sync ${walMiB(walSyncs)}`);
 }

@@ -39,6 +39,13 @@ const EnvSchema = z.object({
    * plus its reads. Keep it above OUTBOUND_TIMEOUT_MS (docs/API_NOTES.md).
    */
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
+  /**
+   * How long a client may take to send a request's headers, and the whole request with its body
+   * (Node's headersTimeout and requestTimeout; their defaults held a trickled body for 300 s).
+   * A request not received in time is answered 408 and its connection closed (docs/API_NOTES.md).
+   */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
+  HTTP_RECEIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
 
   /**
    * Days to keep the records of finished work: events, webhook deliveries with their attempts, and
@@ -53,9 +60,12 @@ const EnvSchema = z.object({
    */
   DELIVERY_LIST_TOTAL_LIMIT: z.coerce.number().int().min(1).default(10_000),
 
-  /** Agenda: how often a worker polls, and how long a job lock lives. */
+  /**
+   * Agenda: how often a worker polls, and how long a job lock lives. The lock also sets how soon
+   * the sweeps hand over what a killed process held (jobs/scheduler.ts, SWEEP_INTERVAL).
+   */
   JOB_PROCESS_EVERY_MS: z.coerce.number().int().min(10).default(1000),
-  JOB_LOCK_LIFETIME_MS: z.coerce.number().int().min(1000).default(60_000),
+  JOB_LOCK_LIFETIME_MS: z.coerce.number().int().min(1000).default(30_000),
   JOB_MAX_CONCURRENCY: z.coerce.number().int().min(1).default(50),
 
   /** Plan limits override, JSON: {"standard":{"dataSourcesPerBot":5,...}}. */
@@ -88,6 +98,12 @@ const EnvSchema = z.object({
    * a higher baseline (ada-002, some nomic/bge) need more. -1 turns the floor off.
    */
   EMBEDDING_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).default(0.3),
+
+  /**
+   * How often each instance writes its heartbeat and follows what the others changed (a gateway
+   * reload, an edit of GATEWAY_CONFIG): docs/DEPLOY.md, "Scaling".
+   */
+  FLEET_POLL_MS: z.coerce.number().int().min(10).default(2_000),
 
   /** Gateway: source configuration file and rules folder. */
   GATEWAY_CONFIG: z.string().optional(),
@@ -129,6 +145,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       `Invalid configuration:\n  JOB_LOCK_LIFETIME_MS: must be at least ${LOCK_LIFETIME_FLOOR_MS} ms ` +
         `(three times the ${DELIVERY_TIMEOUT_MS} ms delivery timeout) so a running job is never picked up twice`,
     );
+  }
+  if (config.HTTP_HEADERS_TIMEOUT_MS > config.HTTP_RECEIVE_TIMEOUT_MS) {
+    throw new ConfigError('Invalid configuration:\n  HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_RECEIVE_TIMEOUT_MS (the headers are part of the request)');
   }
   if (config.PLAN_LIMITS_JSON) {
     try {

@@ -1,12 +1,13 @@
 // Process entry: read config, connect (or start the embedded database), then serve HTTP and/or
 // process jobs according to ROLE. SIGTERM/SIGINT drain jobs and close everything in order.
-import http from 'node:http';
+import type http from 'node:http';
 import { loadConfig, loadDotEnv, ConfigError } from './config.ts';
 import { createLogger } from './observability/logger.ts';
 import { resolveDatabase } from './db/resolve.ts';
 import { EmbeddedDbUnavailable } from './db/ferretdb.ts';
 import { createRuntime } from './runtime.ts';
 import { createApp } from './http/app.ts';
+import { createHttpServer, listen, ListenError } from './http/server.ts';
 import { ensureLocalAdminToken, localAdminTokenFile } from './http/localAdminToken.ts';
 
 async function main() {
@@ -35,6 +36,14 @@ async function main() {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  // `npm start` passes this: a SIGKILLed npm cannot forward a signal, so the server notices its
+  // parent is gone (it is re-parented) and stops with the database it started.
+  if (process.argv.includes('--exit-with-parent')) {
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent) void shutdown('parent exited');
+    }, 1000).unref();
+  }
 
   db = await resolveDatabase(config, (line) => logger.info(line));
   runtime = await createRuntime({ config, logger, uri: db.uri, role }).catch(async (err) => {
@@ -44,10 +53,13 @@ async function main() {
 
   if (role.api) {
     const app = createApp(runtime.ctx, runtime.modules);
-    server = http.createServer(app.callback());
-    await new Promise<void>((resolve) => server!.listen(config.PORT, config.HOST, resolve));
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    server = createHttpServer(app.callback(), config);
+    const port = await listen(server, config.PORT, config.HOST).catch(async (err) => {
+      server = undefined;
+      await runtime?.shutdown();
+      await db?.embedded?.stop();
+      throw err;
+    });
     logger.info({ role: config.ROLE, port }, `relay: listening on http://${config.HOST}:${port}`);
   }
   if (role.worker) {
@@ -57,7 +69,7 @@ async function main() {
 }
 
 main().catch((err) => {
-  if (err instanceof ConfigError || err instanceof EmbeddedDbUnavailable) {
+  if (err instanceof ConfigError || err instanceof EmbeddedDbUnavailable || err instanceof ListenError) {
     process.stderr.write(`${err.message}\n`);
   } else {
     process.stderr.write(`relay: failed to start: ${err?.stack ?? err}\n`);

@@ -13,6 +13,7 @@ import type { DomainModule } from './module.ts';
 import { resolvePlanLimits } from './platform/plans.ts';
 import { modules as allModules } from './modules.ts';
 import { defineRetention, scheduleRetention } from './jobs/retention.ts';
+import { InstanceRegistry } from './fleet/service.ts';
 
 export interface Runtime {
   ctx: AppContext;
@@ -50,7 +51,9 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const jobs = createScheduler(mongoose.connection.db!, opts.config);
   jobs.on('error', (err) => opts.logger.error({ err }, 'scheduler error'));
   instrumentScheduler(mongoose.connection.db!);
+  const roleName = role.api && role.worker ? 'all' : role.api ? 'api' : 'worker';
   const ctx: AppContext = {
+    fleet: new InstanceRegistry({ role: roleName, clock, pollMs: opts.config.FLEET_POLL_MS, logger: opts.logger }),
     config: opts.config,
     logger: opts.logger,
     jobs,
@@ -63,6 +66,8 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   await jobs.ready;
   for (const m of modules) await m.start?.(ctx, role);
   if (role.worker) await scheduleRetention(ctx);
+  await ctx.fleet.tick();
+  ctx.fleet.start();
 
   let workerStarted = false;
   return {
@@ -77,6 +82,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     async shutdown() {
       // drain(), not stop(): running jobs finish instead of being unlocked mid-attempt.
       if (workerStarted) await jobs.drain(25_000);
+      await ctx.fleet.stop();
       for (const m of [...modules].reverse()) await m.stop?.();
       await ctx.events.flush();
       await disconnectDatabase();

@@ -1,4 +1,4 @@
-// The rule the scale and reads benches give the gateway, so each seeded delivery has the outcomes a
+// The rule the scale and gateway benches give the gateway, so each seeded delivery has the outcomes a
 // real install's would (one rule outcome, one action outcome) and the delivery list reads them,
 // and the wait for the worker to finish what seeding left it.
 import fs from 'node:fs';

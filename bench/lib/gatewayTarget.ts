@@ -1,16 +1,15 @@
 // One side of the gateway benchmark in a process of its own, so neither the load generator's nor
 // the other side's garbage collection lands in its latency: `relay` (the real runtime, intake only),
 // `relay-worker` (the real runtime with its worker, which processes what it takes in) or `baseline` (bare node:http that verifies the same HMAC and inserts the same document with the
-// raw driver). Forked by bench/gateway.ts with MONGODB_URI and GATEWAY_BENCH_SECRET set; answers { url } over IPC, reports
-// its GC pauses on { report }, and exits on { close }.
+// raw driver). Forked by bench/gateway.ts with MONGODB_URI and GATEWAY_BENCH_SECRET set; answers
+// { url } over IPC, reports its GC pauses, CPU and loop delay on { report }, and exits on { close }.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { MongoClient } from 'mongodb';
-import mongoose from 'mongoose';
 import getRawBody from 'raw-body';
 import { startBenchRuntime } from './runtime.ts';
 import { writeBenchRule } from './gatewayRule.ts';
@@ -31,29 +30,6 @@ export interface GcReport {
   /** Event-loop delay since the last report: how long a ready callback waited for the loop. */
   loopP99Ms: number;
   loopMaxMs: number;
-  /** Each request's time inside this server: from its headers parsed to its response written. */
-  serverMs: number[];
-  /** Database commands sent since the last report, by command and collection (BENCH_COMMANDS=1 only). */
-  commands: Record<string, number>;
-}
-
-/** BENCH_COMMANDS=1: count every driver command the runtime sends (its URI asks for monitoring). */
-let commands: Record<string, number> = {};
-function countCommands(): void {
-  mongoose.connection.getClient().on('commandStarted', (e) => {
-    const target = e.command[e.commandName];
-    const key = `${e.commandName}${typeof target === 'string' ? ` ${target}` : ''}`;
-    commands[key] = (commands[key] ?? 0) + 1;
-  });
-}
-
-/** Server-side time per request, so a tail can be told apart from one in the client or the network. */
-let serverMs: number[] = [];
-function timeRequests(server: http.Server): void {
-  server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
-    const started = performance.now();
-    res.on('finish', () => serverMs.push(performance.now() - started));
-  });
 }
 
 /**
@@ -71,8 +47,6 @@ async function startRelay(worker: boolean): Promise<{ url: string; close(): Prom
   if (worker) writeRules(path.join(dir, 'rules'));
   fs.writeFileSync(path.join(dir, 'gateway.json'), JSON.stringify({ sources: { relay: { secrets: [SECRET] } } }));
   const bench = await startBenchRuntime({ worker, env: { GATEWAY_CONFIG: path.join(dir, 'gateway.json'), RULES_DIR: path.join(dir, 'rules') } });
-  if (process.env.BENCH_COMMANDS === '1') countCommands();
-  timeRequests(bench.server);
   return {
     url: `${bench.baseUrl}/gateway/relay`,
     async close() {
@@ -111,7 +85,6 @@ async function startBaseline(uri: string): Promise<{ url: string; close(): Promi
     res.writeHead(202, { 'content-type': 'application/json' }).end('{"success":true}');
   });
   server.keepAliveTimeout = 60_000;
-  timeRequests(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}/gateway/relay`,
@@ -141,11 +114,9 @@ process.send!({ url: target.url } satisfies TargetReady);
 process.on('message', async (msg: { report?: boolean; close?: boolean }) => {
   if (msg.report) {
     const cpu = process.cpuUsage(cpuFrom);
-    const report: GcReport = { ...gc, cpuMs: (cpu.user + cpu.system) / 1000, loopP99Ms: loop.percentile(99) / 1e6, loopMaxMs: loop.max / 1e6, serverMs, commands };
+    const report: GcReport = { ...gc, cpuMs: (cpu.user + cpu.system) / 1000, loopP99Ms: loop.percentile(99) / 1e6, loopMaxMs: loop.max / 1e6 };
     process.send!({ gc: report });
     Object.assign(gc, { pauses: 0, totalMs: 0, maxMs: 0 });
-    serverMs = [];
-    commands = {};
     cpuFrom = process.cpuUsage();
     loop.reset();
   }

@@ -1,10 +1,10 @@
 // Background gateway intake in a process of its own, so its sending is neither the measured API's
 // work nor the measuring client's: posts signed deliveries to argv[2] at argv[3] per second (open
-// loop, bench/lib/load.ts paced) until { stop }, then answers { stopped: { sent, failed, cpuMs } }
+// loop, bench/lib/load.ts paced) until { stop }, then answers { stopped: { sent, failed } }
 // and exits. { target: url } moves the load to another instance without a pause (answered
 // { targeted: url }). The delivery secret comes in GATEWAY_BENCH_SECRET.
 // node:http over keep-alive sockets rather than undici's fetch: on 2 cores the sender competes with
-// the API it loads, and fetch cost ~1 ms of CPU per delivery (docs/BENCHMARKS.md, session 29).
+// the API it loads, and fetch cost ~1 ms of CPU per delivery.
 import http from 'node:http';
 import { paced } from './load.ts';
 import { signedGatewayDelivery } from './gatewayDelivery.ts';
@@ -15,7 +15,6 @@ const secret = process.env.GATEWAY_BENCH_SECRET!;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 let sent = 0;
 let failed = 0;
-const cpuFrom = process.cpuUsage();
 
 function post(): Promise<void> {
   const { body, headers } = signedGatewayDelivery(secret);
@@ -53,7 +52,6 @@ process.on('message', async (msg: { stop?: boolean; target?: string }) => {
   if (!msg.stop) return;
   stop.abort();
   await done;
-  const cpu = process.cpuUsage(cpuFrom);
   agent.destroy();
-  process.send!({ stopped: { sent, failed, cpuMs: (cpu.user + cpu.system) / 1000 } }, () => process.exit(0));
+  process.send!({ stopped: { sent, failed } }, () => process.exit(0));
 });

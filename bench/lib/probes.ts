@@ -1,5 +1,5 @@
-// The list and get requests whose cost issue 17 bounds, for one tenant: bench/scale.ts times them,
-// bench/reads.ts counts what each costs the database. One list, so both measure the same requests.
+// The list and get requests whose p99 bench/scale.ts bounds, for one tenant, and the statistics it
+// reads from their samples.
 import type { RelayClient } from '../../src/client/index.ts';
 import { percentile } from './load.ts';
 
@@ -48,11 +48,6 @@ export async function timeSamples(request: () => Promise<unknown>, times: number
 export function summarize(ms: number[]): { p50: number; p99: number } {
   const sorted = [...ms].sort((a, b) => a - b);
   return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
-}
-
-/** p50 and p99 of `times` sequential calls of one request, in ms. */
-export async function timeRequest(request: () => Promise<unknown>, times: number): Promise<{ p50: number; p99: number }> {
-  return summarize(await timeSamples(request, times));
 }
 
 /**

@@ -8,18 +8,15 @@
 //     tenants, conversations and events), timing each part;
 //   { retarget: { botId, webhookId, url } } -> { retargeted }: points a reused install's webhook at
 //     this run's sink;
-//   { sweeps } -> { sweeps: { ms, found } by sweep, the gateway's with its backlog and read-alone ms }; { stats } -> { stats: { apiRss, dbRss, workerRss } } (bytes; workerRss 0 without a worker process);
+//   { sweeps } -> { sweeps: { ms, found } by sweep }; { stats } -> { stats: { apiRss, dbRss, workerRss } }
+//     (bytes; workerRss 0 without a worker process);
 //   { walPeak } -> { walPeak: { file, used } }: the WAL's peaks in bytes since the last ask (or seeding part);
-//   { heapSnapshot: file } -> { heapSnapshot: file }: writes this process's heap snapshot (bench/heap-holders.ts reads it);
-//   { gc } -> { gc: GcTally }: this process's GC pauses by kind, CPU and heap used since the last ask;
-//   { loop } -> { loop: LoopTally }: its event loop's delay, blocks of 10 ms or more and served requests' times since the last ask;
+//   { gc } -> { gc: GcTally }: this process's GC pauses, CPU and heap used since the last ask;
+//   { loop } -> { loop: LoopTally }: its event loop's delay and blocks of 10 ms or more since the last ask;
 //   { close } -> stops the runtime and the database, and exits.
 // BENCH_WORKER_PROCESS=1 runs the jobs in a second process, `src/main.ts` with ROLE=worker on the
-// same database (docker-compose.yml's shape), at the OS priority BENCH_WORKER_NICE (default 0);
-// otherwise one process serves HTTP and runs the jobs (ROLE=all, the embedded default).
+// same database (docker-compose.yml's shape); otherwise one process serves HTTP and runs the jobs (ROLE=all, the embedded default).
 import fs from 'node:fs';
-import os from 'node:os';
-import v8 from 'node:v8';
 import path from 'node:path';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -38,8 +35,6 @@ import { createWebhook, setWebhookEnabled, updateWebhook } from '../../src/webho
 import { mapLimit } from '../../src/datasources/rows.ts';
 import { performSweep as webhookSweep } from '../../src/webhooks/sweep.job.ts';
 import { performSweep as gatewaySweep } from '../../src/gateway/sweep.job.ts';
-import { trusted } from '../../src/db/connection.ts';
-import { GatewayDeliveryModel } from '../../src/gateway/model.ts';
 import { performSyncSweep } from '../../src/datasources/sweep.job.ts';
 
 const progress = (line: string) => process.stderr.write(`[scale ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
@@ -182,7 +177,6 @@ async function startWorkerProcess(uri: string) {
     env: { ...process.env, ...env, ROLE: 'worker', MONGODB_URI: uri, LOG_LEVEL: 'info', OUTBOUND_ALLOW_PRIVATE: 'true', DATA_DIR: path.join(dir, 'worker') },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
-  os.setPriority(child.pid!, Number(process.env.BENCH_WORKER_NICE ?? 0));
   process.on('exit', () => child.kill());
   await new Promise<void>((resolve, reject) => {
     let seen = '';
@@ -209,14 +203,14 @@ async function startWorkerProcess(uri: string) {
 const { ctx } = bench.runtime;
 setInterval(() => walPeak.sample(bench.database.walSize()), 100).unref();
 
-/** GC pauses (counts and sizes do not depend on the load; their ms do), CPU and heap since the last take. */
+/** GC pauses, CPU and heap since the last take. */
 const gcTally = {
-  tally: { minor: 0, major: 0, otherMs: 0, minorMs: 0, majorMs: 0, maxMs: 0, heapPeak: 0 } satisfies Omit<GcTally, 'cpuMs' | 'heapUsed'>,
+  tally: { pauseMs: 0, maxMs: 0, heapPeak: 0 },
   cpuFrom: process.cpuUsage(),
   take(): GcTally {
     const cpu = process.cpuUsage(this.cpuFrom);
     const out = { ...this.tally, cpuMs: (cpu.user + cpu.system) / 1000, heapUsed: process.memoryUsage().heapUsed };
-    this.tally = { minor: 0, major: 0, otherMs: 0, minorMs: 0, majorMs: 0, maxMs: 0, heapPeak: 0 };
+    this.tally = { pauseMs: 0, maxMs: 0, heapPeak: 0 };
     this.cpuFrom = process.cpuUsage();
     return out;
   },
@@ -224,77 +218,33 @@ const gcTally = {
 /** The event loop's blocks (LoopTally); GC pauses of 1 ms or more are kept a while to be found inside them. */
 const loopTally = {
   histogram: monitorEventLoopDelay({ resolution: 2 }),
-  blocks: [] as Array<Omit<LoopTally['blocks'][number], 'gcMs'>>,
+  blocks: [] as Array<{ end: number; ms: number }>,
   gcPauses: [] as Array<{ start: number; ms: number }>,
-  served: [] as LoopTally['served'],
   take(): LoopTally {
     const h = this.histogram;
     // GC entries reach the observer after the block they were in, so they are matched here.
     const gcIn = (start: number, end: number) => this.gcPauses.reduce((sum, p) => sum + Math.max(0, Math.min(end, p.start + p.ms) - Math.max(start, p.start)), 0);
-    const blocks = this.blocks.map((b) => ({ ...b, gcMs: gcIn(b.end - b.ms, b.end) }));
-    const out = { p99: h.percentile(99) / 1e6, max: h.max / 1e6, blocks, served: this.served };
+    const out = { p99: h.percentile(99) / 1e6, max: h.max / 1e6, blocks: this.blocks.map((b) => ({ ...b, gcMs: gcIn(b.end - b.ms, b.end) })) };
     h.reset();
     this.blocks = [];
-    this.served = [];
     return out;
   },
 };
 loopTally.histogram.enable();
-// A measured request's time in this process, so bench/scale.ts can tell it from the time before the
-// loop took the request up (a block, or the socket) and after it finished (the client's side).
-/** What the loop ran since its last 5 ms tick: intake requests taken up and answered, Agenda job runs ended (by name). */
-const sinceTick = { intakeIn: 0, intakeOut: 0, jobs: {} as Record<string, number> };
-bench.server.prependListener('request', (req, res) => {
-  if (req.url?.startsWith('/gateway/')) {
-    sinceTick.intakeIn++;
-    res.once('finish', () => sinceTick.intakeOut++);
-    return;
-  }
-  const start = performance.timeOrigin + performance.now();
-  res.once('finish', () => loopTally.served.length < 20_000 && loopTally.served.push({ start, end: performance.timeOrigin + performance.now() }));
-});
 {
-  // The process's CPU over a block (all its threads) tells its own work from waiting for a core.
-  // The main thread's own time on a core and waiting for one (schedstat: run ns, run-queue wait ns):
-  // a block the loop spent runnable but not running is the machine's, not this process's work.
-  const mainThread = () => fs.readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ').map((x) => Number(x) / 1e6);
-  let [lastRun, lastWait] = mainThread();
   let last = performance.now();
-  let lastCpu = process.cpuUsage();
   setInterval(() => {
     const now = performance.now();
-    const cpu = process.cpuUsage();
     const ms = now - last - 5;
-    const cpuMs = (cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000;
-    const [run, wait] = mainThread();
-    const [runMs, waitMs] = [run! - lastRun!, wait! - lastWait!];
-    [lastRun, lastWait] = [run, wait];
     last = now;
-    lastCpu = cpu;
-    const ran = { ...sinceTick, runMs, waitMs };
-    [sinceTick.intakeIn, sinceTick.intakeOut, sinceTick.jobs] = [0, 0, {}];
-    if (ms < 10) return;
-    // hrEnd: µs on the monotonic clock of V8's --cpu-prof timestamps (bench/prof-blocks.ts).
-    if (loopTally.blocks.length < 20_000) loopTally.blocks.push({ end: performance.timeOrigin + now, hrEnd: Number(process.hrtime.bigint() / 1000n), ms, cpuMs, ...ran });
+    if (ms >= 10 && loopTally.blocks.length < 20_000) loopTally.blocks.push({ end: performance.timeOrigin + now, ms });
   }, 5).unref();
 }
-/** Agenda job runs ended since the last { loop } ask, by name, beside those that ended inside a block. */
-let jobsEnded: Record<string, number> = {};
-bench.runtime.ctx.jobs.on('complete', (job: { attrs: { name: string } }) => {
-  const name = job.attrs.name;
-  sinceTick.jobs[name] = (sinceTick.jobs[name] ?? 0) + 1;
-  jobsEnded[name] = (jobsEnded[name] ?? 0) + 1;
-});
 new PerformanceObserver((list) => {
-  const t = gcTally.tally;
   for (const entry of list.getEntries()) {
     if (entry.duration >= 1) loopTally.gcPauses.push({ start: performance.timeOrigin + entry.startTime, ms: entry.duration });
-    // PerformanceGC kinds: 1 minor (scavenge), 2 major (mark-compact), 4 incremental marking, 8 weak callbacks
-    const kind = (entry as unknown as { detail?: { kind?: number } }).detail?.kind;
-    if (kind === 1) (t.minor++, (t.minorMs += entry.duration));
-    else if (kind === 2) (t.major++, (t.majorMs += entry.duration));
-    else t.otherMs += entry.duration;
-    t.maxMs = Math.max(t.maxMs, entry.duration);
+    gcTally.tally.pauseMs += entry.duration;
+    gcTally.tally.maxMs = Math.max(gcTally.tally.maxMs, entry.duration);
   }
 }).observe({ entryTypes: ['gc'] });
 setInterval(() => (loopTally.gcPauses = loopTally.gcPauses.filter((p) => p.start > Date.now() - 600_000)), 60_000).unref();
@@ -313,7 +263,6 @@ type Message = {
   walPeak?: boolean;
   gc?: boolean;
   loop?: boolean;
-  heapSnapshot?: string;
   close?: boolean;
 };
 process.on('message', async (msg: Message) => {
@@ -326,21 +275,16 @@ process.on('message', async (msg: Message) => {
     process.send!({ retargeted: true });
   }
   if (msg.sweeps) {
-    // Each sweep's time and what it found; for the gateway also the unprocessed backlog and the
-    // time of its read of what is due alone, so reading and re-queuing a backlog's work are apart.
     const sweep = async (run: () => Promise<unknown>) => {
       let found: unknown;
       const ms = await timed(async () => void (found = await run()));
       return { ms, found };
     };
-    const dueCutoff = new Date(ctx.clock.now().getTime() - 120_000);
-    const backlog = await GatewayDeliveryModel.countDocuments({ processedAt: null });
-    const readMs = await timed(() => GatewayDeliveryModel.find({ processedAt: null, sweptAt: trusted({ $lt: dueCutoff }) }, { id: 1, run: 1 }).limit(500).lean());
     process.send!({
       sweeps: {
         events: await sweep(() => ctx.events.redispatchStale(30_000)),
         webhooks: await sweep(() => webhookSweep(ctx, 60_000)),
-        gateway: { ...(await sweep(() => gatewaySweep(ctx, 120_000))), backlog, readMs },
+        gateway: await sweep(() => gatewaySweep(ctx, 120_000)),
         syncs: await sweep(() => performSyncSweep(ctx)),
       },
     });
@@ -348,11 +292,7 @@ process.on('message', async (msg: Message) => {
   if (msg.stats) process.send!({ stats: { apiRss: process.memoryUsage().rss, dbRss: bench.database.rssBytes(), workerRss: worker?.rssBytes() ?? 0 } });
   if (msg.walPeak) process.send!({ walPeak: walPeak.take() });
   if (msg.gc) process.send!({ gc: gcTally.take() });
-  if (msg.loop) {
-    process.send!({ loop: { ...loopTally.take(), jobsEnded } });
-    jobsEnded = {};
-  }
-  if (msg.heapSnapshot) process.send!({ heapSnapshot: v8.writeHeapSnapshot(msg.heapSnapshot) });
+  if (msg.loop) process.send!({ loop: loopTally.take() });
   if (msg.close) {
     await worker?.stop();
     await bench.close();

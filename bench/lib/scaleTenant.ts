@@ -29,14 +29,9 @@ export interface Seeded {
   counts: string;
 }
 
-/** An instance's API process between two asks (bench/lib/scaleInstance.ts): GC pauses by kind, CPU, heap bytes. */
+/** An instance's API process between two asks (bench/lib/scaleInstance.ts): GC pauses, CPU, heap bytes. */
 export interface GcTally {
-  minor: number;
-  major: number;
-  minorMs: number;
-  majorMs: number;
-  /** Incremental marking and weak callbacks. */
-  otherMs: number;
+  pauseMs: number;
   maxMs: number;
   cpuMs: number;
   heapUsed: number;
@@ -47,32 +42,12 @@ export interface GcTally {
 /**
  * An instance's API event loop between two asks: the delay histogram's (monitorEventLoopDelay,
  * 2 ms resolution) p99 and max, and every block of 10 ms or more that a 5 ms timer saw, with its
- * end (epoch ms), the process's CPU over it (all threads; well under the block's ms when the
- * process waited for a core) and the GC pause time inside it, so bench/scale.ts can tell which
- * slow samples waited on the loop and why.
+ * end (epoch ms) and the GC pause time inside it.
  */
 export interface LoopTally {
   p99: number;
   max: number;
-  /** end: epoch ms; hrEnd: µs on the monotonic clock (that of a --cpu-prof profile's timestamps). */
-  blocks: Array<{
-    end: number;
-    hrEnd: number;
-    ms: number;
-    cpuMs: number;
-    gcMs: number;
-    /** Intake requests the loop took up and answered in the block, Agenda job runs that ended in it (by name). */
-    /** The main thread's time on a core and waiting for one (run queue) over the block (its tick's 5 ms included). */
-    runMs?: number;
-    waitMs?: number;
-    intakeIn?: number;
-    intakeOut?: number;
-    jobs?: Record<string, number>;
-  }>;
-  /** Agenda job runs ended over the same time, by name (scaleInstance.ts). */
-  jobsEnded?: Record<string, number>;
-  /** Requests other than intake's, from the server's 'request' event (headers parsed) to the response's 'finish' (epoch ms). */
-  served: Array<{ start: number; end: number }>;
+  blocks: Array<{ end: number; ms: number; gcMs: number }>;
 }
 
 const prose = seededText(17);
@@ -84,7 +59,7 @@ export function markdown(i: number, bytes = 2048): string {
 }
 
 export const patientDispatcher = new Agent({ keepAliveTimeout: 60_000, connections: 64, headersTimeout: 0, bodyTimeout: 0 });
-export const patientFetch = ((input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) =>
+const patientFetch = ((input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) =>
   fetch(input, { ...init, dispatcher: patientDispatcher })) as unknown as typeof globalThis.fetch;
 export const clientFor = (baseUrl: string, t: Pick<TenantKeys, 'channelId' | 'secretKey'>): RelayClient =>
   createRelayClient({ baseUrl, channelId: t.channelId, secretKey: t.secretKey, fetch: patientFetch, timeoutMs: 30 * 60_000 });

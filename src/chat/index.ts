@@ -3,9 +3,11 @@
 import type { DomainModule } from '../module.ts';
 import { chatPublicRoutes } from './routes.ts';
 import { chatAdminRoutes } from './agentRoutes.ts';
+import { pruneIdempotencyKeys } from '../http/idempotency.ts';
 
 export const chatModule: DomainModule = {
   name: 'chat',
   publicRoutes: chatPublicRoutes,
   adminRoutes: chatAdminRoutes,
+  prune: pruneIdempotencyKeys,
 };

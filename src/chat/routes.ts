@@ -12,6 +12,9 @@ import { listConversations, listMessages, recordMessages, startConversation } fr
 import { prepareTurn, type PreparedTurn } from './turn.ts';
 import { streamUiMessages } from './streams/sse.ts';
 import { streamCompletionChunks } from './streams/ndjson.ts';
+import { idempotent } from '../http/idempotency.ts';
+import { answererFor } from './answerers/index.ts';
+import { rememberTurn, replayedTurn } from './idempotentTurn.ts';
 
 /** A whole reply. While an agent holds the conversation: `response: ''` and `handledBy: 'agent'`. */
 async function wholeReply(turn: PreparedTurn) {
@@ -30,7 +33,7 @@ async function wholeReply(turn: PreparedTurn) {
 }
 
 export function chatPublicRoutes(router: Router<PublicState>, ctx: AppContext): void {
-  router.post('/conversation', validate(ConversationStartSchema), async (c) => {
+  router.post('/conversation', validate(ConversationStartSchema), idempotent('conversation', ctx.clock), async (c) => {
     const { bot, team, channel } = await c.state.tenant();
     assertChatTokensLeft(ctx, team);
     const { userData, message } = c.state.input as { userData?: Record<string, never>; message?: string };
@@ -40,12 +43,15 @@ export function chatPublicRoutes(router: Router<PublicState>, ctx: AppContext): 
     c.body = { success: true, conversationId: conversation.id, response: bot.welcomeMessage ?? '' };
   });
 
-  router.post('/message', validate(MessageSendSchema), async (c) => {
+  router.post('/message', validate(MessageSendSchema), idempotent('message', ctx.clock), async (c) => {
     const req = c.state.input as MessageSendReq;
-    const turn = await prepareTurn(ctx, await c.state.tenant(), req);
+    const retry = c.state.idempotency;
+    // A retry of a kept reply answers it again without checking limits or running anything.
+    let turn = retry?.replay ? replayedTurn(retry.replay, answererFor(ctx.config)) : await prepareTurn(ctx, await c.state.tenant(), req);
     // The response deadline may have answered 503 meanwhile (http/responseDeadline.ts). Nothing is
     // saved before the turn runs, so stop here rather than call the model for nobody.
     if (c.res.headersSent) return;
+    if (retry && !retry.replay) turn = rememberTurn(retry, turn);
     if (!req.stream) {
       c.body = await wholeReply(turn);
     } else if (c.state.apiVersion === '2.0') {

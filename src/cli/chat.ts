@@ -3,7 +3,8 @@
 import type { Command } from 'commander';
 import { CONVERSATION_STATES } from '../chat/model.ts';
 import { adminCall, seg } from './admin.ts';
-import { printJson } from './context.ts';
+import { TOP_LEVEL } from './topLevel.ts';
+import { printJson } from './output.ts';
 
 const page = (o: { limit: string; cursor?: string }, extra: Record<string, string> = {}) =>
   new URLSearchParams({ ...extra, limit: o.limit, ...(o.cursor ? { cursor: o.cursor } : {}) });
@@ -11,7 +12,7 @@ const page = (o: { limit: string; cursor?: string }, extra: Record<string, strin
 export function registerChatCommands(program: Command): void {
   const conversations = program
     .command('conversations')
-    .description('human agents: escalated conversations, claim, reply, release (through the running server)');
+    .description(TOP_LEVEL.conversations);
   conversations
     .command('list')
     .description("list a bot's conversations in a handoff state (default Escalated), oldest first")

@@ -20,8 +20,3 @@ export async function withRuntime<T>(fn: (runtime: Runtime) => Promise<T>): Prom
     await db.embedded?.stop();
   }
 }
-
-/** Prints a result as JSON on stdout, for scripting. */
-export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-}

@@ -3,12 +3,13 @@
 // create and regenerate-secret only.
 import type { Command } from 'commander';
 import { adminCall, seg, type AdminAnswer } from './admin.ts';
-import { printJson } from './context.ts';
+import { TOP_LEVEL } from './topLevel.ts';
+import { printJson } from './output.ts';
 
 const issued = ({ hook, secret, url }: AdminAnswer) => ({ hook, secret, url });
 
 export function registerDatasourcesCommands(program: Command): void {
-  const ds = program.command('data-sources').description("a bot's manual data sources (names shown in sync events; through the running server)");
+  const ds = program.command('data-sources').description(TOP_LEVEL['data-sources']);
   ds.command('list')
     .description("list a bot's data sources with their names and last sync outcome")
     .requiredOption('--bot <botId>', 'bot id')
@@ -20,7 +21,7 @@ export function registerDatasourcesCommands(program: Command): void {
     .requiredOption('--name <name>', 'new name')
     .action(async (id, o) => printJson((await adminCall('PATCH', `/bots/${seg(o.bot)}/data-sources/${seg(id)}`, { name: o.name })).dataSource));
 
-  const sh = program.command('sync-hooks').description('incoming sync-trigger hooks (a secret URL that starts a sync; through the running server)');
+  const sh = program.command('sync-hooks').description(TOP_LEVEL['sync-hooks']);
   const hook = (bot: string, id: string) => `/bots/${seg(bot)}/sync-hooks/${seg(id)}`;
   sh.command('create')
     .description('create a hook for a data source (disabled); prints its URL once')

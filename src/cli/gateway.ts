@@ -3,15 +3,13 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { loadConfig } from '../config.ts';
-import { inferEventName, readDelivery } from '../gateway/intake.ts';
-import { presentRuleSet } from '../gateway/presenters.ts';
-import { formatLoadError, loadRuleSet } from '../gateway/rules/loader.ts';
-import { planDelivery } from '../gateway/rules/plan.ts';
-import { runRuleFixtures } from '../gateway/rules/fixtures.ts';
-import { loadGatewayConfig, type Source } from '../gateway/sources.ts';
-import { signBody, signDeliveryFacts } from '../security/signature.ts';
-import { printJson } from './context.ts';
+import type { Source } from '../gateway/sources.ts';
+import { TOP_LEVEL } from './topLevel.ts';
+import { printJson } from './output.ts';
+
+// The rule engine (JSONata) and the intake load only in the commands that use them.
+const rulesDir = async () => (await import('../config.ts')).loadConfig().RULES_DIR;
+const rules = () => import('../gateway/rules/loader.ts');
 
 function readEventFile(file: string): Buffer {
   try {
@@ -39,14 +37,15 @@ function operatorSource(name: string): Source {
 }
 
 export function registerGatewayCommands(program: Command): void {
-  const gateway = program.command('gateway').description('the webhook gateway: rule files, dry runs and signed test sends');
+  const gateway = program.command('gateway').description(TOP_LEVEL.gateway);
 
   gateway
     .command('check')
     .description('validate every rule file in RULES_DIR; exits 1 when a file is rejected')
     .option('--dir <dir>', 'rules folder (default RULES_DIR, ./rules)')
-    .action((o) => {
-      const set = loadRuleSet(o.dir ?? loadConfig().RULES_DIR);
+    .action(async (o) => {
+      const [{ loadRuleSet, formatLoadError }, { presentRuleSet }] = await Promise.all([rules(), import('../gateway/presenters.ts')]);
+      const set = loadRuleSet(o.dir ?? (await rulesDir()));
       for (const e of set.errors) process.stderr.write(`rejected: ${formatLoadError(e)}\n`);
       printJson(presentRuleSet(set));
       if (set.errors.length) process.exitCode = 1;
@@ -54,12 +53,13 @@ export function registerGatewayCommands(program: Command): void {
 
   program
     .command('rules')
-    .description('the gateway\'s rule files')
+    .description(TOP_LEVEL.rules)
     .command('test')
     .description('run each rules/<name>.test.json through the rule engine; exits 1 when a case fails or a rule file has no fixture')
     .option('--dir <dir>', 'rules folder (default RULES_DIR, ./rules)')
     .action(async (o) => {
-      const report = await runRuleFixtures(o.dir ?? loadConfig().RULES_DIR);
+      const { runRuleFixtures } = await import('../gateway/rules/fixtures.ts');
+      const report = await runRuleFixtures(o.dir ?? (await rulesDir()));
       for (const f of report.files) {
         if (f.error) process.stderr.write(`${f.file}: ${f.error}\n`);
         for (const c of f.cases) if (!c.passed) process.stderr.write(`${f.file} "${c.name}":\n  ${c.problems.join('\n  ')}\n`);
@@ -78,6 +78,13 @@ export function registerGatewayCommands(program: Command): void {
     .option('--test', 'mark as a test send (X-Service-Test: true)')
     .option('--dir <dir>', 'rules folder (default RULES_DIR, ./rules)')
     .action(async (o) => {
+      const [{ loadConfig }, { readDelivery }, { loadRuleSet, formatLoadError }, { planDelivery }, { loadGatewayConfig }] = await Promise.all([
+        import('../config.ts'),
+        import('../gateway/intake.ts'),
+        rules(),
+        import('../gateway/rules/plan.ts'),
+        import('../gateway/sources.ts'),
+      ]);
       const config = loadConfig();
       const raw = readEventFile(o.event);
       const headers: Record<string, string> = { 'x-service-delivery-id': randomUUID() };
@@ -115,6 +122,7 @@ export function registerGatewayCommands(program: Command): void {
     .option('--delivery-id <uuid>', 'delivery id (default: the body\'s, else a new one)')
     .option('--test', 'send X-Service-Test: true')
     .action(async (o) => {
+      const [{ inferEventName }, { signBody, signDeliveryFacts }] = await Promise.all([import('../gateway/intake.ts'), import('../security/signature.ts')]);
       const payload = parseEventFile(o.event, readEventFile(o.event));
       const deliveryId = o.deliveryId ?? (typeof payload.deliveryId === 'string' ? payload.deliveryId : randomUUID());
       const body = Buffer.from(JSON.stringify({ ...payload, deliveryId }));

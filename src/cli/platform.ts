@@ -1,11 +1,10 @@
 // `relay bootstrap`, `relay teams …`, `relay bots …`, `relay channels …`: tenancy from the shell.
 // Bootstrap works offline on the database; the rest go through the running server's admin API.
 import type { Command } from 'commander';
-import * as platform from '../platform/service.ts';
-import { AppError } from '../http/errors.ts';
 import { PLANS, type PlanName } from '../platform/plans.ts';
 import { adminCall, seg, type AdminAnswer } from './admin.ts';
-import { printJson, withRuntime } from './context.ts';
+import { TOP_LEVEL } from './topLevel.ts';
+import { printJson } from './output.ts';
 
 const int = (v: string) => {
   const n = Number(v);
@@ -25,10 +24,13 @@ export function registerPlatformCommands(program: Command): void {
       'create a team, a bot and an API channel; prints channelId and secretKey as JSON. Works offline, on the database itself ' +
         '(MONGODB_URI or the embedded one under DATA_DIR), so it runs before the server is ever started',
     )
+    .summary(TOP_LEVEL.bootstrap)
     .option('--team <name>', 'team name (a second team of the same name is refused)', 'My team')
     .option('--bot <name>', 'bot name', 'My bot')
     .option('--plan <plan>', `plan (${PLANS.join(', ')})`, plan, 'standard' as PlanName)
-    .action(async (o) =>
+    .action(async (o) => {
+      // The database and the domain's service load only here: the other commands go over HTTP.
+      const [platform, { AppError }, { withRuntime }] = await Promise.all([import('../platform/service.ts'), import('../http/errors.ts'), import('./context.ts')]);
       printJson(
         await withRuntime(async () => {
           try {
@@ -41,10 +43,10 @@ export function registerPlatformCommands(program: Command): void {
             throw err;
           }
         }),
-      ),
-    );
+      );
+    });
 
-  const teams = program.command('teams').description('manage teams and their plans (through the running server)');
+  const teams = program.command('teams').description(TOP_LEVEL.teams);
   teams
     .command('create')
     .description('create a team')
@@ -76,7 +78,7 @@ export function registerPlatformCommands(program: Command): void {
       printJson((await adminCall('PUT', `/teams/${seg(teamId)}/plan`, { plan: o.plan, limits })).team);
     });
 
-  const bots = program.command('bots').description('manage bots (through the running server)');
+  const bots = program.command('bots').description(TOP_LEVEL.bots);
   bots
     .command('create')
     .description('create a bot in a team')
@@ -104,7 +106,7 @@ export function registerPlatformCommands(program: Command): void {
     .option('--team <teamId>', 'only this team')
     .action(async (o) => printJson((await adminCall('GET', `/bots${o.team ? `?teamId=${seg(o.team)}` : ''}`)).bots));
 
-  const channels = program.command('channels').description('manage API channels and their secret keys (through the running server)');
+  const channels = program.command('channels').description(TOP_LEVEL.channels);
   const withKey = (answer: AdminAnswer) => ({ ...(answer.channel as object), secretKey: answer.secretKey });
   channels
     .command('create')

@@ -1,15 +1,12 @@
 // The `relay` command tree, built without running anything, so tests can walk every command's help.
+// Only the group a call names is loaded (commands.ts); help and unknown commands load none.
 import { createRequire } from 'node:module';
 import { Command } from 'commander';
-import { ensureFerretBinary } from '../db/ferretdb.ts';
-import { registerPlatformCommands } from './platform.ts';
-import { registerDatasourcesCommands } from './datasources.ts';
-import { registerWebhooksCommands } from './webhooks.ts';
-import { registerChatCommands } from './chat.ts';
-import { registerGatewayCommands } from './gateway.ts';
-import { registerPublicCommands } from './public.ts';
+import { GROUPS } from './commands.ts';
+import { TOP_LEVEL, type TopLevelName } from './topLevel.ts';
 
-export function buildProgram(): Command {
+/** `argv` (process.argv) picks the one group to load; without it every group is loaded. */
+export async function buildProgram(argv?: string[]): Promise<Command> {
   const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 
   const program = new Command('relay')
@@ -28,18 +25,17 @@ server: "bootstrap" and "db" (on MONGODB_URI or the embedded FerretDB under DATA
 check" / "dry-run" (on RULES_DIR). .env in the working directory is read. Run "relay <command> --help".`,
     );
 
-  const db = program.command('db').description('the embedded database (FerretDB); works offline');
-  db.command('install')
-    .description('build FerretDB v1.24.2 with Relay’s patch (src/db/ferretdb-patch) with Go unless already installed; prints its path')
-    .action(() => {
-      process.stdout.write(`${ensureFerretBinary()}\n`);
-    });
-
-  registerPlatformCommands(program);
-  registerDatasourcesCommands(program);
-  registerWebhooksCommands(program);
-  registerChatCommands(program);
-  registerGatewayCommands(program);
-  registerPublicCommands(program);
+  // `relay help <command>` names its group second.
+  const words = argv?.slice(2).filter((arg) => !arg.startsWith('-')) ?? [];
+  const named = words[0] === 'help' ? words[1] : words[0];
+  const group = named === undefined ? undefined : GROUPS.find((g) => g.names.includes(named as TopLevelName));
+  if (!argv) {
+    for (const g of GROUPS) (await g.load())(program);
+  } else if (group) {
+    (await group.load())(program);
+  } else {
+    // Help, the version or an unknown command: the names and descriptions are enough.
+    for (const [name, description] of Object.entries(TOP_LEVEL)) program.command(name).description(description);
+  }
   return program;
 }

@@ -6,7 +6,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { createRelayClient, RelayApiError, type DataSource, type MessageRequest, type NewDataSourceRow, type RelayClient, type ReplySource } from '../client/index.ts';
 import { serverUrl } from './admin.ts';
-import { printJson } from './context.ts';
+import { TOP_LEVEL } from './topLevel.ts';
+import { printJson } from './output.ts';
 
 /** The spec allows more rows per add request; 100 keeps each body small and each progress step short. */
 const ROWS_PER_REQUEST = 100;
@@ -136,7 +137,7 @@ async function namedSources(client: RelayClient, sources: ReplySource[]) {
 export function registerPublicCommands(program: Command): void {
   const pub = program
     .command('public')
-    .description("the public API over HTTP as an API channel (--channel/--key or RELAY_CHANNEL_ID/RELAY_SECRET_KEY)");
+    .description(TOP_LEVEL.public);
 
   withCredentials(pub.command('create-data-source'))
     .description('create an empty manual data source; prints it')

@@ -3,7 +3,8 @@
 import type { Command } from 'commander';
 import { WEBHOOK_TYPES } from '../webhooks/model.ts';
 import { adminCall, seg, type AdminAnswer } from './admin.ts';
-import { printJson } from './context.ts';
+import { TOP_LEVEL } from './topLevel.ts';
+import { printJson } from './output.ts';
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 function jsonObject(value: string): unknown {
@@ -51,7 +52,7 @@ const deliveryOptionsOf = (o: Record<string, unknown>) => ({
 });
 
 export function registerWebhooksCommands(program: Command): void {
-  const webhooks = program.command('webhooks').description("manage a bot's outgoing webhooks and their deliveries (through the running server)");
+  const webhooks = program.command('webhooks').description(TOP_LEVEL.webhooks);
   const hook = (bot: string, id?: string) => `/bots/${seg(bot)}/webhooks${id === undefined ? '' : `/${seg(id)}`}`;
   const withSecret = (answer: AdminAnswer) => ({ ...(answer.webhook as object), secret: answer.secret });
 

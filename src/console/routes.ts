@@ -7,26 +7,13 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppContext } from '../context.ts';
 import { sendStaticFile } from '../http/staticFiles.ts';
+import { setPageSecurityHeaders } from '../http/pageHeaders.ts';
 
 /** src/console/routes.ts and dist/console/routes.js both sit two folders below the repo root. */
 export const CONSOLE_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../console/dist');
 
-// Scripts and styles from our own origin only; no framing (the console performs admin actions).
-const CONSOLE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-].join('; ');
-
 async function sendConsole(c: Context, file: string | undefined): Promise<void> {
-  c.set('Content-Security-Policy', CONSOLE_CSP);
-  c.set('Referrer-Policy', 'no-referrer');
-  c.set('X-Frame-Options', 'DENY');
+  setPageSecurityHeaders(c); // the console performs admin actions: never framed
   if (file && file.startsWith('assets/')) {
     // Hashed names: cache for good; a missing asset is a plain 404 (no HTML fallback for scripts).
     await sendStaticFile(c, CONSOLE_DIST, file, { immutable: true });

@@ -32,18 +32,25 @@ export async function performIntervalSync(ctx: AppContext, data: IntervalJobData
   }
 }
 
+/** The methods the sync-trigger hook takes (docs/DATA_SOURCES.md, the OpenAPI document). */
+export const HOOK_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
 export function createDataSourcesModule(opts: DataSourceRouteOptions = {}): DomainModule {
   return {
     name: 'datasources',
     publicRoutes: (router, ctx) => dataSourceRoutes(router, ctx, opts),
     adminRoutes: (router, ctx) => dataSourceAdminRoutes(router, ctx),
     rootRoutes(router, ctx) {
-      router.all(`${HOOK_PATH}/:hookId/:secret`, async (c) => {
+      // The documented methods only (docs/DATA_SOURCES.md): link scanners send HEAD, CORS preflights
+      // OPTIONS, and neither may start a sync. koa-router adds HEAD to a GET route; it is taken off,
+      // so the router answers it 405 with Allow (501 for methods no route has: TRACE, PROPFIND).
+      const layer = router.register(`${HOOK_PATH}/:hookId/:secret`, [...HOOK_METHODS], async (c) => {
         await triggerSyncHook(ctx, c.params.hookId!, c.params.secret!);
         c.body = { success: true };
-      });
+      }) as unknown as { methods: string[] };
+      layer.methods = layer.methods.filter((m) => m !== 'HEAD');
     },
-    // Any method, any body: the hook ignores the body, so the JSON parser must not reject it.
+    // Any body: the hook ignores it, so the JSON parser must not reject it.
     rawBodyPaths: [/^\/api\/public\/hooks\//],
     defineJobs(ctx) {
       ctx.jobs.define<SyncJobData>(

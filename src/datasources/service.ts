@@ -12,7 +12,7 @@ import { timeOrderedId } from '../clock.ts';
 import { cancelIntervalSync, scheduleIntervalSync } from './interval.ts';
 import { DataSourceModel, DataSourceRowModel, RowChangeModel, RowContentModel, SyncClaimModel, SyncHookModel, type DataSource, type SyncInterval } from './model.ts';
 import { pageById } from '../http/pagination.ts';
-import { SYNC_JOB } from './sync.ts';
+import { SYNC_JOB } from './jobNames.ts';
 import { findOwned } from '../db/byId.ts';
 
 export async function createDataSource(ctx: AppContext, bot: Pick<Bot, 'id' | 'teamId'>, team: Pick<Team, 'plan' | 'limits'>): Promise<DataSource> {

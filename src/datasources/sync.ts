@@ -15,11 +15,9 @@ import { DataSourceModel, DataSourceRowModel, SyncClaimModel, type DataSource, t
 import { changesIn, readChangeLog } from './changes.ts';
 import { getDataSource } from './service.ts';
 
-export const SYNC_JOB = 'datasources.sync';
-export interface SyncJobData {
-  dataSourceId: string;
-  run: number;
-}
+import { SYNC_JOB, type SyncJobData } from './jobNames.ts';
+
+export { SYNC_JOB, type SyncJobData } from './jobNames.ts';
 export type SyncTrigger = 'api' | 'hook' | 'interval' | 'sweeper';
 
 export interface SyncResults {

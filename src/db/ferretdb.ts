@@ -1,14 +1,16 @@
-// The embedded default database: FerretDB v1.24.2 on SQLite, installed with Go on first use.
-// Used by `npm start` without MONGODB_URI, by the test harness and by CI.
+// The embedded default database: FerretDB on SQLite with Relay's patch (ferretdb-patch/ at the
+// repository's root), built with Go on first use. Used by `npm start` without MONGODB_URI, by the
+// test harness and by CI.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { applyPatch, patchHash } from './ferretdb-patch/patch.ts';
+import { fileURLToPath } from 'node:url';
 
-export const FERRETDB_VERSION = 'v1.24.2';
-const MODULE = 'github.com/FerretDB/FerretDB';
+/** The patch's folder: two levels up from here in src/db and in the compiled dist/db alike. */
+const PATCH_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'ferretdb-patch');
 
 export class EmbeddedDbUnavailable extends Error {}
 
@@ -17,9 +19,25 @@ function cacheDir(): string {
   return path.join(base, 'relay', 'bin');
 }
 
+/** The FerretDB release the patch applies to (ferretdb-patch/upstream.json). */
+function upstreamVersion(): string {
+  return (JSON.parse(fs.readFileSync(path.join(PATCH_DIR, 'upstream.json'), 'utf8')) as { version: string }).version;
+}
+
+/** A hash of the patch's folder but its docs and tests: a changed patch is always rebuilt. */
+function patchHash(): string {
+  const hash = crypto.createHash('sha256');
+  const files = (fs.readdirSync(PATCH_DIR, { recursive: true }) as string[]).filter((f) => !/\.md$|_test\.go$|^test\.ts$/.test(f)).sort();
+  for (const file of files) {
+    const full = path.join(PATCH_DIR, file);
+    if (fs.statSync(full).isFile()) hash.update(file.split(path.sep).join('/')).update(fs.readFileSync(full));
+  }
+  return hash.digest('hex').slice(0, 12);
+}
+
 /** The patched binary's name carries the patch's hash, so a binary of an older patch is never reused. */
 export function ferretBinaryPath(): string {
-  return path.join(cacheDir(), `ferretdb-${FERRETDB_VERSION}-relay-${patchHash()}`);
+  return path.join(cacheDir(), `ferretdb-${upstreamVersion()}-relay-${patchHash()}`);
 }
 
 function versionOf(binary: string): string | undefined {
@@ -28,63 +46,34 @@ function versionOf(binary: string): string | undefined {
   return /version:\s*(\S+)/.exec(out.stdout)?.[1];
 }
 
-function onPath(name: string): string | undefined {
-  const out = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });
-  return out.status === 0 ? out.stdout.trim() : undefined;
-}
-
-function findGo(): string | undefined {
-  return onPath('go') ?? (fs.existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
+function goInstalled(): boolean {
+  return spawnSync('sh', ['-c', 'command -v go'], { encoding: 'utf8' }).status === 0 || fs.existsSync('/usr/local/go/bin/go');
 }
 
 /**
- * Builds FerretDB with Relay's patch (ferretdb-patch/): `go mod download` the module, copy it,
- * write the version file its build expects (the module zip lacks it, so `go install` gives a
- * binary that panics at start), apply the patch and `go build`.
- */
-function buildPatched(go: string, out: string): void {
-  const download = spawnSync(go, ['mod', 'download', '-json', `${MODULE}@${FERRETDB_VERSION}`], {
-    encoding: 'utf8',
-    env: { ...process.env, GOFLAGS: '-mod=mod' },
-  });
-  if (download.status !== 0) throw new EmbeddedDbUnavailable(`go mod download failed:\n${download.stdout}${download.stderr}`);
-  const moduleDir = JSON.parse(download.stdout).Dir as string;
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-ferretdb-src-'));
-  try {
-    fs.cpSync(moduleDir, work, { recursive: true });
-    spawnSync('chmod', ['-R', 'u+w', work]);
-    fs.writeFileSync(path.join(work, 'build', 'version', 'version.txt'), `${FERRETDB_VERSION}\n`);
-    applyPatch(work);
-    fs.mkdirSync(path.dirname(out), { recursive: true });
-    const tmpOut = `${out}.tmp-${process.pid}`;
-    const build = spawnSync(go, ['build', '-trimpath', '-o', tmpOut, './cmd/ferretdb'], {
-      cwd: work,
-      encoding: 'utf8',
-      env: { ...process.env, CGO_ENABLED: '0' },
-    });
-    if (build.status !== 0) throw new EmbeddedDbUnavailable(`building FerretDB failed:\n${build.stderr}`);
-    fs.renameSync(tmpOut, out);
-  } finally {
-    fs.rmSync(work, { recursive: true, force: true });
-  }
-}
-
-/**
- * Finds the patched FerretDB binary, building it with Go when missing. An unpatched FerretDB is
- * not used: it loses concurrent updates, which the domains rely on being atomic (docs/FERRETDB.md).
+ * Finds the patched FerretDB binary, building it with Go (ferretdb-patch/build.ts) when missing.
+ * An unpatched FerretDB is not used: it loses concurrent updates, which the domains rely on being
+ * atomic (ferretdb-patch/README.md).
  */
 export function ensureFerretBinary(log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): string {
   const cached = ferretBinaryPath();
-  if (fs.existsSync(cached) && versionOf(cached) === FERRETDB_VERSION) return cached;
-  const go = findGo();
-  if (!go) {
+  const version = upstreamVersion();
+  if (fs.existsSync(cached) && versionOf(cached) === version) return cached;
+  if (!goInstalled()) {
     throw new EmbeddedDbUnavailable(
       'No database configured: MONGODB_URI is unset and Go is not available to build the embedded default (FerretDB with Relay\'s patch).\n' +
         'Options: `docker compose up` (MongoDB 7), or set MONGODB_URI=mongodb://host:27017/relay, or install Go so FerretDB can be built.',
     );
   }
-  log(`relay: building FerretDB ${FERRETDB_VERSION} with Relay's patch (first run only, about a minute)…`);
-  buildPatched(go, cached);
+  log(`relay: building FerretDB ${version} with Relay's patch (first run only, about a minute)…`);
+  // The patch's tooling is TypeScript outside src/, so it runs through tsx (a runtime dependency),
+  // also from the compiled dist/.
+  const build = spawnSync(process.execPath, ['--import', 'tsx', path.join(PATCH_DIR, 'build.ts'), cached], {
+    cwd: path.dirname(PATCH_DIR),
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  if (build.status !== 0) throw new EmbeddedDbUnavailable(`building FerretDB failed:\n${build.stdout}${build.stderr}`);
   log(`relay: FerretDB installed at ${cached}`);
   return cached;
 }
@@ -116,8 +105,8 @@ export function portAcceptsConnections(port: number, host = '127.0.0.1'): Promis
  * Go's garbage collector target for the embedded FerretDB. Its live heap is small and it allocates
  * a lot per document (decoding each stored row), so at Go's default (100) it collects very often:
  * 400 cut its CPU for a page of 100 webhook deliveries from 18-20 ms to 10.5 ms, for peak RSS 49 ->
- * 84 MiB on that data (docs/BENCHMARKS.md, issue 17); 1600 cut another 8-14 % from the delivery
- * lists' pages, for peak RSS 59-72 -> 113-140 MiB at `--scale 0.1` (session 30). The heap goal is
+ * 84 MiB on that data; 1600 cut another 8-14 % from the delivery lists' pages, for peak RSS
+ * 59-72 -> 113-140 MiB at `bench/scale.ts --scale 0.1` (docs/BENCHMARKS.md). The heap goal is
  * 17 times the live heap, so FERRETDB_GOMEMLIMIT caps it: past the cap Go collects as often as it
  * must to stay under it, whatever GOGC says.
  */
@@ -133,7 +122,7 @@ export interface EmbeddedDb {
 
 /**
  * Indexes whose lists' exact totals the patch keeps counted per key (`collection:index`,
- * relay_counts.go; docs/FERRETDB.md, "Maintained counts"): a `countDocuments` of their keys reads
+ * ferretdb-patch/counts/): a `countDocuments` of their keys reads
  * one row instead of every index entry of the tenant. A name that no longer matches a model's
  * index only stops the saving (the last case of test/db/ferretdb-counts.test.ts checks they match).
  */
@@ -142,7 +131,7 @@ export const COUNTED_INDEXES = [
   'conversations:botId_1__id_1', // a bot's conversations
   'conversations:botId_1_state_1__id_1', // the agents' inbox and the state-filtered list
   // A hook's delivery log (its total capped at DELIVERY_LIST_TOTAL_LIMIT: still 40,000 VM steps a
-  // page); the deliveries' updates never move webhookId (docs/BENCHMARKS.md, "Session 28: the delivery log's kept count").
+  // page); the deliveries' updates never move webhookId.
   'webhookdeliveries:webhookId_1__id_1',
 ];
 
@@ -175,8 +164,9 @@ export async function startFerretDb(opts: {
 }): Promise<EmbeddedDb> {
   const binary = ensureFerretBinary();
   const port = opts.port ?? (await freePort());
-  fs.mkdirSync(opts.dataDir, { recursive: true });
-  const logFile = fs.openSync(path.join(opts.dataDir, 'ferretdb.log'), 'a');
+  // Owner only: the SQLite files hold hook secrets in the clear, conversations and rows (F1).
+  fs.mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  const logFile = fs.openSync(path.join(opts.dataDir, 'ferretdb.log'), 'a', 0o600);
   const args = [
     '--handler=sqlite',
     // WAL (FerretDB's default) with synchronous=NORMAL: a commit no longer waits for an fsync, which
@@ -195,8 +185,9 @@ export async function startFerretDb(opts: {
   // A small shell watchdog stops FerretDB when this process dies without cleaning up
   // (SIGKILL, a killed test runner), so no orphan keeps the port or the SQLite files. It is gone
   // before stop() resolves, so the data directory can be removed right after.
+  // `umask 077`: FerretDB creates its SQLite, WAL and state files 0600.
   const watchdog =
-    `"$@" & child=$!; trap 'kill $child 2>/dev/null; wait; exit 0' TERM INT; ` +
+    `umask 077; "$@" & child=$!; trap 'kill $child 2>/dev/null; wait; exit 0' TERM INT; ` +
     `while kill -0 ${process.pid} 2>/dev/null && kill -0 $child 2>/dev/null; do sleep 1; done; ` +
     'kill $child 2>/dev/null; wait';
   const child = spawn('sh', ['-c', watchdog, 'ferretdb-watchdog', binary, ...args], {

@@ -1,7 +1,7 @@
 // The events module: a recurring sweep that re-dispatches events whose fan-out did not finish.
 import type { DomainModule } from '../module.ts';
 import { pruneEvents } from './retention.ts';
-import { ensureRecurring } from '../jobs/scheduler.ts';
+import { ensureRecurring, SWEEP_INTERVAL } from '../jobs/scheduler.ts';
 
 export const REDISPATCH_JOB = 'events.redispatch';
 
@@ -14,7 +14,7 @@ export const eventsModule: DomainModule = {
   },
   async start(ctx, role) {
     if (!role.worker) return;
-    await ensureRecurring(ctx.jobs, '1 minute', REDISPATCH_JOB);
+    await ensureRecurring(ctx.jobs, SWEEP_INTERVAL, REDISPATCH_JOB);
   },
   prune: pruneEvents,
 };

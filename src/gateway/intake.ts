@@ -5,7 +5,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import getRawBody from 'raw-body';
 import { AppError } from '../http/errors.ts';
-import { jsonDepthExceeds } from '../http/body.ts';
+import { refuseUnsafeJson } from '../http/body.ts';
 import { isStorableKey } from '../http/validate.ts';
 import type { Source } from './sources.ts';
 import { schemes } from './schemes/index.ts';
@@ -36,6 +36,31 @@ export async function readRawBody(req: IncomingMessage, limit: number): Promise<
   }
 }
 
+const JSON_TYPE = 'application/json';
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/** GitHub's webhook form offers form encoding, and it is GitHub's default; every other scheme sends JSON. */
+export function acceptedContentTypes(source: Source): string[] {
+  return source.scheme === 'github' ? [JSON_TYPE, FORM_TYPE] : [JSON_TYPE];
+}
+
+/** 415 naming what the source takes, for a Content-Type (lower case, no parameters) it does not. */
+export function checkContentType(source: Source, type: string): void {
+  const accepted = acceptedContentTypes(source);
+  if (!accepted.includes(type)) throw new AppError('unsupported_media_type', `Content-Type must be ${accepted.join(' or ')}${type ? `, not ${type}` : ''}`);
+}
+
+/**
+ * The JSON bytes of an authenticated body. A form-encoded GitHub delivery carries the event as its
+ * `payload` field; the signature covered the form bytes, and the JSON is what is stored and run.
+ */
+export function jsonBodyOf(type: string, rawBody: Buffer): Buffer {
+  if (type !== FORM_TYPE) return rawBody;
+  const payload = new URLSearchParams(rawBody.toString('utf8')).get('payload');
+  if (payload === null) throw new AppError('invalid_json', 'The form body has no payload field (GitHub sends the event JSON as payload=…)');
+  return Buffer.from(payload, 'utf8');
+}
+
 /** Verifies the raw bytes under the source's scheme; throws 401 invalid_signature or signature_expired. */
 export function authenticateDelivery(source: Source, headers: IncomingHttpHeaders, rawBody: Buffer, now: Date): Authentication {
   return schemes[source.scheme].authenticate({ source, headers, rawBody, now });
@@ -44,15 +69,12 @@ export function authenticateDelivery(source: Source, headers: IncomingHttpHeader
 function parseJson(rawBody: Buffer, maxDepth: number): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(rawBody.toString('utf8'), (key, v) => {
-      if (key === '__proto__') throw new Error('prototype key');
-      return v;
-    });
+    value = JSON.parse(rawBody.toString('utf8'));
   } catch {
     throw new AppError('invalid_json', 'Request body is not valid JSON');
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new AppError('invalid_json', 'Request body must be a JSON object');
-  if (jsonDepthExceeds(value, maxDepth)) throw new AppError('json_too_deep', `Request body is nested deeper than ${maxDepth} levels`);
+  refuseUnsafeJson(value, maxDepth);
   return value as Record<string, unknown>;
 }
 

@@ -69,6 +69,14 @@ const DeliveryBodySchema = new Schema(
 export type GatewayDeliveryBody = InferSchemaType<typeof DeliveryBodySchema>;
 export const GatewayDeliveryBodyModel = mongoose.model('GatewayDeliveryBody', DeliveryBodySchema, 'gatewayDeliveryBodies');
 
+/**
+ * The `relay` sources that have sent a valid X-Relay-Signature (`_id`: the source name). From then
+ * on a delivery without it is refused: dropping the timed header must not turn a captured body
+ * into a new delivery (issue 35, G1; docs/SECURITY.md). Kept for good; tiny, one per source.
+ */
+const TimedSourceSchema = new Schema({ _id: { type: String, required: true }, since: { type: Date, required: true } }, { versionKey: false });
+export const TimedSourceModel = mongoose.model('GatewayTimedSource', TimedSourceSchema, 'gatewayTimedSources');
+
 export const RULE_RESULTS = ['matched', 'skipped', 'error'] as const;
 
 const RuleOutcomeSchema = new Schema(

@@ -4,12 +4,23 @@
 // throughput (docs/BENCHMARKS.md, "Gateway"). The window is 250 ms: a job costs about ten database
 // commands (its own, its reads and its writes) whatever it holds; at 200/s a 20 ms window made
 // ~6-delivery jobs whose upkeep was a quarter of the database CPU per delivery, and 250 ms against
-// 100 ms took a further ~0.07 of a core (docs/BENCHMARKS.md, issue 17 and session 29); processing
+// 100 ms took a further ~0.07 of a core (docs/BENCHMARKS.md, "Gateway"); processing
 // merely starts later, the answer does not wait for it. A crash inside the window, or a failed enqueue,
 // leaves stored deliveries without a job: the sweep job enqueues them (docs/GATEWAY.md).
 import type { Logger } from '../observability/logger.ts';
 import type { Scheduler } from '../jobs/scheduler.ts';
-import { PROCESS_JOB, type ProcessItem, type ProcessJobData } from './service.ts';
+
+export const PROCESS_JOB = 'gateway.process';
+
+export interface ProcessItem {
+  id: string;
+  run: number;
+}
+
+/** One or more deliveries: the queue batches them under load. */
+export interface ProcessJobData {
+  deliveries: ProcessItem[];
+}
 
 const MAX_BATCH = 500;
 

@@ -12,20 +12,11 @@ import type { RuleInput } from './rules/plan.ts';
 import type { GatewayState } from './state.ts';
 import { trusted } from '../db/connection.ts';
 import { outcomesAfter, withOutcomes, type DeliveryOutcomes } from './outcomes.ts';
+import { PROCESS_JOB, type ProcessJobData } from './queue.ts';
 
-export const PROCESS_JOB = 'gateway.process';
+export { PROCESS_JOB, type ProcessItem, type ProcessJobData } from './queue.ts';
 export const ACTION_JOB = 'gateway.action';
 export const SWEEP_JOB = 'gateway.sweep';
-
-export interface ProcessItem {
-  id: string;
-  run: number;
-}
-
-/** One or more deliveries (intake batches them under load, see queue.ts). */
-export interface ProcessJobData {
-  deliveries: ProcessItem[];
-}
 
 /** The actions one process job planned (outcome ids). */
 export interface ActionJobData {

@@ -5,9 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { compileExpression, type CompiledExpression } from './rules/expression.ts';
-import type { HmacOptions } from './schemes/hmac.ts';
 import { standardWebhooksKey } from '../security/signature.ts';
-import { SCHEME_NAMES, type SchemeName } from './schemes/types.ts';
+import { SCHEME_NAMES, type HmacOptions, type SchemeName } from './schemes/types.ts';
 
 const SECRET_REF = /^(env|file):(.+)$/;
 

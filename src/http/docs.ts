@@ -9,6 +9,7 @@ import type Koa from 'koa';
 import { buildOpenApi, type OpenApiDocument } from './openapi.ts';
 import { routersOf } from './routers.ts';
 import { sendStaticFile } from './staticFiles.ts';
+import { setPageSecurityHeaders } from './pageHeaders.ts';
 
 const require = createRequire(import.meta.url);
 const swaggerUiFolder = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -72,10 +73,12 @@ export function docsRoutes(router: Router, opts: { serverUrl?: string } = {}): v
     c.body = openApiDocumentOf(c.app, opts);
   });
   router.get('/docs', (c) => {
+    setPageSecurityHeaders(c);
     c.type = 'text/html; charset=utf-8';
     c.body = DOCS_PAGE;
   });
   router.get('/docs/:file', async (c) => {
+    setPageSecurityHeaders(c);
     const file = c.params.file!;
     if (file === 'init.js') {
       c.type = 'text/javascript; charset=utf-8';

@@ -50,7 +50,10 @@ export function errorMiddleware(logger: Logger) {
         ctx.body = { success: false, code: appError.code, message: appError.message, ...appError.extra };
         // Every 503 is a passing condition (an outage, an overload, a request past its deadline).
         if (appError.status === 503) ctx.set('Retry-After', '5');
-        if (appError.status >= 500) logger.error({ err, method: ctx.method, path: loggablePath(ctx.path) }, appError.message);
+        // A method no route implements (TRACE, PROPFIND) is the caller's doing, and anyone can send
+        // one: info, without a stack, so the error log cannot be flooded without credentials (L1).
+        if (appError.code === 'not_implemented') logger.info({ code: appError.code, method: ctx.method, path: loggablePath(ctx.path) }, appError.message);
+        else if (appError.status >= 500) logger.error({ err, method: ctx.method, path: loggablePath(ctx.path) }, appError.message);
         return;
       }
       const requestId = randomUUID();

@@ -24,6 +24,8 @@ export const ERROR_STATUS = {
   delivery_not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  idempotency_key_in_use: 409,
+  idempotency_key_reused: 422,
   unsupported_media_type: 415,
   payload_too_large: 413,
   data_source_limit_reached: 429,

@@ -18,7 +18,7 @@ export function ensureLocalAdminToken(dataDir: string): string {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const token = randomBytes(24).toString('hex');
   fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
   return token;

@@ -138,12 +138,25 @@ function operationId(entry: RouteEntry): string {
 /** Operations that answer 409 conflict: a second bootstrap of a team name, a claim of a claimed conversation, a reply before the claim. */
 const CONFLICTS = new Set(['post /api/admin/bootstrap', 'post /api/admin/conversations/{conversationId}/claim', 'post /api/admin/conversations/{conversationId}/messages']);
 
+/** Operations that take an Idempotency-Key (http/idempotency.ts; docs/API_NOTES.md, "Idempotent retries"). */
+const IDEMPOTENT = new Set(['post /api/public/channels/{channelId}/{version}/conversation', 'post /api/public/channels/{channelId}/{version}/message']);
+
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Any 1-255 printable ASCII characters, unique per request (a UUID). A retry with the same key on the same channel within 24 h answers the first answer (with `Idempotent-Replayed: true`) and creates nothing; while the first still runs it is 409 `idempotency_key_in_use`; the same key with another route, version or body is 422 `idempotency_key_reused`. A request that was refused or failed frees its key.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
+
 function errorResponses(entry: RouteEntry) {
   const ref = { $ref: '#/components/responses/Error' };
   const responses: Record<string, unknown> = { '400': ref, '404': ref };
   if (entry.area === 'public') responses['403'] = ref;
   if (entry.area === 'admin') responses['401'] = ref;
   if (CONFLICTS.has(`${entry.method} ${entry.path}`)) responses['409'] = ref;
+  if (IDEMPOTENT.has(`${entry.method} ${entry.path}`)) Object.assign(responses, { '409': ref, '422': ref });
   responses.default = ref;
   return responses;
 }
@@ -178,7 +191,11 @@ export function summaryOf(entry: Pick<RouteEntry, 'method' | 'path' | 'name'>): 
 function operationOf(entry: RouteEntry) {
   const key = `${entry.method} ${entry.path}`;
   const params = entry.params ? jsonSchemaOf(entry.params) : undefined;
-  const parameters = [...entry.paramNames.map((n) => pathParameter(n, entry.area, params)), ...(entry.query ? queryParameters(entry.query) : [])];
+  const parameters = [
+    ...entry.paramNames.map((n) => pathParameter(n, entry.area, params)),
+    ...(entry.query ? queryParameters(entry.query) : []),
+    ...(IDEMPOTENT.has(key) ? [IDEMPOTENCY_KEY_PARAMETER] : []),
+  ];
   const operation: Record<string, unknown> = {
     operationId: operationId(entry),
     summary: summaryOf(entry),

@@ -13,6 +13,8 @@ import { CappedPagination, DataSourceBody, Done, isoOrNull, ok, Pagination } fro
 
 const iso = z.string().datetime();
 const int = z.number().int();
+/** The gateway configuration an instance runs (gateway/configFollow.ts). */
+const GatewayConfigRun = z.strictObject({ version: z.string(), generation: int, appliedAt: iso, error: z.string().nullable() });
 const Person = z.strictObject({ name: z.string(), email: z.string() });
 const StringMap = z.record(z.string(), z.string());
 
@@ -258,7 +260,14 @@ export const ADMIN_RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   [`get ${A}/gateway/deliveries`]: ok({ deliveries: z.array(GatewayDeliveryBody), pagination: CappedPagination }),
   [`get ${A}/gateway/deliveries/{id}`]: ok({ delivery: GatewayDeliveryFull }),
   [`post ${A}/gateway/deliveries/{id}/replay`]: ok({ id: z.string(), run: int }),
-  [`get ${A}/gateway/sources`]: ok({ sources: z.array(GatewaySourceBody) }),
+  [`get ${A}/gateway/sources`]: ok({
+    sources: z.array(GatewaySourceBody),
+    config: GatewayConfigRun.extend({ instance: z.string() }),
+    instances: z.array(
+      z.strictObject({ id: z.string(), role: z.enum(['api', 'worker', 'all']), host: z.string(), pid: int, startedAt: iso, heartbeatAt: iso, config: GatewayConfigRun.nullable() }),
+    ),
+    consistent: z.boolean(),
+  }),
   [`get ${A}/gateway/rules`]: ok(ruleSet),
-  [`post ${A}/gateway/reload`]: ok({ sources: z.array(z.string()), ...ruleSet }),
+  [`post ${A}/gateway/reload`]: ok({ sources: z.array(z.string()), version: z.string(), generation: int, ...ruleSet }),
 };

@@ -6,6 +6,7 @@ import { AppError } from './errors.ts';
 import { authenticateChannel, channelTenant, type ChannelAccess } from '../platform/service.ts';
 import type { ApiChannel } from '../platform/model.ts';
 import { ROUTER_MATCHING } from './guard.ts';
+import type { IdempotentRequest } from './idempotency.ts';
 
 export const API_VERSIONS = ['1.0', '2.0'] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
@@ -18,6 +19,8 @@ export interface PublicState {
   tenant(): Promise<ChannelAccess>;
   apiVersion: ApiVersion;
   input: any;
+  /** Set on routes that take an Idempotency-Key, when the request sent one (http/idempotency.ts). */
+  idempotency?: IdempotentRequest;
 }
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

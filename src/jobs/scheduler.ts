@@ -37,6 +37,14 @@ export function createScheduler(db: Db, config: Config, name = `relay-${process.
 }
 
 /**
+ * How often the sweeps that hand over work a dead process left (webhooks, gateway, events) run.
+ * With the default 30 s job lock and their grace of twice that, what a killed process held is sent
+ * again within 75 s (docs/DEPLOY.md, "Recovery after a crash"). Each sweep reads only unfinished
+ * work (1-25 ms), so running them four times a minute costs little.
+ */
+export const SWEEP_INTERVAL = '15 seconds';
+
+/**
  * Declares a recurring job without moving an existing schedule. Agenda's `every()` recomputes the
  * next run from now on each call (docs/FERRETDB.md), so a worker restarted more often than the
  * interval would push the run back every time and it would never come. An existing job with the

@@ -35,9 +35,24 @@ export interface RetrieverOptions {
   rowShare: number;
   /** A chunk gains this share of its whole row's BM25 score, the row read as one text (0: off). */
   rowWeight: number;
+  /** Drop the words of a question's phrasing ("how can I", "is there a way") from the query. */
+  questionWords: boolean;
+  /** Pseudo-relevance feedback: expand the query with terms from the first pass's best chunks. */
+  feedback: boolean;
+  /** Rerank the candidates by the share of the query's (idf-weighted) terms each one holds: score × coverage^this (0: off). */
+  coverageRerank: number;
 }
 
-export const DEFAULT_RETRIEVER: RetrieverOptions = { splitIdentifiers: true, headingWeight: 3, onePerSection: true, rowShare: 0.5, rowWeight: 1 };
+export const DEFAULT_RETRIEVER: RetrieverOptions = {
+  splitIdentifiers: true,
+  headingWeight: 3,
+  onePerSection: true,
+  rowShare: 0.5,
+  rowWeight: 1,
+  questionWords: false,
+  feedback: false,
+  coverageRerank: 0,
+};
 
 /** A list of small integers: a JS array while a segment is built, an Int32Array once compacted. */
 type Ints = number[] | Int32Array;

@@ -5,7 +5,25 @@
 import { deflateRawSync, constants } from 'node:zlib';
 import { KnowledgePackModel } from './model.ts';
 import { pack12, type StoredVectors } from './vectorCodec.ts';
-import type { RowChunks } from './store.ts';
+
+export interface StoredChunk {
+  heading: string | null;
+  text: string;
+  tokens: number;
+}
+/** One row's chunks inside a pack, for one content hash. */
+export interface RowChunks {
+  rowId: string;
+  hash: string;
+  chunks: StoredChunk[];
+  /**
+   * The chunks' vectors (chunk i at i × dims) when an embedding model is configured, as stored: 12-bit
+   * integers and a scale per chunk (vectorCodec.ts), as a sync's embedding thread quantised them
+   * (knowledge/embeddings.ts) or as read from a pack. Never decoded to Float32: the segment and the
+   * pack writer both want the integers.
+   */
+  embedding?: { model: string; stored: StoredVectors };
+}
 
 /** Chunks per pack: a pack is one `_id` read when a process loads the index. */
 export const PACK_CHUNKS = 500;

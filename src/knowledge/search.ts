@@ -8,6 +8,7 @@ import { TopK } from './topK.ts';
 export interface ScoredChunk extends IndexedChunk {
   dataSourceId: string;
   score: number;
+  coverage?: number;
 }
 /** A hit whose text is still in its segment (`withTexts` reads it). */
 export interface ScoredRef extends ChunkRef {
@@ -15,6 +16,8 @@ export interface ScoredRef extends ChunkRef {
   score: number;
   segment: Bm25Segment;
   doc: number;
+  /** The idf-weighted share of the question's terms the chunk's heading and text hold (0 to 1). */
+  coverage?: number;
 }
 
 /**
@@ -26,22 +29,37 @@ export function withTexts(hits: ScoredRef[]): ScoredChunk[] {
   for (const hit of hits) if (!segments.has(hit.segment)) segments.set(hit.segment, segments.size);
   const texts = new Map<ScoredRef, string>();
   for (const hit of [...hits].sort((a, b) => segments.get(a.segment)! - segments.get(b.segment)! || a.doc - b.doc)) texts.set(hit, hit.segment.text(hit.doc));
-  return hits.map((hit) => ({ chunkId: hit.chunkId, rowId: hit.rowId, heading: hit.heading, text: texts.get(hit)!, dataSourceId: hit.dataSourceId, score: hit.score }));
+  return hits.map((hit) => ({ chunkId: hit.chunkId, rowId: hit.rowId, heading: hit.heading, text: texts.get(hit)!, dataSourceId: hit.dataSourceId, score: hit.score, coverage: hit.coverage }));
 }
 
 export function searchSegments(segments: Bm25Segment[], query: string, limit: number): ScoredChunk[] {
   return withTexts(searchRefs(segments, query, limit));
 }
 
+/** A query term and its weight (1 for the question's own words, less for feedback terms). */
+type QueryTerm = [term: string, weight: number];
+
 /** searchSegments without the texts: what hybrid search fuses before it keeps `limit` hits. */
 export function searchRefs(segments: Bm25Segment[], query: string, limit: number): ScoredRef[] {
   const options = segments[0]?.options ?? DEFAULT_RETRIEVER;
-  const queryTerms = [...new Set(terms(query, { splitIdentifiers: options.splitIdentifiers }))];
+  const split = { splitIdentifiers: options.splitIdentifiers };
+  let words = [...new Set(terms(query, split))];
+  if (options.questionWords) {
+    const kept = words.filter((w) => !QUESTION_WORDS.has(w));
+    if (kept.length) words = kept;
+  }
   const total = segments.reduce((n, s) => n + s.size, 0);
-  if (!queryTerms.length || total === 0) return [];
+  if (!words.length || total === 0) return [];
+  const stats = new CorpusStats(segments);
+  const queryTerms: QueryTerm[] = words.map((w) => [w, 1]);
   // Keep a few times `limit` candidates, so that one chunk per section still leaves `limit` hits,
   // and enough of them that a row's other good chunks are among them.
-  const ranked = shareRowScores(rank(segments, queryTerms, limit * 4), options.rowShare);
+  const k = Math.max(limit * 4, RERANK_DEPTH);
+  let ranked = rank(segments, stats, queryTerms, k);
+  if (options.feedback && ranked.length) ranked = rank(segments, stats, [...queryTerms, ...feedbackTerms(ranked, stats, words, split)], k);
+  ranked = shareRowScores(ranked, options.rowShare);
+  setCoverage(ranked, stats, words, split);
+  if (options.coverageRerank) ranked = ranked.map((c) => ({ ...c, score: c.score * c.coverage! ** options.coverageRerank })).sort(byScore);
   // A section's chunks say one thing: the best one stands for it, so the passages differ.
   const seen = new Set<string>();
   const out: ScoredRef[] = [];
@@ -52,6 +70,76 @@ export function searchRefs(segments: Bm25Segment[], query: string, limit: number
     out.push(hit);
   }
   return out;
+}
+
+/**
+ * Words of a question's phrasing rather than its subject, as terms() leaves them (stemmed): they
+ * match everywhere in docs written to "you", so they add noise, never the answer.
+ */
+const QUESTION_WORDS = new Set(
+  ('way possible want need someth anyth thing get make use happen tell know explain mean work exist there ' +
+    'should shall may might must also just like able doe not no any some all each').split(' '),
+);
+/** Candidates at least, whatever the limit: the coverage rerank reorders them. */
+const RERANK_DEPTH = 30;
+/** Feedback: the first pass's best chunks read, the terms taken from them, and their total weight against the question's. */
+const FEEDBACK_DOCS = 5;
+const FEEDBACK_TERMS = 8;
+const FEEDBACK_WEIGHT = 0.5;
+
+/** The statistics summed over a bot's segments: N, average lengths, and each term's df and idf. */
+class CorpusStats {
+  readonly total: number;
+  private readonly idfs = new Map<string, number>();
+  constructor(readonly segments: Bm25Segment[]) {
+    this.total = segments.reduce((n, s) => n + s.size, 0);
+  }
+  df(term: string): number {
+    return this.segments.reduce((n, s) => n + s.documentFrequency(term), 0);
+  }
+  /** BM25's idf; a term no chunk holds gets the idf of a term held once (it still counts as missing). */
+  idf(term: string): number {
+    let idf = this.idfs.get(term);
+    if (idf === undefined) {
+      const df = Math.max(1, this.df(term));
+      this.idfs.set(term, (idf = Math.log(1 + (this.total - df + 0.5) / (df + 0.5))));
+    }
+    return idf;
+  }
+}
+
+const candidateTerms = (c: Candidate, split: { splitIdentifiers: boolean }) => terms(`${c.heading ?? ''}\n${c.segment.text(c.doc)}`, split);
+
+/**
+ * RM3-style feedback (Lavrenko & Croft; Abdul-Jaleel et al. 2004): the terms of the first pass's best
+ * chunks, each chunk weighted by its share of their scores and each term by its share of the chunk
+ * and its idf; the best few, not in the question, join it with FEEDBACK_WEIGHT in all.
+ */
+function feedbackTerms(ranked: Candidate[], stats: CorpusStats, words: string[], split: { splitIdentifiers: boolean }): QueryTerm[] {
+  const top = ranked.slice(0, FEEDBACK_DOCS);
+  const sum = top.reduce((n, c) => n + c.score, 0) || 1;
+  const weights = new Map<string, number>();
+  for (const c of top) {
+    const chunkTerms = candidateTerms(c, split);
+    for (const t of chunkTerms) weights.set(t, (weights.get(t) ?? 0) + c.score / sum / chunkTerms.length);
+  }
+  const asked = new Set(words);
+  const scored = [...weights]
+    .filter(([t]) => !asked.has(t) && t.length > 2)
+    .map(([t, w]): QueryTerm => [t, w * stats.idf(t)])
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, FEEDBACK_TERMS);
+  const best = scored.reduce((n, [, w]) => n + w, 0) || 1;
+  return scored.map(([t, w]) => [t, (FEEDBACK_WEIGHT * w) / best]);
+}
+
+/** Sets each candidate's coverage: the idf-weighted share of the question's terms its heading and text hold. */
+function setCoverage(ranked: Candidate[], stats: CorpusStats, words: string[], split: { splitIdentifiers: boolean }): void {
+  const whole = words.reduce((n, w) => n + stats.idf(w), 0) || 1;
+  for (const c of ranked) {
+    const held = new Set(candidateTerms(c, split));
+    c.coverage = words.reduce((n, w) => n + (held.has(w) ? stats.idf(w) : 0), 0) / whole;
+  }
 }
 
 type Candidate = ScoredRef & { section: string };
@@ -78,10 +166,10 @@ function shareRowScores(candidates: Candidate[], share: number): Candidate[] {
     .sort(byScore);
 }
 
-/** The best `k` chunks for the query's terms, best first. */
-function rank(segments: Bm25Segment[], queryTerms: string[], k: number): Candidate[] {
+/** The best `k` chunks for the query's weighted terms, best first. */
+function rank(segments: Bm25Segment[], stats: CorpusStats, queryTerms: QueryTerm[], k: number): Candidate[] {
   const options = segments[0]!.options;
-  const total = segments.reduce((n, s) => n + s.size, 0);
+  const total = stats.total;
   const average = {
     heading: segments.reduce((n, s) => n + s.totalHeadingLength, 0) / total || 1,
     body: segments.reduce((n, s) => n + s.totalBodyLength, 0) / total || 1,
@@ -89,20 +177,20 @@ function rank(segments: Bm25Segment[], queryTerms: string[], k: number): Candida
   const perSegment = segments.map((s) => s.scores());
   const top = new TopK(k);
   try {
-    for (const term of queryTerms) {
-      const df = segments.reduce((n, s) => n + s.documentFrequency(term), 0);
+    for (const [term, weight] of queryTerms) {
+      const df = stats.df(term);
       if (!df) continue;
-      const idf = Math.log(1 + (total - df + 0.5) / (df + 0.5));
+      const idf = weight * Math.log(1 + (total - df + 0.5) / (df + 0.5));
       segments.forEach((s, i) => s.accumulate(term, idf, average, perSegment[i]!));
     }
     if (options.rowWeight) {
       const rowTotal = segments.reduce((n, s) => n + s.rowCount, 0);
       const averageLength = segments.reduce((n, s) => n + s.totalLength, 0) / rowTotal || 1;
       const rowScores = segments.map((s) => new Float64Array(s.rowSlots));
-      for (const term of queryTerms) {
+      for (const [term, weight] of queryTerms) {
         const df = segments.reduce((n, s) => n + s.rowFrequency(term), 0);
         if (!df) continue;
-        const idf = Math.log(1 + (rowTotal - df + 0.5) / (df + 0.5));
+        const idf = weight * Math.log(1 + (rowTotal - df + 0.5) / (df + 0.5));
         segments.forEach((s, i) => s.accumulateRows(term, idf, averageLength, rowScores[i]!));
       }
       segments.forEach((s, i) => s.addRowScores(perSegment[i]!, rowScores[i]!, options.rowWeight));

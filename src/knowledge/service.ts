@@ -24,6 +24,8 @@ export interface KnowledgeHit {
   score: number;
   rowId: string;
   dataSourceId: string;
+  /** The idf-weighted share of the question's terms the passage holds (0 to 1); keyword hits only. */
+  coverage?: number;
 }
 
 export interface SearchOptions {
@@ -118,7 +120,7 @@ async function updatedIndex(dataSourceId: string, parts: Bm25Segment[], manifest
   // Newest part first: a row a newer part holds is masked in the older ones, and a row held at
   // another version than the manifest's (changed or removed since) is masked where it is. No entry
   // per row is kept but its id in `current`: at 100,000 rows every object kept here outlives young
-  // collections and is copied by them (docs/BENCHMARKS.md, session 35).
+  // collections and is copied by them (docs/BENCHMARKS.md, "Scale").
   const current = new Set<string>();
   const newer = new Set<string>();
   for (let p = parts.length - 1; p >= 0; p--) {
@@ -250,7 +252,7 @@ export async function searchKnowledge(botId: string, query: string, opts: Search
   return hybridSearch(segments, embedded, query, queryVector, limit, embedder.minSimilarity).map(toHit);
 }
 
-const toHit = (h: ScoredChunk): KnowledgeHit => ({ chunkId: h.chunkId, text: h.text, heading: h.heading, score: h.score, rowId: h.rowId, dataSourceId: h.dataSourceId });
+const toHit = (h: ScoredChunk): KnowledgeHit => ({ chunkId: h.chunkId, text: h.text, heading: h.heading, score: h.score, rowId: h.rowId, dataSourceId: h.dataSourceId, coverage: h.coverage });
 
 /** Forgets a data source's in-memory segment (its stored knowledge is removed by the caller). */
 export function forgetSegment(dataSourceId: string): void {

@@ -9,27 +9,10 @@ import { KnowledgeManifestModel, KnowledgePackModel, KnowledgeSegmentModel, type
 import { BotModel } from '../platform/model.ts';
 import { trusted } from '../db/connection.ts';
 import { dequantise, quantise, unpack12, type StoredVectors } from './vectorCodec.ts';
-import { PackWriter, type StoredGroup } from './packWriter.ts';
+import { PackWriter, type RowChunks, type StoredGroup } from './packWriter.ts';
 import { bucketCount, deleteManifest, readCommitted, readHeader, writeManifest, type Manifest, type ManifestRow } from './manifest.ts';
 
-export interface StoredChunk {
-  heading: string | null;
-  text: string;
-  tokens: number;
-}
-/** One row's chunks inside a pack, for one content hash. */
-export interface RowChunks {
-  rowId: string;
-  hash: string;
-  chunks: StoredChunk[];
-  /**
-   * The chunks' vectors (chunk i at i × dims) when an embedding model is configured, as stored: 12-bit
-   * integers and a scale per chunk (vectorCodec.ts), as a sync's embedding thread quantised them
-   * (knowledge/embeddings.ts) or as read from a pack. Never decoded to Float32: the segment and the
-   * pack writer both want the integers.
-   */
-  embedding?: { model: string; stored: StoredVectors };
-}
+export type { RowChunks } from './packWriter.ts';
 export { emptyManifest, readCommitted, type Manifest, type ManifestRow } from './manifest.ts';
 
 /** A pack whose live share falls below this is rewritten by the next sync. */

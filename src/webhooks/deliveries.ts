@@ -68,6 +68,8 @@ async function reopen(ctx: Pick<AppContext, 'clock'>, hook: Webhook, current: De
   const webhookId = hook.id;
   const deliveryId = current.id;
   if (!hook.enabled) throw new AppError('conflict', 'The webhook is disabled; enable it before resending');
+  // It has no request to send again: it failed before its first attempt (docs/WEBHOOKS.md, "Limits").
+  if (current.error?.code) throw new AppError('conflict', `This delivery was never sent (${current.error.code}) and has no request to resend`);
   if (current.status === 'pending') throw new AppError('conflict', 'The delivery is still being attempted');
   // Its outcome is known but not yet copied onto the row (dispatcher.ts settles within moments):
   // reopening now would be overwritten by that copy. A fresh row whose first attempt succeeded

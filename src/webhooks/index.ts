@@ -4,11 +4,12 @@
 import type { DomainModule } from '../module.ts';
 import { defineDeliveryJob } from './delivery.job.ts';
 import { handToLane } from './dispatcher.ts';
+import { recordAbandoned } from './fanout.ts';
 import { webhookAdminRoutes } from './routes.ts';
 import { createWebhooksState, type WebhooksOptions, type WebhooksState } from './state.ts';
 import { performSweep, SWEEP_JOB } from './sweep.job.ts';
 import { pruneDeliveries } from './retention.ts';
-import { ensureRecurring } from '../jobs/scheduler.ts';
+import { ensureRecurring, SWEEP_INTERVAL } from '../jobs/scheduler.ts';
 
 export type WebhooksModule = DomainModule & { state(): WebhooksState };
 
@@ -35,8 +36,9 @@ export function createWebhooksModule(opts: WebhooksOptions = {}): WebhooksModule
         const s = state();
         s.dispatcher.dispatch(await s.fanOut.add(event));
       });
+      ctx.events.onAbandon((event, reason) => recordAbandoned(ctx.clock, event, reason));
       if (!role.worker) return;
-      await ensureRecurring(ctx.jobs, '1 minute', SWEEP_JOB);
+      await ensureRecurring(ctx.jobs, SWEEP_INTERVAL, SWEEP_JOB);
     },
     prune: (before) => pruneDeliveries(before),
     async stop() {

@@ -174,6 +174,12 @@ const DeliverySchema = new Schema(
     createdAt: { type: Date, required: true },
     finishedAt: { type: Date, default: null },
     cancelReason: { type: String, default: null },
+    /**
+     * Why a delivery failed before any attempt (unsendable.ts: `payload_too_large`, `store_failed`,
+     * `dispatch_abandoned`, ...): such a row has no request to send and is never attempted or
+     * resent. Absent on every other row.
+     */
+    error: { type: new Schema({ code: String, message: String }, { _id: false }), default: null },
   },
   { minimize: false },
 );

@@ -61,6 +61,8 @@ export const presentDelivery = (d: DeliveryWithAttempts) => ({
   attemptCount: d.attemptCount,
   nextAttemptAt: iso(d.nextAttemptAt),
   cancelReason: d.cancelReason ?? null,
+  /** Why it failed before any attempt (docs/WEBHOOKS.md, "Limits"); null for every delivery that was attempted. */
+  error: d.error?.code ? { code: d.error.code, message: d.error.message ?? '' } : null,
   attempts: d.attempts.map(presentAttempt),
   createdAt: iso(d.createdAt),
   finishedAt: iso(d.finishedAt),

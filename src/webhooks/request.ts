@@ -2,7 +2,8 @@
 // payload, templated against the event), then signed at send time with the hook's current secret.
 import { signBody, signDeliveryFacts, signStandardWebhook } from '../security/signature.ts';
 import type { OutboundMethod, OutboundRequest } from '../outbound/client.ts';
-import { renderCustomRequest } from './templates.ts';
+import { fixedOrigin, renderCustomRequest } from './templates.ts';
+import { checkRequestSize, DELIVERY_LIMITS, UnsendableRequest, type RequestLimits } from './unsendable.ts';
 import type { DeliveryRequest, Webhook } from './model.ts';
 
 /** Spec "Events": every body carries a top-level deliveryId equal to the delivery id header. */
@@ -18,23 +19,44 @@ export interface BuiltRequest {
 /**
  * Custom payload on: its method, headers and exact body string, placeholders resolved (spec
  * "Delivery behaviour" 5). Off: POST of the default JSON payload. The target URL is templated
- * either way. A GET never carries a body (many servers refuse one); its signature covers "".
+ * either way, in its path and query only. A GET never carries a body (many servers refuse one);
+ * its signature covers "". Throws UnsendableRequest when the request breaks a rule or a limit.
  */
-export function buildDeliveryRequest(hook: Pick<Webhook, 'url' | 'customPayload'>, payload: Record<string, unknown>): BuiltRequest {
+export function buildDeliveryRequest(hook: Pick<Webhook, 'url' | 'customPayload'>, payload: Record<string, unknown>, limits: RequestLimits = DELIVERY_LIMITS): BuiltRequest {
+  const built = renderRequest(hook, payload, limits);
+  checkOrigin(hook.url, built.request.url);
+  checkRequestSize(built.request, limits);
+  return built;
+}
+
+function renderRequest(hook: Pick<Webhook, 'url' | 'customPayload'>, payload: Record<string, unknown>, limits: RequestLimits): BuiltRequest {
   const custom = hook.customPayload;
   if (custom?.enabled) {
     const method = (custom.method ?? 'POST') as OutboundMethod;
-    const rendered = renderCustomRequest({ url: hook.url, headers: (custom.headers ?? {}) as Record<string, string>, body: custom.body ?? '' }, payload);
+    const rendered = renderCustomRequest({ url: hook.url, headers: (custom.headers ?? {}) as Record<string, string>, body: method === 'GET' ? null : (custom.body ?? '') }, payload, limits);
     return {
-      request: { method, url: rendered.url, headers: rendered.headers, body: method === 'GET' ? '' : (rendered.body ?? '') },
+      request: { method, url: rendered.url, headers: rendered.headers, body: rendered.body ?? '' },
       unresolved: rendered.unresolved,
     };
   }
-  const rendered = renderCustomRequest({ url: hook.url, headers: {}, body: '' }, payload);
+  const rendered = renderCustomRequest({ url: hook.url, headers: {}, body: null }, payload, limits);
   return {
     request: { method: 'POST', url: rendered.url, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payload) },
     unresolved: rendered.unresolved,
   };
+}
+
+/**
+ * The scheme, host and port are the template's own text (hooks saved before that rule may have a
+ * placeholder there, and are refused here), and the rendered URL still has them.
+ */
+function checkOrigin(template: string, rendered: string): void {
+  const origin = fixedOrigin(template);
+  const refused = 'placeholders may fill the URL\'s path and query only, never its scheme, host or port';
+  if (origin === null) throw new UnsendableRequest('url_not_allowed', refused);
+  // Values are percent-encoded, so this holds by construction; checked all the same.
+  const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).host : null);
+  if (!rendered.startsWith(origin) || hostOf(rendered) !== hostOf(origin)) throw new UnsendableRequest('url_not_allowed', refused);
 }
 
 const SERVICE_HEADERS = new Set([

@@ -7,6 +7,7 @@ import { paginate, type Page, type PageQuery } from '../http/pagination.ts';
 import { generateWebhookSecret, isStandardWebhookSecret } from '../security/secrets.ts';
 import { blockedHostReason } from '../outbound/addressPolicy.ts';
 import { getBot } from '../platform/service.ts';
+import { fixedOrigin } from './templates.ts';
 import type { StoredEvent } from '../events/model.ts';
 import { AttemptModel, AttemptResultModel, DeliveryModel, SCOPED_TYPES, WebhookModel, type Webhook, type WebhookType } from './model.ts';
 import type { WebhookCreateReq, WebhookUpdateReq } from './schema.ts';
@@ -18,11 +19,15 @@ const PLACEHOLDER = /\{\{[^}]*\}\}/g;
 
 /**
  * Spec "Delivery behaviour" 6: a full URL with https://. OUTBOUND_ALLOW_PRIVATE (development and
- * tests) also admits http:// and private hosts. Placeholders are allowed anywhere except the scheme.
+ * tests) also admits http:// and private hosts. Placeholders may fill the path and query only: the
+ * scheme, host and port are the operator's, never an event's (docs/WEBHOOKS.md, "Custom payloads").
  * A literal private or loopback host is refused here for early feedback only: names are judged on
  * the address dialled at send time (src/outbound), which is the check that counts.
  */
 export function checkTargetUrl(url: string, allowPrivate: boolean): void {
+  if (fixedOrigin(url) === null && /^https?:\/\//i.test(url)) {
+    throw new AppError('validation_failed', 'url: placeholders may fill the path and query only, never the scheme, host or port');
+  }
   const scheme = /^(https?):\/\//i.exec(url)?.[1]?.toLowerCase();
   let parsed: URL | null = null;
   try {

@@ -7,6 +7,7 @@ import { DeliveryDispatcher } from './dispatcher.ts';
 import { FanOut } from './fanout.ts';
 import { HookHealth } from './health.ts';
 import { FirstAttemptRecords } from './firstAttempts.ts';
+import type { RequestLimits } from './unsendable.ts';
 import { DEFAULT_JITTER_RATIO, DEFAULT_RETRY_DELAYS_MS, retrySchedule, type RetrySchedule } from './retry.ts';
 
 export interface WebhooksOptions {
@@ -21,6 +22,8 @@ export interface WebhooksOptions {
   sweepAfterMs?: number;
   /** First attempts run at once in the emitting process, this many at a time. */
   dispatchConcurrency?: number;
+  /** The rendered request's limits (unsendable.ts); tests raise them to reach the database's own. */
+  requestLimits?: RequestLimits;
 }
 
 export interface WebhooksState {
@@ -52,7 +55,7 @@ export function createWebhooksState(ctx: AppContext, opts: WebhooksOptions): Web
     deps,
     dispatcher: new DeliveryDispatcher(deps, opts.dispatchConcurrency ?? 64, config.WEBHOOK_HOOK_CONCURRENCY),
     // Twice the lease: a first attempt may wait up to one lease for a slot in a burst (dispatcher.ts).
-    fanOut: new FanOut(ctx, schedule, 2 * deps.leaseMs, firstAttempts, health),
+    fanOut: new FanOut(ctx, schedule, 2 * deps.leaseMs, firstAttempts, health, opts.requestLimits),
     firstAttempts,
     health,
     sweepAfterMs: opts.sweepAfterMs ?? Math.max(2 * config.JOB_LOCK_LIFETIME_MS, 2 * deps.leaseMs),

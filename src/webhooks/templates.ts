@@ -1,6 +1,7 @@
 // Custom payload templating (spec "Delivery behaviour" 5): `{{dot.path}}` placeholders in the
 // target URL, header values and body, resolved against the event payload. Rules and the
 // reason this is hand-written rather than a mustache library: docs/OUTBOUND.md.
+import { tooLarge } from './unsendable.ts';
 
 export type TemplateMode = 'url' | 'header' | 'body';
 /** `unresolved`: placeholder tokens sent literally, as written (e.g. `{{conversation.nope}}`). */
@@ -87,7 +88,23 @@ function isJsonTemplate(template: string): boolean {
   }
 }
 
-export function renderTemplate(template: string, payload: unknown, mode: TemplateMode): RenderResult {
+const PART = { url: 'url', header: 'headers', body: 'body' } as const;
+
+/**
+ * The scheme, host and port of a URL template (everything before its path, query or fragment), or
+ * null when a placeholder is in them: a template fills the path and query only, so a value never
+ * chooses where an operator's payload goes (docs/WEBHOOKS.md, "Custom payloads").
+ */
+export function fixedOrigin(url: string): string | null {
+  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\\]*/i.exec(url)?.[0];
+  return origin && !origin.includes('{{') ? origin : null;
+}
+
+/**
+ * `maxLength`: rendering stops with UnsendableRequest once the text is longer (a body that repeats
+ * a large value thousands of times would otherwise be built whole before it is refused).
+ */
+export function renderTemplate(template: string, payload: unknown, mode: TemplateMode, maxLength = Infinity): RenderResult {
   const trackStrings = mode === 'body' && template.includes('"') && isJsonTemplate(template);
   const unresolved = new Set<string>();
   let out = '';
@@ -103,6 +120,8 @@ export function renderTemplate(template: string, payload: unknown, mode: Templat
         const text = found.found ? substitute(found.value, mode, inString) : null;
         if (text === null) unresolved.add(match[0]);
         out += text ?? match[0];
+        // Characters, not bytes: a text longer in characters is longer in UTF-8 bytes too.
+        if (out.length > maxLength) throw tooLarge(PART[mode], maxLength);
         i = PLACEHOLDER.lastIndex;
         continue;
       }
@@ -122,21 +141,30 @@ export function renderTemplate(template: string, payload: unknown, mode: Templat
   return { text: out, unresolved: [...unresolved] };
 }
 
+/** Each part's rendered text is cut short past its limit (the whole request is checked after). */
+export interface RenderLimits {
+  urlBytes: number;
+  headersBytes: number;
+  bodyBytes: number;
+}
+const NO_LIMITS: RenderLimits = { urlBytes: Infinity, headersBytes: Infinity, bodyBytes: Infinity };
+
 /** Renders a hook's custom request; `unresolved` lists each literal token once, URL first. */
 export function renderCustomRequest(
   custom: CustomRequestTemplate,
   payload: unknown,
+  limits: RenderLimits = NO_LIMITS,
 ): { url: string; headers: Record<string, string>; body: string | null; unresolved: string[] } {
   const unresolved = new Set<string>();
   const collect = (result: RenderResult): string => {
     for (const token of result.unresolved) unresolved.add(token);
     return result.text;
   };
-  const url = collect(renderTemplate(custom.url, payload, 'url'));
+  const url = collect(renderTemplate(custom.url, payload, 'url', limits.urlBytes));
   // fromEntries defines own properties, so a header literally named `__proto__` stays data.
   const headers: Record<string, string> = Object.fromEntries(
-    Object.entries(custom.headers).map(([name, value]) => [name, collect(renderTemplate(value, payload, 'header'))]),
+    Object.entries(custom.headers).map(([name, value]) => [name, collect(renderTemplate(value, payload, 'header', limits.headersBytes))]),
   );
-  const body = custom.body === null ? null : collect(renderTemplate(custom.body, payload, 'body'));
+  const body = custom.body === null ? null : collect(renderTemplate(custom.body, payload, 'body', limits.bodyBytes));
   return { url, headers, body, unresolved: [...unresolved] };
 }

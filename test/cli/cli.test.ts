@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { relayCli, TEST_ADMIN_TOKEN, useListeningApp, useTestRuntime } from '../helpers/harness.ts';
 
 const run = promisify(execFile);
-describe('relay CLI', () => {
+// Several CLI processes a test: a bound for a machine under heavy load (one call can take 10 s there), not a speed check.
+describe('relay CLI', { timeout: 240_000 }, () => {
   const rt = useTestRuntime({ worker: false });
   const server = useListeningApp(rt);
   const relay = relayCli(rt, server);

@@ -20,7 +20,8 @@ const FILES = {
   'warranty.md': '# Warranty\n\nNebula toasters carry a warranty of seven years.\n',
 };
 
-describe('relay public CLI', () => {
+// Several CLI processes a test: a bound for a machine under heavy load (one call can take 10 s there), not a speed check.
+describe('relay public CLI', { timeout: 240_000 }, () => {
   const rt = useTestRuntime();
   let server: http.Server;
   let baseUrl: string;
@@ -49,7 +50,7 @@ describe('relay public CLI', () => {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('creates a data source, uploads a directory of .md files as rows and follows the sync to synced', { timeout: 90_000 }, async () => {
+  it('creates a data source, uploads a directory of .md files as rows and follows the sync to synced', async () => {
     dataSourceId = JSON.parse((await relay('create-data-source')).stdout).id;
     expect(JSON.parse((await relay('list-data-sources')).stdout)).toEqual([expect.objectContaining({ id: dataSourceId, state: 'not_synced' })]);
 
@@ -66,7 +67,7 @@ describe('relay public CLI', () => {
     expect(lines.at(-1)).toMatch(/^sync synced /);
   });
 
-  it('answers from a file, names the source row, and streams the same text', { timeout: 90_000 }, async () => {
+  it('answers from a file, names the source row, and streams the same text', async () => {
     const question = 'Where do quasar kettles ship from?';
     const sentence = 'Quasar kettles ship from Lisbon within two working days.';
     const rowId = (await publicApi(rt, tenant)('post', '/data-sources/row/list', { dataSourceId, limit: 100 })).body.dataSourceRows.find(
@@ -89,7 +90,7 @@ describe('relay public CLI', () => {
     expect(continued).toEqual({ conversationId: json.conversationId, response: json.response, sources: json.sources });
   });
 
-  it('exits 1 with one line naming the status and code when the key is wrong', { timeout: 30_000 }, async () => {
+  it('exits 1 with one line naming the status and code when the key is wrong', async () => {
     const failed = await relay('list-data-sources', '--key', 'sk_wrong').catch((e) => e);
     expect(failed.code).toBe(1);
     expect(failed.stdout).toBe('');

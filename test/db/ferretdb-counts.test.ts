@@ -1,5 +1,5 @@
 // The patch keeps the counts of the indexes named in RELAY_FERRETDB_COUNTED by SQLite triggers
-// (src/db/ferretdb-patch/relay_counts.go), so a list's exact total is one row, not every index
+// (ferretdb-patch/counts/relay_counts.go), so a list's exact total is one row, not every index
 // entry of the tenant. Counts must stay what the documents say through every kind of write, writes
 // at once, a write that fails half-way, and data directories written without the counts.
 import fs from 'node:fs';

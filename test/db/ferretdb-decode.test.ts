@@ -1,5 +1,5 @@
 // Relay's patch decodes stored documents with a cached schema and direct reads of plain values
-// (src/db/ferretdb-patch/relay_sjson.go). What it reads back must be what FerretDB's own decoding
+// (ferretdb-patch/sjson/relay_sjson.go). What it reads back must be what FerretDB's own decoding
 // reads: random documents (every scalar type, strings with escapes, quotes, control characters and
 // any code point, nested documents and arrays, odd keys) go through two FerretDBs of the same build,
 // one with the patch off (the oracle).

@@ -1,5 +1,5 @@
 // Relay's patch checks for float NaN only in what clients send, no longer in every reply
-// (src/db/ferretdb-patch/relay_nan.go). A message with a NaN must still be refused as FerretDB's
+// (ferretdb-patch/nan/relay_nan.go). A message with a NaN must still be refused as FerretDB's
 // own check refuses it (the oracle: the same build with the patch off), and the connection must
 // serve the next command.
 import { Double } from 'mongodb';

@@ -1,5 +1,5 @@
 // Relay's patch keeps the pushdown's probe answers ("no array at F in this set") in FerretDB's
-// process (src/db/ferretdb-patch/relay_probe_cache.go). A kept "no" lets SQLite answer a condition
+// process (ferretdb-patch/probe-cache/relay_probe_cache.go). A kept "no" lets SQLite answer a condition
 // on F from the index, which misses a document matched through an array element; so every write
 // that stores such a value must drop it. Each case primes the answer, writes through one path and
 // reads what MongoDB matches.

@@ -1,5 +1,5 @@
 // Relay's patch applies find's plain top-level projections (and none) without deep copies of the
-// documents (src/db/ferretdb-patch/relay_projection.go). What a find returns must be what
+// documents (ferretdb-patch/projection/relay_projection.go). What a find returns must be what
 // FerretDB's own projection returns: random documents and projections (inclusion, exclusion,
 // `_id` kept or dropped, and the forms left to FerretDB: paths, new values) through two
 // FerretDBs of the same build, one with the patch off (the oracle).

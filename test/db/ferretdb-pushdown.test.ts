@@ -1,4 +1,4 @@
-// Relay's patch to the embedded FerretDB (src/db/ferretdb-patch) answers filters, sorts and counts
+// Relay's patch to the embedded FerretDB (ferretdb-patch) answers filters, sorts and counts
 // from SQLite indexes. It must give what FerretDB's own Go filter and sort give: the property test
 // runs random documents (mixed types, arrays, null and missing fields) and random filters, sorts
 // and limits against two FerretDBs of the same build, one with the pushdown off (the oracle).

@@ -1,5 +1,5 @@
 // FerretDB v1 runs an update as read, change in Go, write the whole document back. Without the
-// patch's per-collection turn-taking (src/db/ferretdb-patch/relay_atomic_update.go) two updates of
+// patch's per-collection turn-taking (ferretdb-patch/atomic-update/relay_atomic_update.go) two updates of
 // one document at once both write back what they read, and one's change is lost. MongoDB never
 // loses either; these counts are what it would give.
 import fs from 'node:fs';

@@ -3,7 +3,7 @@
 // without the limit the file stays at its peak: 46 GB beside a 4.3 GB database after seeding
 // bench/scale.ts --scale 1 (docs/FERRETDB.md). The second case shows what keeps the WAL from
 // restarting at all: an open cursor. The third, reads that overlap without a pause, which the
-// patch's restart loop (src/db/ferretdb-patch/relay_wal_restart.go) overcomes. How far the WAL
+// patch's restart loop (ferretdb-patch/wal-restart/relay_wal_restart.go) overcomes. How far the WAL
 // grows between restarts depends on how fast this machine writes and reads, so the third case
 // counts restarts; the peak is a benchmark figure (docs/FERRETDB.md). The last two are what made
 // the loop miss in issue 17's runs: another connection's checkpoint holding the lock, and updates

@@ -89,7 +89,10 @@ describe('gateway signature schemes', () => {
         const r = await stored(first.body.id);
         return r.rules[0]?.actions[0]?.status === 'succeeded' && r;
       });
-      expect(d).toMatchObject({ deliveryId: delivery, event: 'issues', signed: { deliveryId: false, event: false, test: false } });
+      // Identified by the signed bytes; GitHub's unsigned id is kept with the headers.
+      expect(d).toMatchObject({ deliveryId: first.body.deliveryId, event: 'issues', signed: { deliveryId: true, event: false, test: false } });
+      expect(d.headers['x-github-delivery']).toBe(delivery);
+      expect((await send(GH[0]!, body, randomUUID())).body.duplicate).toBe(true);
       expect(d.rules[0].actions[0].spec.message).toBe('issue 42');
     });
 
@@ -164,8 +167,13 @@ describe('gateway signature schemes', () => {
     it('takes a hex sha1 without a time, the id from a header', async () => {
       const body = JSON.stringify({ type: 'ping' });
       const res = await postDelivery(rt, 'plain', body, { 'X-Sig': createHmac('sha1', HM[1]!).update(body).digest('hex'), 'X-Id': 'abc-1' });
-      expect([res.status, res.body.deliveryId]).toEqual([202, 'abc-1']);
-      expect(await stored(res.body.id)).toMatchObject({ event: 'ping', signed: { deliveryId: false, event: true } });
+      expect(res.status).toBe(202);
+      const d = await stored(res.body.id);
+      expect(d).toMatchObject({ event: 'ping', signed: { deliveryId: true, event: true } });
+      expect(d.headers['x-id']).toBe('abc-1');
+      // The id header is unsigned: the same bytes under another id are the same delivery.
+      const again = await postDelivery(rt, 'plain', body, { 'X-Sig': createHmac('sha1', HM[1]!).update(body).digest('hex'), 'X-Id': 'abc-2' });
+      expect([again.status, again.body.duplicate]).toEqual([200, true]);
     });
   });
 

@@ -15,7 +15,8 @@ import { GatewayDeliveryBodyModel, GatewayDeliveryModel } from '../../src/gatewa
 import { performProcess } from '../../src/gateway/process.job.ts';
 
 const SECRET = 'signed-facts-secret-0123';
-const files = gatewayFiles({ sources: { relay: { secrets: [SECRET] } } }, {
+// `untimed`: a source that never receives X-Relay-Signature (once `relay` has, it must keep sending it).
+const files = gatewayFiles({ sources: { relay: { secrets: [SECRET] }, untimed: { secrets: [SECRET] } } }, {
   'log.json': { name: 'log-signed', actions: [{ type: 'log', message: "'signed test: ' & $string(signed.test)" }] },
 });
 
@@ -97,7 +98,7 @@ describe('signed and unsigned delivery facts', () => {
       customPayload: { enabled: true, method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"conversation":"{{conversation.id}}"}' },
     });
     expect(created.status).toBe(201);
-    writeFileSync(files.configFile, JSON.stringify({ sources: { relay: { secrets: [SECRET, created.body.secret] } } }));
+    writeFileSync(files.configFile, JSON.stringify({ sources: { relay: { secrets: [SECRET, created.body.secret] }, untimed: { secrets: [SECRET] } } }));
     await admin()('post', '/gateway/reload').expect(200);
 
     const sends: Array<{ status: number; deliveryId: string }> = [];
@@ -113,7 +114,7 @@ describe('signed and unsigned delivery facts', () => {
 
   it('stores the signed facts as a sub-document, which the list, the get and the rules read', async () => {
     const raw = JSON.stringify({ event: 'conversation.started', deliveryId: randomUUID() });
-    const res = await postDelivery(rt, 'relay', raw, { 'X-Service-Signature': hmacHeader(raw, SECRET) });
+    const res = await postDelivery(rt, 'untimed', raw, { 'X-Service-Signature': hmacHeader(raw, SECRET) });
     const row = await GatewayDeliveryModel.collection.findOne({ _id: res.body.id });
     expect(row?.signed).toEqual({ deliveryId: true, event: true, test: false });
 

@@ -1,5 +1,6 @@
 // One database server per test run: MONGODB_URI when set (a real MongoDB), else a FerretDB
 // started here in a temporary directory on a free port. Each test file uses its own database.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +19,9 @@ let embedded: EmbeddedDb | undefined;
 let dir: string | undefined;
 
 export async function setup(project: TestProject) {
+  // The CLI tests run the compiled `relay` (dist/), as users do; build it when missing or stale.
+  const built = spawnSync(process.execPath, ['bin/build.mjs'], { stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('bin/build.mjs failed: the relay CLI could not be compiled');
   if (process.env.MONGODB_URI) {
     project.provide('mongoBaseUri', process.env.MONGODB_URI);
     project.provide('embeddedDataDir', '');

@@ -6,12 +6,15 @@ export interface ServiceProcess {
   child: ChildProcess;
   port?: number;
   logs: Array<Record<string, unknown>>;
+  /** Everything written to stderr so far. */
+  stderr(): string;
   waitForLog(predicate: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
   exited: Promise<number | null>;
 }
 
-export function startServiceProcess(env: Record<string, string>): ServiceProcess {
-  const child = spawn('node', ['--import', 'tsx', 'src/main.ts'], {
+/** `command`: how to start it (default `node --import tsx src/main.ts`; `['npm', 'start']` for the way users do). */
+export function startServiceProcess(env: Record<string, string>, command: string[] = ['node', '--import', 'tsx', 'src/main.ts']): ServiceProcess {
+  const child = spawn(command[0]!, command.slice(1), {
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -31,8 +34,9 @@ export function startServiceProcess(env: Record<string, string>): ServiceProcess
   const svc: ServiceProcess = {
     child,
     logs,
+    stderr: () => stderr.join(''),
     exited,
-    waitForLog(predicate, timeoutMs = 20_000) {
+    waitForLog(predicate, timeoutMs = 90_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const hit = logs.find(predicate);

@@ -1,11 +1,13 @@
 // Retrieval choices measured in bench/retrieval.ts: identifier splitting, cleaning before indexing,
-// the heading as a field of its own, at most one chunk per section, and a chunk's row counting in its score.
+// the heading as a field of its own, one chunk per section, a chunk's row in its score, and the
+// coverage the grounded answerer needs before it quotes a passage.
 import { describe, expect, it } from 'vitest';
 import { terms } from '../../src/knowledge/terms.ts';
 import { cleanMarkdown } from '../../src/knowledge/clean.ts';
 import { chunkMarkdown } from '../../src/datasources/chunking.ts';
 import { Bm25Segment, DEFAULT_RETRIEVER, type IndexedChunk } from '../../src/knowledge/bm25.ts';
 import { searchSegments } from '../../src/knowledge/search.ts';
+import { composeGroundedReply, MIN_COVERAGE, NO_ANSWER } from '../../src/chat/answerers/grounded.ts';
 
 const segmentOf = (chunks: Array<Omit<IndexedChunk, 'chunkId'>>, options = DEFAULT_RETRIEVER) => {
   const segment = new Bm25Segment('ds', 1, options);
@@ -132,5 +134,28 @@ describe('a compacted segment', () => {
       expect(before.every((hits) => hits.length > 0)).toBe(true);
       expect(() => segment.add({ chunkId: 'late', rowId: 'late', heading: null, text: 'late' })).toThrow(/compacted/);
     }
+  });
+});
+
+describe('citing honestly', () => {
+  const segment = segmentOf([
+    { rowId: 'publish', heading: 'Publishing', text: 'Run npm publish to release the package to the registry.' },
+    { rowId: 'options', heading: 'Options', text: 'Declare each option with a flag and a description.' },
+    { rowId: 'help', heading: 'Help', text: 'The help lists every option and command of the program.' },
+  ]);
+
+  it('gives each hit the idf-weighted share of the question terms it holds', () => {
+    const [hit] = searchSegments([segment], 'How do I publish the package?', 5);
+    expect(hit!.rowId).toBe('publish');
+    expect(hit!.coverage).toBe(1);
+    // "homebrew" is in no chunk: it weighs as a term held once, and no hit holds it.
+    expect(searchSegments([segment], 'How do I publish to Homebrew?', 5)[0]!.coverage).toBeCloseTo(0.5);
+  });
+
+  it('says it does not know when the best passage holds too little of the question, and quotes it when it holds enough', () => {
+    expect(composeGroundedReply(searchSegments([segment], 'How do I publish my formula to Homebrew taps?', 5))).toEqual({ text: NO_ANSWER, used: [] });
+    const { used } = composeGroundedReply(searchSegments([segment], 'How do I publish the package?', 5));
+    expect(used.map((h) => h.rowId)).toEqual(['publish']);
+    expect(used[0]!.coverage).toBeGreaterThanOrEqual(MIN_COVERAGE);
   });
 });

@@ -2,11 +2,23 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import net from 'node:net';
 import { describe, expect, inject, it } from 'vitest';
-import { databaseUri, uniqueDatabaseName } from '../helpers/harness.ts';
+import { freePort, portAcceptsConnections } from '../../src/db/ferretdb.ts';
+import { databaseUri, uniqueDatabaseName, waitFor } from '../helpers/harness.ts';
 import { startServiceProcess } from '../helpers/process.ts';
 
-describe('relay process', () => {
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const tempDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'relay-process-'));
+
+describe('relay process', { timeout: 180_000 }, () => {
   const uri = databaseUri(uniqueDatabaseName());
 
   it('serves HTTP in the api role and exits 0 on SIGTERM', async () => {
@@ -34,8 +46,8 @@ describe('relay process', () => {
 
   it('keeps a generated admin token in DATA_DIR on the embedded default, never logs it, and reuses it on restart', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-admin-token-'));
-    // The embedded default reuses a database already listening on EMBEDDED_DB_PORT: the suite's own.
-    const env = { MONGODB_URI: '', ADMIN_TOKEN: '', DATA_DIR: dataDir, EMBEDDED_DB_PORT: new URL(inject('mongoBaseUri')).port, ROLE: 'api' };
+    // Its own embedded database: one started for another data directory (the suite's) is refused.
+    const env = { MONGODB_URI: '', ADMIN_TOKEN: '', DATA_DIR: dataDir, EMBEDDED_DB_PORT: String(await freePort()), ROLE: 'api' };
     const first = startServiceProcess(env);
     const line = await first.waitForLog((l) => typeof l.port === 'number');
     const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
@@ -53,6 +65,48 @@ describe('relay process', () => {
     expect(fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim()).toBe(token);
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('exits 1 with one line naming PORT when the port is taken', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const port = (taken.address() as net.AddressInfo).port;
+    try {
+      const svc = startServiceProcess({ MONGODB_URI: uri, ROLE: 'api', PORT: String(port) });
+      expect(await svc.exited).toBe(1);
+      expect(svc.stderr().trim()).toBe(`relay: port ${port} on 127.0.0.1 is already in use; set PORT to a free port`);
+    } finally {
+      taken.close();
+    }
+  });
+
+  it("refuses to start on another data directory's embedded database, with one line naming EMBEDDED_DB_PORT", async () => {
+    const [first, second] = [tempDataDir(), tempDataDir()];
+    const dbPort = String(await freePort());
+    const env = { MONGODB_URI: '', ADMIN_TOKEN: '', EMBEDDED_DB_PORT: dbPort, ROLE: 'api' };
+    const one = startServiceProcess({ ...env, DATA_DIR: first });
+    await one.waitForLog((l) => typeof l.port === 'number');
+    const two = startServiceProcess({ ...env, DATA_DIR: second });
+    expect(await two.exited).toBe(1);
+    expect(two.stderr().trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^relay: EMBEDDED_DB_PORT ${dbPort} is in use by the embedded database of another data directory .*; set EMBEDDED_DB_PORT to a free port`))]);
+    expect(two.logs.some((l) => typeof l.port === 'number')).toBe(false);
+    one.child.kill('SIGTERM');
+    expect(await one.exited).toBe(0);
+    for (const dir of [first, second]) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each(['SIGTERM', 'SIGKILL'] as const)('ends the server and its database when `npm start` is sent %s', async (signal) => {
+    const dataDir = tempDataDir();
+    const dbPort = await freePort();
+    const npm = startServiceProcess({ MONGODB_URI: '', ADMIN_TOKEN: '', DATA_DIR: dataDir, EMBEDDED_DB_PORT: String(dbPort), ROLE: 'api' }, ['npm', 'start', '--silent']);
+    const line = await npm.waitForLog((l) => typeof l.port === 'number');
+    const serverPid = line.pid as number;
+    expect(serverPid).not.toBe(npm.child.pid);
+    expect(await portAcceptsConnections(dbPort)).toBe(true);
+    npm.child.kill(signal);
+    await npm.exited;
+    await waitFor(async () => !alive(serverPid) && !(await portAcceptsConnections(dbPort)) && !(await portAcceptsConnections(line.port as number)));
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 });

@@ -1,6 +1,6 @@
 // Hostile bodies (issue 7): nesting deep enough to exhaust a recursive walker is refused at the
-// gateway intake before anything is stored or evaluated, and prototype keys in gateway bodies,
-// public API bodies and JSONata rule expressions never reach Object.prototype.
+// gateway intake before anything is stored or evaluated, prototype keys in gateway and public API
+// bodies are refused (400), and those in JSONata rule expressions never reach Object.prototype.
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTestRuntime, waitFor } from '../helpers/harness.ts';
@@ -67,8 +67,14 @@ describe('hostile request bodies', () => {
     expectPrototypeClean();
   });
 
-  it('runs rules over constructor.prototype keys and __proto__ expressions without polluting Object.prototype', async () => {
-    const raw = `{"deliveryId":"${randomUUID()}","event":"x","constructor":{"prototype":{"polluted":true}},"n":{"constructor":{"prototype":{"polluted":true}}}}`;
+  it('refuses constructor.prototype bodies, and runs __proto__ and constructor.prototype expressions without polluting Object.prototype', async () => {
+    // The gateway refuses a body with the key (issue 35, G2), as the public API does...
+    const before = await storedCount();
+    const hostile = await sendRaw(`{"deliveryId":"${randomUUID()}","event":"x","n":{"constructor":{"prototype":{"polluted":true}}}}`);
+    expect([hostile.status, hostile.body.code]).toEqual([400, 'invalid_json']);
+    expect(await storedCount()).toBe(before);
+    // ...and expressions that write through those paths still reach no prototype.
+    const raw = `{"deliveryId":"${randomUUID()}","event":"x","constructor":{"name":"form field"},"n":{"prototype":1}}`;
     const res = await sendRaw(raw);
     expect(res.status).toBe(202);
     type RuleView = { rule: string; result: string; actions: Array<{ status: string }> };

@@ -58,8 +58,8 @@ describe('webhook targets with OUTBOUND_ALLOW_PRIVATE=false', () => {
     expect(updated.status, url).toBe(400);
   });
 
-  it('still saves a public or templated host, leaving names to the send-time check', async () => {
-    for (const url of ['https://hooks.example.com/in', 'https://8.8.8.8/in', 'https://{{conversation.botName}}.example.com/in']) {
+  it('still saves a public host with a templated path, leaving names to the send-time check', async () => {
+    for (const url of ['https://hooks.example.com/in', 'https://8.8.8.8/in', 'https://hooks.example.com/{{conversation.botName}}/in']) {
       await admin('post', `/bots/${tenant.botId}/webhooks`, { type: 'conversation.started', url }).expect(201);
     }
   });

@@ -15,10 +15,22 @@ const RELATIVE_SCORE = 0.5;
 /** …and bring at least this share of words the passages before it did not have. */
 const NEW_WORDS = 0.5;
 
-/** The best passage, then up to two more when they score close to it and say something else. */
-export function selectPassages(hits: KnowledgeHit[]): KnowledgeHit[] {
+/**
+ * A passage is quoted only when it holds at least this share of the question's terms, weighted by
+ * idf (knowledge/search.ts): below it the words that matched are the question's commonest, and the
+ * honest reply is "I don't know". A share, not a score, so it means the same on every corpus.
+ */
+export const MIN_COVERAGE = 0.4;
+
+const strong = (hit: KnowledgeHit, minCoverage: number) => hit.score > 0 && (hit.coverage === undefined || hit.coverage >= minCoverage);
+
+/**
+ * The best passage, when it is strong, then up to two more when they score close to it and say
+ * something else: those are judged against the best, since the right one is often the second.
+ */
+export function selectPassages(hits: KnowledgeHit[], minCoverage = MIN_COVERAGE): KnowledgeHit[] {
   const best = hits[0];
-  if (!best || best.score <= 0) return [];
+  if (!best || !strong(best, minCoverage)) return [];
   const used = [best];
   const seen = new Set(terms(best.text));
   for (const hit of hits.slice(1)) {
@@ -39,8 +51,8 @@ function groundedText(used: KnowledgeHit[], rowNames: ReadonlyMap<string, string
 }
 
 /** Selection and text in one call (bench/retrieval.ts). */
-export function composeGroundedReply(hits: KnowledgeHit[], rowNames: ReadonlyMap<string, string> = new Map()): { text: string; used: KnowledgeHit[] } {
-  const used = selectPassages(hits);
+export function composeGroundedReply(hits: KnowledgeHit[], rowNames: ReadonlyMap<string, string> = new Map(), minCoverage = MIN_COVERAGE): { text: string; used: KnowledgeHit[] } {
+  const used = selectPassages(hits, minCoverage);
   return { text: groundedText(used, rowNames), used };
 }
 

@@ -35,6 +35,8 @@ async function* lines(turn: PreparedTurn, signal: AbortSignal, created: number, 
   } catch (err) {
     // The format has no error chunk; the last line says why it stopped (see docs/CHAT.md).
     const failure = err instanceof AnswererError ? err : undefined;
+    // A client that hangs up aborts the turn: its doing, not a failure, and no stack (L1).
+    if (signal.aborted) return logger.info('chat stream ended: the client disconnected');
     if (!failure) logger.error({ err }, 'chat stream failed');
     yield line({}, 'error', {
       error: {

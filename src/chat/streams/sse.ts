@@ -63,6 +63,8 @@ export async function streamUiMessages(c: Context, turn: PreparedTurn, logger: L
         if (!abort.signal.aborted) writer.write({ type: 'finish' });
       } catch (err) {
         const failure = err instanceof AnswererError ? err : new AnswererError('The reply failed', turn.answerer.provider, turn.answerer.model, null, 'Internal error');
+        // A client that hangs up aborts the turn: its doing, not a failure, and no stack (L1).
+        if (abort.signal.aborted) return logger.info({ conversationId }, 'chat stream ended: the client disconnected');
         if (!(err instanceof AnswererError)) logger.error({ err, conversationId }, 'chat stream failed');
         text.close();
         writer.write({ type: 'error', errorText: failure.message });

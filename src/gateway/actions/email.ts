@@ -5,25 +5,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Config } from '../../config.ts';
-import { failed, ok, type ActionContext, type ActionOutcomeReport } from './report.ts';
+import { failed, ok, type ActionContext, type ActionOutcomeReport, type Mailer, type MailMessage } from './report.ts';
 import type { EmailSpec } from './specs.ts';
 
-export interface MailMessage {
-  from: string;
-  to: string[];
-  cc: string[];
-  bcc: string[];
-  replyTo?: string;
-  subject: string;
-  text: string;
-  html?: string;
-  messageId: string;
-}
-
-export interface Mailer {
-  send(message: MailMessage, name: string): Promise<Record<string, unknown>>;
-  close(): void;
-}
+export type { Mailer, MailMessage } from './report.ts';
 
 export function createMailer(config: Config): Mailer {
   if (config.SMTP_URL) {

@@ -1,11 +1,10 @@
 // `http`: sends the evaluated request through the outbound client (total timeout, no redirects,
 // the SSRF guard of outgoing webhooks). 2xx succeeds; network trouble, timeouts, 408, 429 and 5xx
 // retry; a blocked address, a bad URL, a redirect or another 4xx fail at once.
-import type { OutboundClient } from '../../outbound/client.ts';
 import { failed, ok, type ActionContext, type ActionOutcomeReport } from './report.ts';
 import type { HttpSpec } from './specs.ts';
 
-export type OutboundSender = Pick<OutboundClient, 'send'>;
+export type { OutboundSender } from './report.ts';
 
 export async function runHttp(spec: HttpSpec, ctx: ActionContext): Promise<ActionOutcomeReport> {
   const res = await ctx.outbound.send({ method: spec.method, url: spec.url, headers: spec.headers, ...(spec.body !== null ? { body: spec.body } : {}) });

@@ -4,8 +4,7 @@ import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { Logger } from '../../observability/logger.ts';
 import type { Source } from '../sources.ts';
-import type { Mailer } from './email.ts';
-import type { OutboundSender } from './http.ts';
+import type { OutboundClient } from '../../outbound/client.ts';
 
 export interface ActionOutcomeReport {
   ok: boolean;
@@ -14,6 +13,27 @@ export interface ActionOutcomeReport {
   error: string | null;
   result: Record<string, unknown> | null;
 }
+
+/** What the `email` action sends, through SMTP or to the outbox (email.ts). */
+export interface MailMessage {
+  from: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  replyTo?: string;
+  subject: string;
+  text: string;
+  html?: string;
+  messageId: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage, name: string): Promise<Record<string, unknown>>;
+  close(): void;
+}
+
+/** What the `http` action sends through: the outbound client (http.ts). */
+export type OutboundSender = Pick<OutboundClient, 'send'>;
 
 export interface ActionContext {
   outcomeId: string;

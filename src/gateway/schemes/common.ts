@@ -52,12 +52,15 @@ export function parseTimestamp(value: string | undefined): number | null {
   return value !== undefined && /^\d{1,12}$/.test(value) ? Number(value) : null;
 }
 
+/** An absent header is named as missing, so the sender's fix is plain. */
 export function providerId(value: unknown, what: string): string {
+  if (value === undefined || value === '') throw new AppError('validation_failed', `${what} is missing`);
   if (typeof value !== 'string' || !PROVIDER_ID.test(value)) throw new AppError('validation_failed', `${what} must be 1-200 visible ASCII characters`);
   return value;
 }
 
 export function eventName(value: string, what = 'event name'): string {
+  if (value === '') throw new AppError('validation_failed', `${what} is missing`);
   if (!EVENT_NAME.test(value)) throw new AppError('validation_failed', `${what} must be 1-100 letters, digits, . _ : -`);
   return value;
 }

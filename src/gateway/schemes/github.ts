@@ -1,8 +1,9 @@
 // `github`: X-Hub-Signature-256 is `sha256=` + hex HMAC-SHA256 of the body. GitHub signs the body
-// only and sends no time, so X-GitHub-Delivery (the delivery id) and X-GitHub-Event are unsigned:
-// `signed.deliveryId` and `signed.event` are false, and a captured body could come again under a
-// fresh delivery id (docs/SECURITY.md). This is the provider's format; rules can read `signed`.
-import { anyMatch, eventName, header, hmac, providerId, refuse } from './common.ts';
+// only and sends no time, so X-GitHub-Delivery and X-GitHub-Event are unsigned. The delivery is
+// therefore identified by its body's digest (issue 35): a captured body sent again under a fresh
+// X-GitHub-Delivery is a duplicate, as is GitHub's own redelivery (same id, same bytes). The
+// sender's id stays readable in the stored headers; `signed.event` is false (docs/SECURITY.md).
+import { anyMatch, digestId, eventName, header, hmac, providerId, refuse } from './common.ts';
 import type { Scheme } from './types.ts';
 
 const SIGNATURE = /^sha256=([0-9a-fA-F]{64})$/;
@@ -15,12 +16,13 @@ export const githubScheme: Scheme = {
     if (!anyMatch(given, source.secrets, (key) => hmac('sha256', key, rawBody))) refuse('X-Hub-Signature-256 does not match the body');
     return { bodySigned: true, factsSigned: false };
   },
-  identify({ headers }) {
+  identify({ headers, rawBody }) {
+    providerId(header(headers, 'x-github-delivery'), 'X-GitHub-Delivery');
     return {
-      deliveryId: providerId(header(headers, 'x-github-delivery'), 'X-GitHub-Delivery'),
+      deliveryId: digestId(rawBody),
       event: eventName(header(headers, 'x-github-event') ?? '', 'X-GitHub-Event'),
       test: false,
-      signed: { deliveryId: false, event: false, test: false },
+      signed: { deliveryId: true, event: false, test: false },
     };
   },
 };

@@ -1,25 +1,14 @@
 // `hmac`: the generic form for senders without a scheme of their own. One header holds an
 // optional prefix and the HMAC (sha1, sha256 or sha512; hex or base64) of the body or, with a
 // timestamp header, of `<timestamp><separator><body>` (the time must be signed, or its tolerance
-// would bound nothing). The delivery id comes from a header (unsigned) or a JSONata path into the
-// body (signed), else the body's digest; the event likewise, else the body's `type`/`event`.
+// would bound nothing). The delivery id comes from a JSONata path into the body (signed), else the
+// body's digest: an `idHeader` is unsigned, so it is checked and kept with the headers but does not
+// identify the delivery (a captured body under a fresh id is a duplicate, issue 35). The event comes
+// from a path or a header, else the body's `type`/`event`.
 import { AppError } from '../../http/errors.ts';
-import type { CompiledExpression } from '../rules/expression.ts';
 import { anyMatch, bodyEvent, checkTolerance, digestId, eventName, header, hmac, parseTimestamp, providerId, refuse, type HmacAlgorithm } from './common.ts';
-import type { Scheme, SchemeRequest } from './types.ts';
-
-export interface HmacOptions {
-  header: string;
-  algorithm: HmacAlgorithm;
-  encoding: 'hex' | 'base64';
-  prefix: string;
-  timestampHeader: string | null;
-  timestampSeparator: string;
-  idHeader: string | null;
-  idPath: CompiledExpression | null;
-  eventHeader: string | null;
-  eventPath: CompiledExpression | null;
-}
+import type { CompiledExpression } from '../rules/expression.ts';
+import type { HmacOptions, Scheme, SchemeRequest } from './types.ts';
 
 const DIGEST_BYTES: Record<HmacAlgorithm, number> = { sha1: 20, sha256: 32, sha512: 64 };
 
@@ -62,14 +51,13 @@ export const hmacScheme: Scheme = {
   async identify(req, payload) {
     const o = optionsOf(req);
     let deliveryId = digestId(req.rawBody);
-    let idSigned = true;
     if (o.idPath) deliveryId = providerId(await fromPath(o.idPath, payload, 'idPath'), 'the id at idPath');
-    else if (o.idHeader) [deliveryId, idSigned] = [providerId(header(req.headers, o.idHeader), o.idHeader), false];
+    else if (o.idHeader) providerId(header(req.headers, o.idHeader), o.idHeader);
     let event: string;
     let eventSigned = true;
     if (o.eventPath) event = eventName((await fromPath(o.eventPath, payload, 'eventPath')) ?? '', 'the event at eventPath');
     else if (o.eventHeader) [event, eventSigned] = [eventName(header(req.headers, o.eventHeader) ?? '', o.eventHeader), false];
     else event = bodyEvent(payload);
-    return { deliveryId, event, test: false, signed: { deliveryId: idSigned, event: eventSigned, test: false } };
+    return { deliveryId, event, test: false, signed: { deliveryId: true, event: eventSigned, test: false } };
   },
 };

@@ -1,11 +1,14 @@
 // `relay`, the default: the spec's X-Service-Signature (`sha256=` hex HMAC of the raw bytes), the
 // legacy X-Secret-Key where a source opts in, and Relay's X-Relay-Signature over the id, event and
 // test headers (issue 21, F4). The id and event come from signed bytes only: the signed header,
-// else the body's `deliveryId`/`event`, else the body's digest and shape.
+// else the body's `deliveryId`/`event`, else the body's digest and shape. A source that has sent
+// X-Relay-Signature must keep sending it (issue 35, G1): see requireTimedOnceSeen.
 import { z } from 'zod';
 import { AppError } from '../../http/errors.ts';
 import { secretsEqual } from '../../security/secrets.ts';
 import { verifyDeliveryFacts, verifySignature, type DeliveryFacts } from '../../security/signature.ts';
+import { insertedOnce } from '../../db/insertNew.ts';
+import { TimedSourceModel } from '../model.ts';
 import { digestId, eventName, header, inferEventName, refuse } from './common.ts';
 import type { Authentication, Scheme, SchemeRequest } from './types.ts';
 
@@ -69,9 +72,35 @@ function eventOf(req: SchemeRequest, payload: Record<string, unknown>, factsSign
   return named !== undefined ? eventName(named) : inferEventName(payload);
 }
 
+/** Sources known (in this process) to have sent X-Relay-Signature; the record decides in the others. */
+const timedSources = new Set<string>();
+
+/**
+ * Downgrade protection, as HSTS does for TLS. A timed delivery is de-duplicated by its signed id;
+ * the same body without X-Relay-Signature would be a new delivery (id: the body digest when the
+ * body has no `deliveryId`, as with custom payloads) and run its rules again, after the 300 s
+ * window too. Relay always sends the header, so once a source has sent it, a delivery without it
+ * is a replay or a forgery and is refused. Chosen over a body-digest key beside the signed id:
+ * that holds only while the delivery is kept (RETENTION_DAYS), and two real deliveries may carry
+ * the same bytes (a custom payload without ids), which the digest would wrongly merge.
+ */
+async function requireTimedOnceSeen(req: SchemeRequest, factsSigned: boolean): Promise<void> {
+  const name = req.source.name;
+  if (factsSigned) {
+    if (!timedSources.has(name)) await insertedOnce(TimedSourceModel.collection.insertOne({ _id: name, since: req.now } as never));
+    timedSources.add(name);
+    return;
+  }
+  if (timedSources.has(name) || (await TimedSourceModel.exists({ _id: name }))) {
+    timedSources.add(name);
+    refuse('X-Relay-Signature is missing: this source has sent it before, so every delivery must carry it');
+  }
+}
+
 export const relayScheme: Scheme = {
   authenticate,
-  identify(req, payload, auth) {
+  async identify(req, payload, auth) {
+    await requireTimedOnceSeen(req, auth.factsSigned);
     return {
       deliveryId: deliveryIdOf(req, payload, auth.factsSigned),
       event: eventOf(req, payload, auth.factsSigned),

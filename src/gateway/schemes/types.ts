@@ -3,7 +3,8 @@
 // from what was authenticated and the parsed body. A refusal is an AppError: `invalid_signature`
 // or, for a signed time outside the source's tolerance, `signature_expired` (both 401).
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Source } from '../sources.ts';
+import type { CompiledExpression } from '../rules/expression.ts';
+import type { HmacAlgorithm } from './common.ts';
 
 /** Which facts of a delivery rest on a signature (rules read this as `signed`, docs/RULES.md). */
 export interface SignedFacts {
@@ -12,8 +13,32 @@ export interface SignedFacts {
   test: boolean;
 }
 
+/** The generic `hmac` scheme's settings (hmac.ts), as sources.ts parses them. */
+export interface HmacOptions {
+  header: string;
+  algorithm: HmacAlgorithm;
+  encoding: 'hex' | 'base64';
+  prefix: string;
+  timestampHeader: string | null;
+  timestampSeparator: string;
+  idHeader: string | null;
+  idPath: CompiledExpression | null;
+  eventHeader: string | null;
+  eventPath: CompiledExpression | null;
+}
+
+/** What a scheme reads of its gateway source (sources.ts's Source holds these and more). */
+export interface SchemeSource {
+  name: string;
+  secrets: string[];
+  toleranceSeconds: number;
+  /** Set for the `hmac` scheme only. */
+  hmac: HmacOptions | null;
+  allowLegacySecretHeader: boolean;
+}
+
 export interface SchemeRequest {
-  source: Source;
+  source: SchemeSource;
   headers: IncomingHttpHeaders;
   rawBody: Buffer;
   now: Date;
