@@ -5,7 +5,7 @@
 // still meet the files beside them; the Go files of the FerretDB patch are copied with them.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OUT = path.join(ROOT, 'dist');
@@ -141,4 +141,15 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   if (!fs.existsSync(path.join(ROOT, 'src'))) process.exit(0); // an install without sources (e.g. before the Dockerfile copies them)
   const built = await ensureBuilt({ quiet: true });
   if (!built) process.stderr.write('relay: esbuild is not installed; `relay` will compile TypeScript on each call (slower)\n');
+  // --install-db (npm ci's `prepare`): build the embedded FerretDB now, where a wait is expected,
+  // not at the first start. A missing Go or a failed build is a warning: MONGODB_URI needs neither.
+  if (built && process.argv.includes('--install-db') && !process.env.MONGODB_URI) {
+    try {
+      const { ensureFerretBinary } = await import(pathToFileURL(path.join(OUT, 'src/db/ferretdb.js')).href);
+      ensureFerretBinary();
+    } catch (err) {
+      process.stderr.write(`relay: warning: the embedded FerretDB was not built (${err.message.split('\n')[0]}).\n` +
+        'relay: `npm start` will try again; with MONGODB_URI set it is not needed. Details: `npx relay db install`.\n');
+    }
+  }
 }

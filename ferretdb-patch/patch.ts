@@ -53,8 +53,8 @@ export function applyPatch(work: string): void {
   }
 }
 
-/** The FerretDB packages that hold the patch's Go files: `go test -race` runs on these. */
-export function patchedPackages(): string[] {
-  const packages = Object.values(TOPICS).flatMap((topic) => Object.values(topic.added).map((target) => `./${path.dirname(target)}`));
-  return [...new Set(packages)].sort();
+/** The FerretDB packages that hold the patch's Go tests. */
+export function testedPackages(): string[] {
+  const targets = Object.values(TOPICS).flatMap((topic) => Object.values(topic.added).filter((target) => target.endsWith('_test.go')));
+  return [...new Set(targets.map((target) => `./${path.dirname(target)}`))].sort();
 }

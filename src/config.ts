@@ -49,7 +49,7 @@ const EnvSchema = z.object({
 
   /**
    * Days to keep the records of finished work: events, webhook deliveries with their attempts, and
-   * processed gateway deliveries with their outcomes (jobs/retention.ts). 0 keeps them for ever.
+   * processed gateway deliveries with their outcomes (retention.ts). 0 keeps them for ever.
    * Gateway de-duplication by delivery id holds for this long.
    */
   RETENTION_DAYS: z.coerce.number().int().min(0).default(30),

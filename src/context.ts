@@ -4,7 +4,7 @@ import type { Clock } from './clock.ts';
 import type { EventBus } from './events/service.ts';
 import type { Scheduler } from './jobs/scheduler.ts';
 import type { Logger } from './observability/logger.ts';
-import type { InstanceRegistry } from './fleet/service.ts';
+import type { InstanceRegistry } from './jobs/fleet.ts';
 import type { PlanLimits, PlanName } from './platform/plans.ts';
 
 export interface AppContext {
@@ -14,6 +14,6 @@ export interface AppContext {
   events: EventBus;
   clock: Clock;
   planLimits: Record<PlanName, PlanLimits>;
-  /** This process among the instances sharing the database (fleet/service.ts). */
+  /** This process among the instances sharing the database (jobs/fleet.ts). */
   fleet: InstanceRegistry;
 }

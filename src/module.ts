@@ -20,7 +20,7 @@ export interface DomainModule {
   start?(ctx: AppContext, role: { worker: boolean; api: boolean }): Promise<void>;
   /**
    * Deletes the records of finished work (logs, not user data) older than `before`; counts by
-   * collection. Run by the retention job (jobs/retention.ts) when RETENTION_DAYS is set.
+   * collection. Run by the retention job (retention.ts) when RETENTION_DAYS is set.
    */
   prune?(before: Date): Promise<Record<string, number>>;
   stop?(): Promise<void>;

@@ -11,8 +11,8 @@ import type { AppContext } from './context.ts';
 import type { DomainModule } from './module.ts';
 import { resolvePlanLimits } from './platform/plans.ts';
 import { modules as allModules } from './modules.ts';
-import { defineRetention, scheduleRetention } from './jobs/retention.ts';
-import { InstanceRegistry } from './fleet/service.ts';
+import { defineRetention, scheduleRetention } from './retention.ts';
+import { InstanceRegistry } from './jobs/fleet.ts';
 
 export interface Runtime {
   ctx: AppContext;
@@ -65,8 +65,10 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   await jobs.ready;
   for (const m of modules) await m.start?.(ctx, role);
   if (role.worker) await scheduleRetention(ctx);
-  await ctx.fleet.tick();
-  ctx.fleet.start();
+  if (role.api || role.worker) {
+    ctx.fleet.start();
+    await ctx.fleet.tick();
+  }
 
   let workerStarted = false;
   return {

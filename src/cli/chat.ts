@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { CONVERSATION_STATES } from '../chat/model.ts';
 import { adminCall, seg } from './admin.ts';
-import { TOP_LEVEL } from './commands.ts';
+import { TOP_LEVEL } from './topLevel.ts';
 import { printJson } from './output.ts';
 
 const page = (o: { limit: string; cursor?: string }, extra: Record<string, string> = {}) =>

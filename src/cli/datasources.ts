@@ -3,7 +3,7 @@
 // create and regenerate-secret only.
 import type { Command } from 'commander';
 import { adminCall, seg, type AdminAnswer } from './admin.ts';
-import { TOP_LEVEL } from './commands.ts';
+import { TOP_LEVEL } from './topLevel.ts';
 import { printJson } from './output.ts';
 
 const issued = ({ hook, secret, url }: AdminAnswer) => ({ hook, secret, url });

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Source } from '../gateway/sources.ts';
-import { TOP_LEVEL } from './commands.ts';
+import { TOP_LEVEL } from './topLevel.ts';
 import { printJson } from './output.ts';
 
 // The rule engine (JSONata) and the intake load only in the commands that use them.

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { PLANS, type PlanName } from '../platform/plans.ts';
 import { adminCall, seg, type AdminAnswer } from './admin.ts';
-import { TOP_LEVEL } from './commands.ts';
+import { TOP_LEVEL } from './topLevel.ts';
 import { printJson } from './output.ts';
 
 const int = (v: string) => {

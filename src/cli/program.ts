@@ -2,7 +2,8 @@
 // Only the group a call names is loaded (commands.ts); help and unknown commands load none.
 import { createRequire } from 'node:module';
 import { Command } from 'commander';
-import { GROUPS, TOP_LEVEL, type TopLevelName } from './commands.ts';
+import { GROUPS } from './commands.ts';
+import { TOP_LEVEL, type TopLevelName } from './topLevel.ts';
 
 /** `argv` (process.argv) picks the one group to load; without it every group is loaded. */
 export async function buildProgram(argv?: string[]): Promise<Command> {

@@ -6,7 +6,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { createRelayClient, RelayApiError, type DataSource, type MessageRequest, type NewDataSourceRow, type RelayClient, type ReplySource } from '../client/index.ts';
 import { serverUrl } from './admin.ts';
-import { TOP_LEVEL } from './commands.ts';
+import { TOP_LEVEL } from './topLevel.ts';
 import { printJson } from './output.ts';
 
 /** The spec allows more rows per add request; 100 keeps each body small and each progress step short. */

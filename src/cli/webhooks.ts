@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { WEBHOOK_TYPES } from '../webhooks/model.ts';
 import { adminCall, seg, type AdminAnswer } from './admin.ts';
-import { TOP_LEVEL } from './commands.ts';
+import { TOP_LEVEL } from './topLevel.ts';
 import { printJson } from './output.ts';
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 

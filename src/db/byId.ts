@@ -1,7 +1,6 @@
-// Lookups shaped for FerretDB v1, which hands a filter to SQLite only when it is exactly
-// `{ _id: <string or ObjectId> }` and scans the whole collection in Go for anything else, even
-// `{ _id, botId }` (docs/FERRETDB.md). So: read by `_id` alone, check ownership in the process.
-// On MongoDB this costs nothing either way.
+// Lookups of one record by id, checked against the caller's bot, source or team in the process.
+// Kept for the one place that refuses a non-string id and compares the owner, and for the read
+// through the driver (cheaper than a mongoose Query); test/db/byId.test.ts.
 import { createHash } from 'node:crypto';
 import type { Model } from 'mongoose';
 
@@ -20,7 +19,7 @@ function ownedBy(doc: Record<string, unknown> | null, owner: Owner): boolean {
 export async function findOwned<T>(model: Model<any>, id: unknown, owner: Owner): Promise<T | null> {
   if (typeof id !== 'string') return null;
   // Through the driver: a string `_id` needs no casting, and mongoose's Query cost the API ~0.2 ms
-  // of CPU a read (docs/BENCHMARKS.md, session 35, gwlist2).
+  // of CPU a read (find.ts).
   const doc = (await model.collection.findOne({ _id: id as never })) as Record<string, unknown> | null;
   return ownedBy(doc, owner) ? (doc as T) : null;
 }

@@ -55,8 +55,8 @@ export async function connectDatabase(uri: string, connectOpts: ConnectOptions =
     connectTimeoutMS: CONNECT_TIMEOUT_MS,
     heartbeatFrequencyMS: HEARTBEAT_FREQUENCY_MS,
     // Every string the service reads was written from a JS string, so it is valid UTF-8; checking
-    // it again scans each decoded string longer than 20 bytes in JS, a few % of a list page's CPU
-    // (docs/BENCHMARKS.md, session 31). Unchecked, a bad byte would read as U+FFFD, not throw.
+    // it again scans each decoded string longer than 20 bytes in JS, a few % of a list page's CPU.
+    // Unchecked, a bad byte would read as U+FFFD, not throw (test/db/strings.test.ts).
     enableUtf8Validation: false,
   };
   await mongoose.connect(uri, options);

@@ -1,7 +1,7 @@
 // A list's total through the `count` command instead of countDocuments' aggregation: no pipeline
 // for mongoose and the driver to build and unwrap, nor for FerretDB to recognise (~0.3 ms of the
-// API's CPU and ~0.15 of FerretDB's a page; docs/BENCHMARKS.md, session 34, "rows"). Both are
-// counted in SQL by the patch (ferretdb-patch/counts/), from the maintained counts alike.
+// API's CPU and ~0.15 of FerretDB's a page of a source's rows). Both are counted in SQL by the
+// patch (ferretdb-patch/counts/), from the maintained counts alike. test/db/count.test.ts.
 import type { Model } from 'mongoose';
 
 /** A filter of plain string equalities: nothing in it for mongoose to cast, nor an operator to sanitize. */

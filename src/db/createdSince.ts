@@ -1,6 +1,6 @@
 // Rows created from a date on, in (createdAt, _id) order, in pages of `batch`: each page starts
 // after the last row of the one before, so rows that share a millisecond are neither skipped nor
-// read twice. The upgrades from the releases that swept by creation time read their last window so.
+// read twice. Only the upgrade steps that sweep by creation time use it; it goes with them.
 import type { Model, QueryFilter } from 'mongoose';
 import { trusted } from './connection.ts';
 

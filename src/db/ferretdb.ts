@@ -9,8 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The patch's folder: two levels up from here in src/db and in the compiled dist/db alike. */
-const PATCH_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'ferretdb-patch');
+/** The patch's folder at the repository's root: two levels up from src/db, three from the compiled dist/src/db. */
+const PATCH_DIR = [2, 3]
+  .map((up) => path.resolve(path.dirname(fileURLToPath(import.meta.url)), ...Array<string>(up).fill('..'), 'ferretdb-patch'))
+  .find((dir) => fs.existsSync(path.join(dir, 'upstream.json')))!;
 
 export class EmbeddedDbUnavailable extends Error {}
 
@@ -65,15 +67,14 @@ export function ensureFerretBinary(log: (line: string) => void = (l) => process.
         'Options: `docker compose up` (MongoDB 7), or set MONGODB_URI=mongodb://host:27017/relay, or install Go so FerretDB can be built.',
     );
   }
-  log(`relay: building FerretDB ${version} with Relay's patch (first run only, about a minute)…`);
+  log(`relay: building FerretDB ${version} with Relay's patch (first run only; minutes from nothing, progress every 10 s)…`);
   // The patch's tooling is TypeScript outside src/, so it runs through tsx (a runtime dependency),
-  // also from the compiled dist/.
+  // also from the compiled dist/. Its progress and Go's errors go straight to our stderr.
   const build = spawnSync(process.execPath, ['--import', 'tsx', path.join(PATCH_DIR, 'build.ts'), cached], {
     cwd: path.dirname(PATCH_DIR),
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'inherit', 'inherit'],
   });
-  if (build.status !== 0) throw new EmbeddedDbUnavailable(`building FerretDB failed:\n${build.stdout}${build.stderr}`);
+  if (build.status !== 0) throw new EmbeddedDbUnavailable('building FerretDB failed (Go\'s output is above)');
   log(`relay: FerretDB installed at ${cached}`);
   return cached;
 }

@@ -6,6 +6,8 @@
 // batch's round trip; `gatherMs` makes documents arriving close together wait that long for company
 // (serialBatcher.ts), fewer commands for a little latency. A companion collection (`first`) takes
 // each document's companion before the document, so a stored document always has its companion.
+// The patch batches updates, not inserts: kept for the gateway's intake rate (bench/gateway.ts) and
+// the events' outbox; test/db/groupInsert.test.ts.
 import { MongoOperationTimeoutError } from 'mongodb';
 import { failedWrites } from './insertNew.ts';
 import { SerialBatcher } from './serialBatcher.ts';

@@ -1,6 +1,6 @@
-// Inserts that treat an existing `_id` (or other unique key) as "already done": the way a record
-// is written exactly once across processes on FerretDB v1, whose unique indexes hold while its
-// conditional updates are not atomic.
+// Inserts that treat an existing `_id` (or other unique key) as "already done": a record written
+// exactly once across processes and retries by its unique index, alike on MongoDB and FerretDB
+// (the webhooks' and gateway's duplicate tests, e.g. test/webhooks/workers.test.ts).
 
 export const isDuplicateKey = (err: unknown): boolean => (err as { code?: number })?.code === 11000;
 

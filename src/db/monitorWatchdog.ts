@@ -1,5 +1,5 @@
-// Restarts the MongoClient when the driver's server monitor has stalled (docs/FERRETDB.md,
-// "Recovering from an outage under load", cause 3).
+// Restarts the MongoClient when the driver's server monitor has stalled: a correctness guard the
+// patch does not touch (test/db/monitor-watchdog.test.ts, test/reliability/db-outage-load.test.ts).
 //
 // MongoDB driver 7.8: a heartbeat whose `hello` is written to a socket that was already destroyed
 // but has not yet emitted 'close' (the peer closed it in the same event-loop turn) waits for a

@@ -1,7 +1,8 @@
 // Rows whose date field lies before a bound, read in chunks along that field's index: each chunk
 // starts at the last one's date (`$gte`), skipping the rows of that date already seen, so rows a
 // caller keeps are not read again and a run reads what is old, not what is stored. The sort is on
-// the field alone, which any index that starts with it serves.
+// the field alone, which any index that starts with it serves. Retention's reads
+// (test/platform/retention.test.ts).
 import type { Model, QueryFilter } from 'mongoose';
 import { trusted } from './connection.ts';
 

@@ -4,7 +4,8 @@
 // snapshot until its cursor ends, and while one is open the WAL cannot restart, so one long read lets
 // it grow by everything written meanwhile (docs/FERRETDB.md, "The WAL file"). The next page is
 // asked for while the caller works on the current one: on FerretDB its decoding runs in the
-// database's own process, on the other core.
+// database's own process, on the other core. test/db/pagesById.test.ts,
+// test/datasources/fullSyncWal.test.ts (the WAL stays small through a full sync).
 import { setImmediate as turn } from 'node:timers/promises';
 import type { Collection, Document, Filter } from 'mongodb';
 

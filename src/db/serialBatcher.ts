@@ -5,6 +5,8 @@
 // batches may be in flight at once: at low load an item then does not wait behind another
 // batch's round trip. With `gatherMs`, an item that arrives within that long of the one before waits
 // up to `gatherMs` for more to share its command; one after a quiet spell goes at once.
+// Kept for the webhooks' fan-out and first attempts (bench/deliveries.ts) and GroupInsert;
+// test/db/serialBatcher.test.ts.
 export class SerialBatcher<T> {
   private waiting: T[] = [];
   private inFlight = 0;

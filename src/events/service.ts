@@ -13,6 +13,11 @@ import { insertNew } from '../db/insertNew.ts';
 export const MAX_SWEEP_TRIES = 5;
 
 export type EventSubscriber = (event: StoredEvent) => Promise<void>;
+/**
+ * Told when the sweep gives an event up, with the last error: it records what the event's loss
+ * means where an operator looks (the webhooks: a failed delivery per hook). Throws when it could not.
+ */
+export type AbandonRecorder = (event: StoredEvent, reason: string) => Promise<void>;
 
 export interface EventInput {
   type: EventType;
@@ -25,6 +30,7 @@ export interface EventInput {
 
 export class EventBus {
   private readonly subscribers: EventSubscriber[] = [];
+  private readonly recorders: AbandonRecorder[] = [];
   /**
    * Outbox rows of dispatched events are deleted in batches after the fact: one deleted late or
    * never only makes the sweeper dispatch the event again, which creates nothing twice (fan-out is
@@ -46,10 +52,15 @@ export class EventBus {
     this.subscribers.push(subscriber);
   }
 
+  /** An event is given up only once every recorder has recorded it. */
+  onAbandon(recorder: AbandonRecorder): void {
+    this.recorders.push(recorder);
+  }
+
   /** Stores the event (in the outbox) and dispatches it. A failed dispatch is logged; the sweeper retries it. */
   async emit(input: EventInput): Promise<StoredEvent> {
     // Time-ordered: rows keyed by the event id then add to the end of their index, which made the
-    // webhook burst about 18 % faster on FerretDB (docs/BENCHMARKS.md, session 17).
+    // webhook burst about 18 % faster on FerretDB (docs/BENCHMARKS.md).
     const doc = new EventModel({ ...input, id: timeOrderedId(), createdAt: this.clock.now() });
     // Validated and cast here, once: the group commit writes the plain document.
     await doc.validate();
@@ -97,7 +108,8 @@ export class EventBus {
   /**
    * Re-dispatches events whose dispatch never finished (a crash between store and fan-out, or a
    * failed fan-out): those in the outbox since before the grace period. An event that fails in
-   * MAX_SWEEP_TRIES runs for a reason other than the database is given up (it leaves the outbox).
+   * MAX_SWEEP_TRIES runs for a reason other than the database is given up (it leaves the outbox)
+   * once the recorders have recorded it.
    */
   async redispatchStale(olderThanMs: number, batch = 1_000): Promise<number> {
     const cutoff = new Date(this.clock.now().getTime() - olderThanMs);
@@ -117,19 +129,29 @@ export class EventBus {
     return dispatched;
   }
 
-  /** Counts a failed sweep of the event; true once it has failed too often to hold the sweep back. */
+  /**
+   * Counts a failed sweep of the event; true once it has failed too often to hold the sweep back
+   * and its loss is recorded (the recorders): an event is never given up with nothing recorded.
+   */
   private async givenUp(event: StoredEvent, err: unknown): Promise<boolean> {
     // The database being away says nothing about the event: it is tried again without counting.
     if (isTransientDatabaseError(err)) return false;
     const now = this.clock.now();
+    const lastError = String(err instanceof Error ? err.message : err).slice(0, 1000);
     const failure = await EventDispatchFailureModel.findOneAndUpdate(
       { _id: event.id },
-      { $inc: { tries: 1 }, $set: { lastError: String(err instanceof Error ? err.message : err).slice(0, 1000), lastAt: now } },
+      { $inc: { tries: 1 }, $set: { lastError, lastAt: now } },
       { upsert: true, new: true },
     ).lean<{ tries: number }>();
     if (failure!.tries < MAX_SWEEP_TRIES) return false;
+    try {
+      for (const record of this.recorders) await record(event, lastError);
+    } catch (recordErr) {
+      this.logger.error({ err: recordErr, eventId: event.id, type: event.type, tries: failure!.tries }, 'event dispatch failed and its loss could not be recorded; the sweep tries again');
+      return false;
+    }
     await EventDispatchFailureModel.updateOne({ _id: event.id }, { $set: { abandonedAt: now } });
-    this.logger.error({ eventId: event.id, type: event.type, tries: failure!.tries }, 'event dispatch given up: its webhook deliveries were never created');
+    this.logger.error({ eventId: event.id, type: event.type, tries: failure!.tries }, 'event dispatch given up; each hook it was for has a failed delivery (dispatch_abandoned)');
     return true;
   }
 }

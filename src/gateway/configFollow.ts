@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { AppContext } from '../context.ts';
-import type { InstanceView } from '../fleet/service.ts';
+import type { InstanceView } from '../jobs/fleet.ts';
 import { GatewayConfigError } from './sources.ts';
 import type { GatewayState } from './state.ts';
 

@@ -74,7 +74,7 @@ export function createGatewayModule(opts: GatewayOptions = {}): DomainModule & {
         if (current === started) await follow();
       });
       if (!role.worker) return;
-      // Not awaited: a large install takes minutes (300,000 rows: docs/BENCHMARKS.md, session 32),
+      // Not awaited: a large install takes minutes (300,000 rows: docs/BENCHMARKS.md),
       // and a worker that did not start meanwhile would look dead to its supervisor.
       upgrade = startInBackground(
         async (signal) => {

@@ -3,6 +3,7 @@
 // answer and creates nothing. The claim is a database row, so it holds across instances.
 import { createHash } from 'node:crypto';
 import type { Context, Next } from 'koa';
+import { trusted } from '../db/connection.ts';
 import type { Clock } from '../clock.ts';
 import { isDuplicateKey } from '../db/insertNew.ts';
 import { AppError } from './errors.ts';
@@ -162,6 +163,6 @@ export function idempotent(route: string, clock: Clock) {
 
 /** Deletes keys older than `before` (all long expired: RETENTION_DAYS is at least a day). */
 export async function pruneIdempotencyKeys(before: Date): Promise<Record<string, number>> {
-  const { deletedCount } = await IdempotencyKeyModel.deleteMany({ createdAt: { $lt: before } });
+  const { deletedCount } = await IdempotencyKeyModel.deleteMany({ createdAt: trusted({ $lt: before }) });
   return { idempotencykeys: deletedCount };
 }

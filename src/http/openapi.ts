@@ -107,8 +107,14 @@ function queryParameters(query: z.ZodType) {
   const schema = jsonSchemaOf(query);
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.required ?? []) as string[]);
-  return Object.entries(properties).map(([name, property]) => ({ name, in: 'query', required: required.has(name), schema: property }));
+  return Object.entries(properties).map(([name, property]) => ({ name, in: 'query', required: required.has(name), schema: name === 'limit' && property.anyOf ? PAGE_LIMIT : property }));
 }
+
+/**
+ * The list `limit` (pagination.ts): its schema takes a JSON number or the digits of a query
+ * string, which a generator renders `number | (number | string)`; in a query it is an integer.
+ */
+const PAGE_LIMIT: JsonSchema = { type: 'integer', minimum: 1, maximum: 100, default: 10 };
 
 const AREA_SECURITY: Record<ApiArea, Record<string, string[]>[]> = {
   public: [{ ApiSecretKey: [] }],

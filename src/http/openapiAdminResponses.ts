@@ -112,6 +112,8 @@ const WebhookDeliveryBody = z.strictObject({
   attemptCount: int,
   nextAttemptAt: isoOrNull,
   cancelReason: z.string().nullable(),
+  error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
+  test: z.boolean(),
   attempts: z.array(AttemptBody),
   createdAt: iso,
   finishedAt: isoOrNull,

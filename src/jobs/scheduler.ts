@@ -210,7 +210,7 @@ interface PollingProcessor {
  * Agenda's poll (JobProcessor.process, every JOB_PROCESS_EVERY_MS) sends one lock query per defined
  * job name, a findAndModify, whether or not anything is due: on FerretDB each costs ~0.45 ms of its
  * CPU and about as much of ours, so ten names polled each second cost ~10 ms/s of each, idle or
- * not (docs/BENCHMARKS.md, session 34). A poll here first asks once which names have a job one of
+ * not (docs/BENCHMARKS.md). A poll here first asks once which names have a job one of
  * their lock queries could take (the query Agenda locks with, with the shortest lock lifetime of
  * any name), and sends lock queries for those names only. Other processes' jobs and scheduled ones
  * are found by the same poll as before; jobs enqueued here still start at once (a notification

@@ -22,8 +22,8 @@ export const httpDuration = new Histogram({
 
 export const deliveries = new Counter({
   name: 'relay_webhook_deliveries_total',
-  help: 'Outgoing webhook delivery attempts by outcome and attempt number',
-  labelNames: ['outcome', 'attempt'] as const,
+  help: 'Outgoing webhook delivery attempts by outcome, attempt number and whether it was a test send',
+  labelNames: ['outcome', 'attempt', 'test'] as const,
   registers: [registry],
 });
 

@@ -67,6 +67,7 @@ export async function reopenDelivery(
 async function reopen(ctx: Pick<AppContext, 'clock'>, hook: Webhook, current: DeliveryWithAttempts, schedule: RetrySchedule): Promise<DeliveryWithAttempts> {
   const webhookId = hook.id;
   const deliveryId = current.id;
+  if (current.test) throw new AppError('conflict', 'A test send is not resent; send a new test instead');
   if (!hook.enabled) throw new AppError('conflict', 'The webhook is disabled; enable it before resending');
   // It has no request to send again: it failed before its first attempt (docs/WEBHOOKS.md, "Limits").
   if (current.error?.code) throw new AppError('conflict', `This delivery was never sent (${current.error.code}) and has no request to resend`);

@@ -64,7 +64,7 @@ async function interruptAttempt(webhookId: string, attempt: DeliveryAttempt, now
       retryAt: null,
     },
   ]);
-  if (recorded.size) deliveriesMetric.inc({ outcome: 'interrupted', attempt: String(attempt.number) });
+  if (recorded.size) deliveriesMetric.inc({ outcome: 'interrupted', attempt: String(attempt.number), test: 'false' });
   return recorded.size > 0;
 }
 
@@ -103,7 +103,7 @@ async function recordResult(deps: DeliveryDeps, delivery: Delivery, number: numb
   // Not recorded: another runner found our lease run out, marked the attempt interrupted and
   // carries the delivery on.
   if (!(await insertResults([result])).size) return DONE;
-  deliveriesMetric.inc({ outcome: res.ok ? 'succeeded' : 'failed', attempt: String(number) });
+  deliveriesMetric.inc({ outcome: res.ok ? 'succeeded' : 'failed', attempt: String(number), test: 'false' });
   await deps.health?.record(delivery.webhookId, res.ok, result.finishedAt);
   const settled = settlement(delivery, result);
   await DeliveryModel.updateOne({ _id: delivery.id }, { $set: { ...settled, fresh: false } });

@@ -192,7 +192,7 @@ export class DeliveryDispatcher {
     for (const ended of items) {
       if (!recorded.has(ended.result._id)) continue;
       const succeeded = ended.result.status === 'succeeded';
-      deliveriesMetric.inc({ outcome: succeeded ? 'succeeded' : 'failed', attempt: '1' });
+      deliveriesMetric.inc({ outcome: succeeded ? 'succeeded' : 'failed', attempt: '1', test: 'false' });
       // Cached per hook: a success of a healthy hook writes nothing (health.ts).
       void this.deps.health?.record(ended.delivery.webhookId, succeeded, ended.result.finishedAt);
       // On FerretDB an update costs about four times a document of an insert: most first attempts

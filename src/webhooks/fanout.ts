@@ -5,7 +5,8 @@
 import type { AppContext } from '../context.ts';
 import { timeOrderedId } from '../clock.ts';
 import type { StoredEvent } from '../events/model.ts';
-import { type Delivery, type DeliveryStatus, type Webhook } from './model.ts';
+import { DeliveryModel, type Delivery, type DeliveryStatus, type Webhook } from './model.ts';
+import { insertNew } from '../db/insertNew.ts';
 import { storeDeliveries, type StoredDeliveries } from './storeDeliveries.ts';
 import { buildDeliveryRequest, requestOf, storedRequest, withDeliveryId, type BuiltRequest } from './request.ts';
 import { DELIVERY_LIMITS, unsendableError, type RequestLimits, type UnsendableError } from './unsendable.ts';
@@ -222,4 +223,18 @@ export function unsendableDocument(d: { id: string; event: Pick<StoredEvent, 'id
     finishedAt: d.now,
     error,
   };
+}
+
+/**
+ * The event sweep gave the event up (src/events/service.ts): each hook it was for that has no
+ * delivery of it gets a failed one (`dispatch_abandoned`) with the last error, so its log says
+ * what was lost. Throws when the hooks cannot be read or a record cannot be stored: the event
+ * then stays with the sweep.
+ */
+export async function recordAbandoned(clock: Pick<AppContext, 'clock'>['clock'], event: StoredEvent, reason: string): Promise<void> {
+  const [hooks] = await hooksForEvents([event]);
+  const now = clock.now();
+  const error: UnsendableError = { code: 'dispatch_abandoned', message: `the event's deliveries could not be created, and the event sweep gave it up: ${reason.slice(0, 500)}` };
+  // An existing row is this hook's delivery of the event (created before the failures): kept.
+  await insertNew(DeliveryModel.collection, hooks!.map((hook) => unsendableDocument({ id: timeOrderedId(), event, webhookId: hook.id, url: hook.url, now }, error)));
 }

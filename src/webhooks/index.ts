@@ -4,6 +4,7 @@
 import type { DomainModule } from '../module.ts';
 import { defineDeliveryJob } from './delivery.job.ts';
 import { handToLane } from './dispatcher.ts';
+import { recordAbandoned } from './fanout.ts';
 import { webhookAdminRoutes } from './routes.ts';
 import { createWebhooksState, type WebhooksOptions, type WebhooksState } from './state.ts';
 import { performSweep, SWEEP_JOB } from './sweep.job.ts';
@@ -38,6 +39,7 @@ export function createWebhooksModule(opts: WebhooksOptions = {}): WebhooksModule
         const s = state();
         s.dispatcher.dispatch(await s.fanOut.add(event));
       });
+      ctx.events.onAbandon((event, reason) => recordAbandoned(ctx.clock, event, reason));
       if (!role.worker) return;
       const recorded = await recordUncheckedFreshDeliveries();
       if (recorded) ctx.logger.info({ deliveries: recorded }, 'fresh deliveries an older release had not swept are recorded for the sweep');

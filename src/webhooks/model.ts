@@ -181,6 +181,8 @@ const DeliverySchema = new Schema(
      * resent. Absent on every other row.
      */
     error: { type: new Schema({ code: String, message: String }, { _id: false }), default: undefined },
+    /** A test send (testSend.ts): logged with its one attempt, never retried or resent; absent on live deliveries. */
+    test: { type: Boolean, default: undefined },
   },
   { minimize: false },
 );

@@ -64,6 +64,8 @@ export const presentDelivery = (d: DeliveryWithAttempts) => ({
   cancelReason: d.cancelReason ?? null,
   /** Why it failed before any attempt (docs/WEBHOOKS.md, "Limits"); null for every delivery that was attempted. */
   error: d.error?.code ? { code: d.error.code, message: d.error.message ?? '' } : null,
+  /** A test send (POST …/test): one attempt, never retried or resent. */
+  test: d.test === true,
   attempts: d.attempts.map(presentAttempt),
   createdAt: iso(d.createdAt),
   finishedAt: iso(d.finishedAt),

@@ -35,6 +35,12 @@ describe.skipIf(!browserPath)(`console: webhooks${browserPath ? '' : ` (${noBrow
     await row.getByRole('button', { name: 'Send test' }).click();
     await page.getByTestId('test-result').getByText('HTTP 200').waitFor();
     expect(sink.received.at(-1)?.headers['x-service-test']).toBe('true');
+    // The test send is in the hook's log, marked as a test, and cannot be resent.
+    const testId = String(sink.received.at(-1)?.headers['x-service-delivery-id']);
+    const testRow = page.locator('section', { hasText: 'Deliveries of sync.success' }).locator(`tr[data-delivery="${testId}"]`);
+    await testRow.getByText('(test)').waitFor();
+    await expect(testRow.textContent()).resolves.toContain('HTTP 200');
+    expect(await testRow.getByRole('button', { name: 'Resend' }).isDisabled()).toBe(true);
     await ui.screenshot('webhooks-test-sent');
 
     await rt.runtime.ctx.events.emit({
@@ -65,7 +71,8 @@ describe.skipIf(!browserPath)(`console: webhooks${browserPath ? '' : ` (${noBrow
     });
 
     const metrics = await rt.http().get('/metrics');
-    expect(metrics.text).toMatch(/relay_webhook_deliveries_total\{[^}]*\} [1-9]/);
+    expect(metrics.text).toMatch(/relay_webhook_deliveries_total\{[^}]*test="false"\} [1-9]/);
+    expect(metrics.text).toMatch(/relay_webhook_deliveries_total\{outcome="succeeded",attempt="1",test="true"\} [1-9]/);
   });
 
   it('at 820 px keeps a long URL readable, and the log shows an attempt\'s error detail and the next attempt time', async () => {

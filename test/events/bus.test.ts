@@ -155,6 +155,42 @@ describe('event bus sweep', () => {
   });
 });
 
+describe('event bus give-up records', () => {
+  const rt = useTestRuntime();
+
+  it('gives an event up only once every recorder has recorded it; until then the sweep keeps trying it', async () => {
+    let now = new Date('2026-03-02T00:00:00Z');
+    const bus = new EventBus({ now: () => now }, rt.runtime.ctx.logger);
+    const [broken] = await orphansOf('sweep-bot-4', now, 1);
+    bus.subscribe(async () => {
+      throw new Error('this event always fails');
+    });
+    const recorded: Array<[string, string]> = [];
+    let recorderWorks = false;
+    bus.onAbandon(async (event, reason) => {
+      if (!recorderWorks) throw new Error('the record could not be written');
+      recorded.push([event.id, reason]);
+    });
+    now = new Date(now.getTime() + 60_000);
+    for (let run = 0; run < MAX_SWEEP_TRIES + 2; run++) expect(await bus.redispatchStale(30_000)).toBe(0);
+    await bus.flush();
+    // Not given up: nothing recorded it, so it stays in the outbox for the next sweep.
+    expect(await UndispatchedEventModel.findById(broken!.id).lean()).not.toBeNull();
+    const counted = await EventDispatchFailureModel.findById(broken!.id).lean();
+    expect(counted).toMatchObject({ tries: MAX_SWEEP_TRIES + 2 });
+    expect(counted!.abandonedAt ?? null).toBeNull();
+    expect(recorded).toEqual([]);
+    recorderWorks = true;
+    expect(await bus.redispatchStale(30_000)).toBe(0);
+    await bus.flush();
+    expect(recorded).toEqual([[broken!.id, 'this event always fails']]);
+    expect(await UndispatchedEventModel.findById(broken!.id).lean()).toBeNull();
+    expect(await EventDispatchFailureModel.findById(broken!.id).lean()).toMatchObject({ abandonedAt: now });
+    expect(await bus.redispatchStale(30_000)).toBe(0);
+    expect(recorded).toHaveLength(1);
+  });
+});
+
 describe('event bus upgrade from dispatch marks', () => {
   const rt = useTestRuntime({ worker: false });
 

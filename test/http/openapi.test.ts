@@ -98,6 +98,13 @@ describe('OpenAPI document', () => {
     expect(res.body).toEqual(NO_ROUTE);
   });
 
+  it('documents every list limit as an integer, which a client generator types as a number', () => {
+    const limits = operations().flatMap(({ op }) => (op.parameters ?? []).filter((p: any) => p.in === 'query' && p.name === 'limit'));
+    expect(limits.length).toBeGreaterThan(5);
+    for (const p of limits) expect(p.schema.type).toBe('integer');
+    expect(limits.map((p: any) => p.schema)).toContainEqual({ type: 'integer', minimum: 1, maximum: 100, default: 10 });
+  });
+
   it('documents request bodies from the zod schemas, with required fields', () => {
     const createBot = doc.paths['/api/admin/bots'].post;
     expect(createBot.security).toEqual([{ AdminToken: [] }]);

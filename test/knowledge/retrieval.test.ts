@@ -153,7 +153,9 @@ describe('citing honestly', () => {
   });
 
   it('says it does not know when the best passage holds too little of the question, and quotes it when it holds enough', () => {
-    expect(composeGroundedReply(searchSegments([segment], 'How do I publish my formula to Homebrew taps?', 5))).toEqual({ text: NO_ANSWER, used: [] });
+    const weak = searchSegments([segment], 'How do I publish my formula, cask and bottles to Homebrew taps?', 5);
+    expect(weak[0]!.coverage).toBeLessThan(MIN_COVERAGE);
+    expect(composeGroundedReply(weak)).toEqual({ text: NO_ANSWER, used: [] });
     const { used } = composeGroundedReply(searchSegments([segment], 'How do I publish the package?', 5));
     expect(used.map((h) => h.rowId)).toEqual(['publish']);
     expect(used[0]!.coverage).toBeGreaterThanOrEqual(MIN_COVERAGE);

@@ -1,11 +1,11 @@
-// Retention (jobs/retention.ts): records of finished work older than RETENTION_DAYS go, with
+// Retention (retention.ts): records of finished work older than RETENTION_DAYS go, with
 // everything that hangs off them; anything still in progress, and everything newer, stays.
 import mongoose from 'mongoose';
 import { describe, expect, it } from 'vitest';
 import { useTestRuntime } from '../helpers/harness.ts';
 import { loadConfig } from '../../src/config.ts';
 import { modules } from '../../src/modules.ts';
-import { pruneOldRecords } from '../../src/jobs/retention.ts';
+import { pruneOldRecords } from '../../src/retention.ts';
 import { pruneDeliveries } from '../../src/webhooks/retention.ts';
 import { EventDispatchFailureModel, EventModel, UndispatchedEventModel } from '../../src/events/model.ts';
 import { AttemptModel, AttemptResultModel, DeliveryModel } from '../../src/webhooks/model.ts';

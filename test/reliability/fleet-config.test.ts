@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestRuntime, TEST_ADMIN_TOKEN } from '../helpers/harness.ts';
 import { createApp } from '../../src/http/app.ts';
 import { createGatewayModule } from '../../src/gateway/index.ts';
-import { InstanceRegistry } from '../../src/fleet/service.ts';
+import { InstanceRegistry } from '../../src/jobs/fleet.ts';
 import { gatewayFiles } from '../gateway/support/gatewayFiles.ts';
 import { modulesWithGateway } from '../gateway/support/runtime.ts';
 import { eventBody, hmacHeader } from '../gateway/support/signing.ts';
@@ -27,6 +27,7 @@ describe('a gateway configuration shared by two instances', () => {
     const ctx = rt.runtime.ctx;
     fleet2 = new InstanceRegistry({ role: 'api', clock: ctx.clock, pollMs: 3_600_000, logger: ctx.logger, id: 'second-instance' });
     const ctx2 = { ...ctx, fleet: fleet2 };
+    fleet2.start();
     await second.start!(ctx2, { api: true, worker: false });
     const app2 = createApp(ctx2, [second]);
     http2 = () => request(app2.callback());

@@ -248,7 +248,29 @@ describe('webhook deliveries', () => {
     expect(req!.headers['x-email']).toBe('user@example.com');
     expect(JSON.parse(req!.raw.toString()).c).toMatchObject({ botId: tenant.botId, botName: 'Support bot', state: 'Escalated' });
     expect(await verify(created.body.secret, req!.raw.toString(), String(req!.headers['x-service-signature']))).toBe(true);
-    expect(await deliveriesOf(created.body.webhook.id)).toHaveLength(0);
+    // Logged as a test, with its one attempt, through the admin API; never resent.
+    const log = await api()('get', `/bots/${tenant.botId}/webhooks/${created.body.webhook.id}/deliveries`);
+    expect(log.status).toBe(200);
+    expect(log.body.deliveries).toHaveLength(1);
+    expect(log.body.deliveries[0]).toMatchObject({
+      id: res.body.test.deliveryId,
+      test: true,
+      status: 'delivered',
+      event: 'conversation.escalated',
+      attemptCount: 1,
+      unresolved: ['{{not.there}}'],
+      request: { method: 'POST', url: `${sink.url}/test-send` },
+    });
+    expect(log.body.deliveries[0].attempts).toMatchObject([{ number: 1, status: 'succeeded', httpStatus: 202, responseBody: 'accepted here' }]);
+    expect(req!.headers['x-service-delivery-id']).toBe(res.body.test.deliveryId);
+    const one = await api()('get', `/bots/${tenant.botId}/webhooks/${created.body.webhook.id}/deliveries/${res.body.test.deliveryId}`);
+    expect(one.body.delivery).toMatchObject({ test: true, status: 'delivered' });
+    await api()('put', `/bots/${tenant.botId}/webhooks/${created.body.webhook.id}/enabled`, { enabled: true });
+    const resend = await api()('post', `/bots/${tenant.botId}/webhooks/${created.body.webhook.id}/deliveries/${res.body.test.deliveryId}/resend`);
+    expect(resend.status).toBe(409);
+    expect(resend.body).toMatchObject({ success: false, code: 'conflict' });
+    const metrics = await registry.getSingleMetricAsString('relay_webhook_deliveries_total');
+    expect(metrics).toMatch(/relay_webhook_deliveries_total\{outcome="succeeded",attempt="1",test="true"\} [1-9]/);
   });
 
   it('reports a failed test send with its error instead of failing the request', async () => {
@@ -256,6 +278,10 @@ describe('webhook deliveries', () => {
     const res = await api()('post', `/bots/${tenant.botId}/webhooks/${created.body.webhook.id}/test`);
     expect(res.status).toBe(200);
     expect(res.body.test).toMatchObject({ status: null, error: { code: 'network' } });
+    const log = await api()('get', `/bots/${tenant.botId}/webhooks/${created.body.webhook.id}/deliveries`);
+    expect(log.body.deliveries).toMatchObject([{ id: res.body.test.deliveryId, test: true, status: 'failed', attempts: [{ number: 1, status: 'failed', error: { code: 'network' } }] }]);
+    const metrics = await registry.getSingleMetricAsString('relay_webhook_deliveries_total');
+    expect(metrics).toMatch(/relay_webhook_deliveries_total\{outcome="failed",attempt="1",test="true"\} [1-9]/);
   });
 
   it('lists deliveries with their attempts and resends one with the same id and bytes', async () => {
@@ -300,7 +326,7 @@ describe('webhook deliveries', () => {
 
   it('counts attempts in the deliveries metric', async () => {
     const metrics = await registry.getSingleMetricAsString('relay_webhook_deliveries_total');
-    expect(metrics).toMatch(/relay_webhook_deliveries_total\{outcome="succeeded",attempt="1"\} [1-9]/);
-    expect(metrics).toMatch(/relay_webhook_deliveries_total\{outcome="failed",attempt="5"\} [1-9]/);
+    expect(metrics).toMatch(/relay_webhook_deliveries_total\{outcome="succeeded",attempt="1",test="false"\} [1-9]/);
+    expect(metrics).toMatch(/relay_webhook_deliveries_total\{outcome="failed",attempt="5",test="false"\} [1-9]/);
   });
 });

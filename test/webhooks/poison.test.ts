@@ -8,11 +8,7 @@ import { adminApi, createTenant, type Tenant } from '../helpers/factories.ts';
 import { useWebhooksRuntime } from './runtime.ts';
 import { startSink, type Sink } from './sink.ts';
 import { DELIVERY_BODY_LIMIT_BYTES, type RequestLimits } from '../../src/webhooks/unsendable.ts';
-
-/** About 100 KB of userData: 50 fields of 2,000 characters, the most the chat API takes. */
-export const bigUserData = () => Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`field${i}`, String(i % 10).repeat(2000)]));
-/** A custom body that repeats the userData 200 times: about 20 MB once rendered. */
-export const POISON_BODY = `[${Array.from({ length: 200 }, () => '{{conversation.userData}}').join(',')}]`;
+import { bigUserData, POISON_BODY } from './poison.ts';
 
 /** A bound, not a speed check: nothing here runs late deliveries (no worker, so no sweep). */
 const WAIT_MS = 90_000;

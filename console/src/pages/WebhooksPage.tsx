@@ -40,7 +40,7 @@ function HookHealth({ hook }: { hook: Webhook }) {
     </span>
   );
 }
-/** A test send is one real request, answered inline and not stored (docs/WEBHOOKS.md). */
+/** A test send is one real request, answered inline and logged as a test delivery (docs/WEBHOOKS.md). */
 interface TestResult {
   deliveryId: string;
   request: { method: string; url: string };
@@ -68,6 +68,8 @@ interface Delivery {
   attempts?: Attempt[];
   nextAttemptAt?: string | null;
   cancelReason?: string | null;
+  /** Why it failed before any attempt (payload_too_large, store_failed, ...): it was never sent. */
+  error?: { code: string; message: string } | null;
   createdAt: string;
 }
 
@@ -150,12 +152,17 @@ function Deliveries({ bot, hook }: { bot: BotRow; hook: Webhook }) {
                   </div>
                 )}
                 {d.cancelReason && <div className="muted">cancelled: {d.cancelReason}</div>}
+                {d.error && (
+                  <div className="muted wrap" data-testid="delivery-error">
+                    not sent: {d.error.code}: {d.error.message}
+                  </div>
+                )}
               </td>
               <td>
                 <Time value={d.createdAt} />
               </td>
               <td className="actions">
-                <button type="button" onClick={() => resend(d)} disabled={action.busy || d.status === 'pending'}>
+                <button type="button" onClick={() => resend(d)} disabled={action.busy || d.status === 'pending' || d.test === true || !!d.error} title={d.test ? 'A test send is not resent: send a new test' : undefined}>
                   Resend
                 </button>
               </td>

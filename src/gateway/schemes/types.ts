@@ -29,7 +29,6 @@ export interface HmacOptions {
 
 /** What a scheme reads of its gateway source (sources.ts's Source holds these and more). */
 export interface SchemeSource {
-  /** The source's name: what a scheme keys what it remembers of the source by. */
   name: string;
   secrets: string[];
   toleranceSeconds: number;

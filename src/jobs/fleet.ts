@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../observability/logger.ts';
 import { trusted } from '../db/connection.ts';
-import { FleetSettingModel, InstanceModel } from './model.ts';
+import { FleetSettingModel, InstanceModel } from './fleetModel.ts';
 
 /** An instance silent for this many polls is no longer listed; its row goes after a day. */
 const SILENT_POLLS = 5;
@@ -29,6 +29,8 @@ export class InstanceRegistry {
   private readonly followers: Array<() => Promise<void>> = [];
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
+  /** Only serving instances join the registry: a CLI command's runtime writes no heartbeat. */
+  private joined = false;
 
   constructor(private readonly opts: { role: string; clock: Clock; pollMs: number; logger: Logger; id?: string }) {
     this.id = opts.id ?? `${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
@@ -53,7 +55,9 @@ export class InstanceRegistry {
     return this.ticking;
   }
 
+  /** Joins the registry and polls every pollMs from now on. */
   start(): void {
+    this.joined = true;
     this.timer ??= setInterval(() => void this.tick(), this.opts.pollMs);
     this.timer.unref();
   }
@@ -62,7 +66,8 @@ export class InstanceRegistry {
     clearInterval(this.timer);
     this.timer = undefined;
     await this.ticking;
-    await this.leave().catch(() => undefined);
+    if (this.joined) await this.leave().catch(() => undefined);
+    this.joined = false;
   }
 
   /** Sets what `domain` reports and writes the heartbeat at once. */
@@ -72,6 +77,7 @@ export class InstanceRegistry {
   }
 
   async heartbeat(): Promise<void> {
+    if (!this.joined) return;
     const now = this.opts.clock.now();
     await InstanceModel.updateOne(
       { _id: this.id },

@@ -2,9 +2,9 @@
 // through each module's `prune` (module.ts), so logs that grow with traffic (events, webhook
 // deliveries, gateway deliveries) do not grow for ever. User data (bots, sources, rows,
 // conversations) is never pruned here.
-import type { AppContext } from '../context.ts';
-import type { DomainModule } from '../module.ts';
-import { ensureRecurring } from './scheduler.ts';
+import type { AppContext } from './context.ts';
+import type { DomainModule } from './module.ts';
+import { ensureRecurring } from './jobs/scheduler.ts';
 
 export const RETENTION_JOB = 'retention.prune';
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -4,7 +4,7 @@ import mongoose, { Schema } from 'mongoose';
 
 const InstanceSchema = new Schema(
   {
-    /** host-pid-random, made at start (fleet/service.ts). */
+    /** host-pid-random, made at start (jobs/fleet.ts). */
     _id: { type: String, required: true },
     role: { type: String, required: true },
     host: { type: String, required: true },
