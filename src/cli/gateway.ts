@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Source } from '../gateway/sources.ts';
+import type { FixtureReport } from '../gateway/rules/fixtures.ts';
 import { TOP_LEVEL } from './topLevel.ts';
 import { printJson } from './output.ts';
 
@@ -36,6 +37,21 @@ function operatorSource(name: string): Source {
   return { name, scheme: 'relay', secrets: [], toleranceSeconds: 0, hmac: null, allowLegacySecretHeader: false, maxBodyBytes: 0, api: null, resync: { maxAttemptsPerHour: 0 } };
 }
 
+/** One line for a person at a terminal; the JSON on stdout stays for scripts. */
+export function summarizeFixtures(report: FixtureReport): string {
+  const cases = report.passed + report.failed;
+  const firsts = [
+    ...report.files.filter((f) => f.error).map((f) => `${f.file}: ${f.error}`),
+    ...report.files.flatMap((f) => f.cases.filter((c) => !c.passed).map((c) => `${f.file} "${c.name}"`)),
+    ...report.missing.map((m) => `${m}: no fixture`),
+  ];
+  const more = firsts.length > 1 ? ` and ${firsts.length - 1} more` : '';
+  const missing = report.missing.length ? `, ${report.missing.length} rule file(s) without a fixture` : '';
+  const broken = report.files.filter((f) => f.error).length;
+  const errors = broken ? `, ${broken} fixture file(s) not run` : '';
+  return `rules test: ${report.files.length} fixture file(s), ${cases} case(s), ${report.passed} passed, ${report.failed} failed${errors}${missing}${firsts.length ? ` (${firsts[0]}${more})` : ''}`;
+}
+
 export function registerGatewayCommands(program: Command): void {
   const gateway = program.command('gateway').description(TOP_LEVEL.gateway);
 
@@ -65,6 +81,7 @@ export function registerGatewayCommands(program: Command): void {
         for (const c of f.cases) if (!c.passed) process.stderr.write(`${f.file} "${c.name}":\n  ${c.problems.join('\n  ')}\n`);
       }
       for (const m of report.missing) process.stderr.write(`${m}: no fixture (${m.replace(/\.json$/, '.test.json')})\n`);
+      process.stderr.write(`${summarizeFixtures(report)}\n`);
       printJson(report);
       if (report.failed || report.missing.length) process.exitCode = 1;
     });
