@@ -55,21 +55,33 @@ export function summarizeFixtures(report: FixtureReport): string {
 export function registerGatewayCommands(program: Command): void {
   const gateway = program.command('gateway').description(TOP_LEVEL.gateway);
 
-  gateway
-    .command('check')
-    .description('validate every rule file in RULES_DIR; exits 1 when a file is rejected')
-    .option('--dir <dir>', 'rules folder (default RULES_DIR, ./rules)')
-    .action(async (o) => {
-      const [{ loadRuleSet, formatLoadError }, { presentRuleSet }] = await Promise.all([rules(), import('../gateway/presenters.ts')]);
-      const set = loadRuleSet(o.dir ?? (await rulesDir()));
-      for (const e of set.errors) process.stderr.write(`rejected: ${formatLoadError(e)}\n`);
-      printJson(presentRuleSet(set));
-      if (set.errors.length) process.exitCode = 1;
-    });
+  const check = async (o: { dir?: string }) => {
+    const [{ loadConfig }, { loadRuleSet, formatLoadError }, { presentRuleSet }, { loadGatewayConfig }] = await Promise.all([
+      import('../config.ts'),
+      rules(),
+      import('../gateway/presenters.ts'),
+      import('../gateway/sources.ts'),
+    ]);
+    const config = loadConfig();
+    const set = loadRuleSet(o.dir ?? config.RULES_DIR);
+    for (const e of set.errors) process.stderr.write(`rejected: ${formatLoadError(e)}\n`);
+    let sources: string[] | undefined;
+    try {
+      sources = [...loadGatewayConfig(config.GATEWAY_CONFIG, config.gatewaySecretEnv).sources.keys()];
+    } catch (err) {
+      process.stderr.write(`warning: sources not checked, GATEWAY_CONFIG cannot be read: ${(err as Error).message}\n`);
+    }
+    const view = presentRuleSet(set, sources);
+    for (const w of view.warnings ?? []) process.stderr.write(`warning: ${formatLoadError(w)}\n`);
+    printJson(view);
+    if (set.errors.length) process.exitCode = 1;
+  };
+  const checkHelp = 'validate every rule file in RULES_DIR and warn about rules for sources GATEWAY_CONFIG does not define; exits 1 when a file is rejected';
+  gateway.command('check').description(checkHelp).option('--dir <dir>', 'rules folder (default RULES_DIR, ./rules)').action(check);
 
-  program
-    .command('rules')
-    .description(TOP_LEVEL.rules)
+  const rulesCommand = program.command('rules').description(TOP_LEVEL.rules);
+  rulesCommand.command('check').description(checkHelp).option('--dir <dir>', 'rules folder (default RULES_DIR, ./rules)').action(check);
+  rulesCommand
     .command('test')
     .description('run each rules/<name>.test.json through the rule engine; exits 1 when a case fails or a rule file has no fixture')
     .option('--dir <dir>', 'rules folder (default RULES_DIR, ./rules)')

@@ -35,9 +35,11 @@ export interface GatewayState {
 export function createGatewayState(ctx: AppContext, opts: { rulesDebounceMs?: number } = {}): GatewayState {
   const config = ctx.config;
   const read = () => loadGatewayConfig(config.GATEWAY_CONFIG, config.gatewaySecretEnv);
-  const rules = new RuleBook(config.RULES_DIR, ctx.logger, opts.rulesDebounceMs);
-  const mailer = createMailer(config);
   const initial = read();
+  // The rule book warns about rules for sources not configured; sources reload before rules.
+  let sourceNames = () => initial.sources.keys();
+  const rules = new RuleBook(config.RULES_DIR, ctx.logger, opts.rulesDebounceMs, () => sourceNames());
+  const mailer = createMailer(config);
   const state: GatewayState = {
     sources: initial.sources,
     vars: initial.vars,
@@ -62,5 +64,6 @@ export function createGatewayState(ctx: AppContext, opts: { rulesDebounceMs?: nu
       mailer.close();
     },
   };
+  sourceNames = () => state.sources.keys();
   return state;
 }
