@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Source } from '../gateway/sources.ts';
+import type { FixtureReport } from '../gateway/rules/fixtures.ts';
 import { TOP_LEVEL } from './topLevel.ts';
 import { printJson } from './output.ts';
 
@@ -36,24 +37,51 @@ function operatorSource(name: string): Source {
   return { name, scheme: 'relay', secrets: [], toleranceSeconds: 0, hmac: null, allowLegacySecretHeader: false, maxBodyBytes: 0, api: null, resync: { maxAttemptsPerHour: 0 } };
 }
 
+/** One line for a person at a terminal; the JSON on stdout stays for scripts. */
+export function summarizeFixtures(report: FixtureReport): string {
+  const cases = report.passed + report.failed;
+  const firsts = [
+    ...report.files.filter((f) => f.error).map((f) => `${f.file}: ${f.error}`),
+    ...report.files.flatMap((f) => f.cases.filter((c) => !c.passed).map((c) => `${f.file} "${c.name}"`)),
+    ...report.missing.map((m) => `${m}: no fixture`),
+  ];
+  const more = firsts.length > 1 ? ` and ${firsts.length - 1} more` : '';
+  const missing = report.missing.length ? `, ${report.missing.length} rule file(s) without a fixture` : '';
+  const broken = report.files.filter((f) => f.error).length;
+  const errors = broken ? `, ${broken} fixture file(s) not run` : '';
+  return `rules test: ${report.files.length} fixture file(s), ${cases} case(s), ${report.passed} passed, ${report.failed} failed${errors}${missing}${firsts.length ? ` (${firsts[0]}${more})` : ''}`;
+}
+
 export function registerGatewayCommands(program: Command): void {
   const gateway = program.command('gateway').description(TOP_LEVEL.gateway);
 
-  gateway
-    .command('check')
-    .description('validate every rule file in RULES_DIR; exits 1 when a file is rejected')
-    .option('--dir <dir>', 'rules folder (default RULES_DIR, ./rules)')
-    .action(async (o) => {
-      const [{ loadRuleSet, formatLoadError }, { presentRuleSet }] = await Promise.all([rules(), import('../gateway/presenters.ts')]);
-      const set = loadRuleSet(o.dir ?? (await rulesDir()));
-      for (const e of set.errors) process.stderr.write(`rejected: ${formatLoadError(e)}\n`);
-      printJson(presentRuleSet(set));
-      if (set.errors.length) process.exitCode = 1;
-    });
+  const check = async (o: { dir?: string }) => {
+    const [{ loadConfig }, { loadRuleSet, formatLoadError }, { presentRuleSet }, { loadGatewayConfig }] = await Promise.all([
+      import('../config.ts'),
+      rules(),
+      import('../gateway/presenters.ts'),
+      import('../gateway/sources.ts'),
+    ]);
+    const config = loadConfig();
+    const set = loadRuleSet(o.dir ?? config.RULES_DIR);
+    for (const e of set.errors) process.stderr.write(`rejected: ${formatLoadError(e)}\n`);
+    let sources: string[] | undefined;
+    try {
+      sources = [...loadGatewayConfig(config.GATEWAY_CONFIG, config.gatewaySecretEnv).sources.keys()];
+    } catch (err) {
+      process.stderr.write(`warning: sources not checked, GATEWAY_CONFIG cannot be read: ${(err as Error).message}\n`);
+    }
+    const view = presentRuleSet(set, sources);
+    for (const w of view.warnings ?? []) process.stderr.write(`warning: ${formatLoadError(w)}\n`);
+    printJson(view);
+    if (set.errors.length) process.exitCode = 1;
+  };
+  const checkHelp = 'validate every rule file in RULES_DIR and warn about rules for sources GATEWAY_CONFIG does not define; exits 1 when a file is rejected';
+  gateway.command('check').description(checkHelp).option('--dir <dir>', 'rules folder (default RULES_DIR, ./rules)').action(check);
 
-  program
-    .command('rules')
-    .description(TOP_LEVEL.rules)
+  const rulesCommand = program.command('rules').description(TOP_LEVEL.rules);
+  rulesCommand.command('check').description(checkHelp).option('--dir <dir>', 'rules folder (default RULES_DIR, ./rules)').action(check);
+  rulesCommand
     .command('test')
     .description('run each rules/<name>.test.json through the rule engine; exits 1 when a case fails or a rule file has no fixture')
     .option('--dir <dir>', 'rules folder (default RULES_DIR, ./rules)')
@@ -65,6 +93,7 @@ export function registerGatewayCommands(program: Command): void {
         for (const c of f.cases) if (!c.passed) process.stderr.write(`${f.file} "${c.name}":\n  ${c.problems.join('\n  ')}\n`);
       }
       for (const m of report.missing) process.stderr.write(`${m}: no fixture (${m.replace(/\.json$/, '.test.json')})\n`);
+      process.stderr.write(`${summarizeFixtures(report)}\n`);
       printJson(report);
       if (report.failed || report.missing.length) process.exitCode = 1;
     });

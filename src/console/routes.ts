@@ -27,7 +27,17 @@ async function sendConsole(c: Context, file: string | undefined): Promise<void> 
   c.body = 'The console is not built. Run `npm run build:console` (npm start and npm test build it when missing).\n';
 }
 
+/** Relay's icon: browsers ask for /favicon.ico on every site, and SVG is accepted under that name. */
+export const FAVICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1f4e79"/>' +
+  '<path d="M9 24V8h8a5 5 0 0 1 0 10h-8m7 0 6 6" fill="none" stroke="#fff" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/></svg>\n';
+
 export function consoleRoutes(router: Router, _ctx: AppContext): void {
+  router.get('/favicon.ico', (c) => {
+    c.type = 'image/svg+xml';
+    c.set('Cache-Control', 'public, max-age=86400');
+    c.body = FAVICON_SVG;
+  });
   // The site root has nothing of its own: send a visitor to the console.
   router.get('/', (c) => c.redirect('/console'));
   router.get('/console', (c) => sendConsole(c, undefined));

@@ -2,7 +2,7 @@
 // (Authorization, API keys, tokens) in an http action's spec are masked.
 import type { DeliveryRecord } from './service.ts';
 import type { ActionOutcome, RuleOutcome } from './model.ts';
-import type { RuleSet } from './rules/loader.ts';
+import { unconfiguredSources, type RuleSet } from './rules/loader.ts';
 import type { Source } from './sources.ts';
 
 const SENSITIVE_HEADER = /authorization|cookie|secret|token|api[-_]?key|password/i;
@@ -59,7 +59,8 @@ export function presentDelivery(record: DeliveryRecord, opts: { body?: boolean }
   };
 }
 
-export function presentRuleSet(set: RuleSet) {
+/** With `sources` (the configured names), rules naming another source are listed under `warnings`. */
+export function presentRuleSet(set: RuleSet, sources?: Iterable<string>) {
   return {
     dir: set.dir,
     loadedAt: set.loadedAt.toISOString(),
@@ -72,6 +73,7 @@ export function presentRuleSet(set: RuleSet) {
       actions: r.definition.actions.map((a) => a.type),
     })),
     errors: set.errors,
+    ...(sources ? { warnings: unconfiguredSources(set, sources) } : {}),
   };
 }
 

@@ -61,7 +61,7 @@ export function adminRoutes(router: Router, ctx: AppContext, state: () => Gatewa
     c.body = { success: true, sources: [...state().sources.values()].map(presentSource), config: { ...config, instance: ctx.fleet.id }, instances, consistent };
   });
   router.get('/gateway/rules', (c) => {
-    c.body = { success: true, ...presentRuleSet(state().rules.rules) };
+    c.body = { success: true, ...presentRuleSet(state().rules.rules, state().sources.keys()) };
   });
   // Reloads here, then every other instance on its next fleet poll (configFollow.ts).
   router.post('/gateway/reload', async (c) => {
@@ -73,6 +73,6 @@ export function adminRoutes(router: Router, ctx: AppContext, state: () => Gatewa
       if (err instanceof GatewayConfigError) throw new AppError('bad_request', err.message);
       throw err;
     }
-    c.body = { success: true, sources: [...s.sources.keys()], version: applied.version, generation: applied.generation, ...presentRuleSet(s.rules.rules) };
+    c.body = { success: true, sources: [...s.sources.keys()], version: applied.version, generation: applied.generation, ...presentRuleSet(s.rules.rules, s.sources.keys()) };
   });
 }

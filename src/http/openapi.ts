@@ -128,7 +128,7 @@ function tagOf(entry: RouteEntry): string {
   if (entry.area !== 'root') return entry.area === 'public' ? 'Public API' : 'Admin API';
   const first = entry.path.split('/')[1] ?? '';
   if (['healthz', 'readyz', 'metrics'].includes(first)) return 'Operations';
-  if (['docs', 'openapi.json', 'console'].includes(first)) return 'Documentation and console';
+  if (['docs', 'openapi.json', 'console', 'favicon.ico'].includes(first)) return 'Documentation and console';
   return first ? `Root: /${first}` : 'Root';
 }
 
@@ -174,6 +174,7 @@ const NOT_JSON: Record<string, { description: string; content?: Record<string, u
   'get /docs': { description: 'The API reference page (Swagger UI)', content: { 'text/html': { schema: { type: 'string' } } } },
   'get /docs/{file}': { description: 'A Swagger UI file served from the package', content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } } },
   'get /': { description: 'Redirects to /console', status: '302' },
+  'get /favicon.ico': { description: 'The site icon (SVG)', content: { 'image/svg+xml': { schema: { type: 'string' } } } },
   'get /console': { description: 'The operator console (single-page app)', content: { 'text/html': { schema: { type: 'string' } } } },
   'get /console/{file}': { description: 'A console page (index.html) or one of its assets', content: { 'text/html': { schema: { type: 'string' } }, 'application/octet-stream': { schema: { type: 'string' } } } },
 };

@@ -199,6 +199,8 @@ const ruleSet = {
     z.strictObject({ name: z.string(), file: z.string(), enabled: z.boolean(), sources: z.array(z.string()), events: z.array(z.string()), actions: z.array(z.string()) }),
   ),
   errors: z.array(z.unknown()),
+  /** Rules naming a source GATEWAY_CONFIG does not define. */
+  warnings: z.array(z.strictObject({ file: z.string(), rule: z.string(), source: z.string(), message: z.string() })),
 };
 
 const A = '/api/admin';

@@ -86,6 +86,7 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
   ['get /docs']: 'The API reference page (Swagger UI)',
   ['get /docs/{file}']: "A file of the API reference page",
   ['get /']: 'Redirect to the console',
+  ['get /favicon.ico']: 'The site icon',
   ['get /console']: 'The web console',
   ['get /console/{file}']: 'A file of the web console',
 };

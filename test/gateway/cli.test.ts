@@ -27,6 +27,16 @@ describe('relay gateway CLI', () => {
     expect(bad.stderr).toMatch(/bad\.json \(rule bad\): when:/);
   });
 
+  it('warns about a rule for a source GATEWAY_CONFIG does not define, in gateway check and rules check', async () => {
+    const files = gatewayFiles({ sources: {} }, { 'pay.json': { name: 'pay', sources: ['stripe'], actions: [{ type: 'log', message: "'x'" }] } });
+    for (const command of ['gateway', 'rules']) {
+      const res = await run('node', ['bin/relay.js', command, 'check', '--dir', files.rulesDir], { env: { ...process.env, LOG_LEVEL: 'silent', GATEWAY_CONFIG: files.configFile } }).catch((err) => err);
+      expect(res.code ?? 0).toBe(0);
+      expect(res.stderr).toContain(`warning: ${files.rulesDir}/pay.json (rule pay): source "stripe" is not configured in GATEWAY_CONFIG`);
+      expect(JSON.parse(res.stdout).warnings).toEqual([{ file: `${files.rulesDir}/pay.json`, rule: 'pay', source: 'stripe', message: 'source "stripe" is not configured in GATEWAY_CONFIG' }]);
+    }
+  });
+
   it('names the event file when it is not a JSON object, in dry-run and send', async () => {
     const files = gatewayFiles({ sources: {} }, {});
     const broken = `${files.root}/broken-event.json`;

@@ -10,7 +10,7 @@ import { gatewayFiles } from './support/gatewayFiles.ts';
 
 const run = promisify(execFile);
 const relay = (args: string[]) =>
-  run('node', ['--import', 'tsx', 'src/cli/main.ts', ...args], { env: { ...process.env, LOG_LEVEL: 'silent' } }).then(
+  run('node', ['bin/relay.js', ...args], { env: { ...process.env, LOG_LEVEL: 'silent' } }).then(
     (r) => ({ code: 0, ...r }),
     (err) => err as { code: number; stdout: string; stderr: string },
   );
@@ -69,10 +69,15 @@ describe('rule fixtures', () => {
   it('relay rules test exits 0 on the shipped rules and 1 naming a failing case', async () => {
     const ok = await relay(['rules', 'test', '--dir', 'rules']);
     expect(ok.code).toBe(0);
-    expect(JSON.parse(ok.stdout).failed).toBe(0);
+    const okReport = JSON.parse(ok.stdout);
+    expect(okReport.failed).toBe(0);
+    const okLines = ok.stderr.trim().split('\n');
+    expect(okLines).toEqual([`rules test: ${okReport.files.length} fixture file(s), ${okReport.passed} case(s), ${okReport.passed} passed, 0 failed`]);
     const files = gatewayFiles({ sources: {} }, { 'greet.json': rule, 'greet.test.json': { cases: [{ name: 'wrong text', delivery: delivery(3), actions: [{ type: 'log', spec: { message: 'n=4' } }] }] } });
     const bad = await relay(['rules', 'test', '--dir', files.rulesDir]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/greet\.test\.json "wrong text"/);
+    expect(JSON.parse(bad.stdout).failed).toBe(1);
+    expect(bad.stderr.trim().split('\n').at(-1)).toMatch(/^rules test: 1 fixture file\(s\), 1 case\(s\), 0 passed, 1 failed \(.*greet\.test\.json "wrong text"\)$/);
   });
 });

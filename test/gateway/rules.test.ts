@@ -137,6 +137,17 @@ describe('rule reload', () => {
     expect(book.rules.errors).toEqual([]);
   });
 
+  it('warns, naming file, rule and source, about a rule for a source GATEWAY_CONFIG does not define', () => {
+    const files = gatewayFiles({ sources: {} }, { 'a.json': { ...logRule('for-stripe'), sources: ['github', 'stripe', '*'] } });
+    const lines: Record<string, unknown>[] = [];
+    const logger = createLogger('warn', { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const book = new RuleBook(files.rulesDir, logger, 100, () => ['github']);
+    expect(book.rules.rules.map((r) => r.name)).toEqual(['for-stripe']);
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 40, file: `${files.rulesDir}/a.json`, rule: 'for-stripe', source: 'stripe', msg: expect.stringMatching(/a\.json \(rule for-stripe\): source "stripe" is not configured/) }),
+    ]);
+  });
+
   it('reloads on demand', () => {
     const files = gatewayFiles({ sources: {} }, {});
     const book = new RuleBook(files.rulesDir, createLogger('silent'));

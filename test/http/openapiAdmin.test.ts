@@ -18,7 +18,7 @@ const files = gatewayFiles(
   { sources: { relay: { secrets: [SECRET] }, plain: { scheme: 'hmac', secrets: [SECRET], hmac: { header: 'X-Sig', algorithm: 'sha1', idHeader: 'X-Id' } } } }, { 'log.json': { name: 'log-all', actions: [{ type: 'log', message: "'seen ' & event" }] } });
 const A = '/api/admin';
 /** Not JSON envelopes: the Prometheus text, the document itself, and the HTML pages and their files. */
-const NOT_ENVELOPES = ['get /metrics', 'get /openapi.json', 'get /docs', 'get /docs/{file}', 'get /', 'get /console', 'get /console/{file}'];
+const NOT_ENVELOPES = ['get /metrics', 'get /openapi.json', 'get /docs', 'get /docs/{file}', 'get /', 'get /console', 'get /console/{file}', 'get /favicon.ico'];
 
 describe('OpenAPI admin and root response schemas', () => {
   const rt = useTestRuntime({ env: files.env, ...modulesWithGateway() });

@@ -15,7 +15,7 @@ import { gatewayFiles } from '../gateway/support/gatewayFiles.ts';
 const files = gatewayFiles({ sources: { relay: { secrets: ['route-walk-secret-0123'] } } }, {});
 
 /** Root routes that are public by design: health, metrics, the API reference and the console's static files. */
-const OPEN_BY_DESIGN = [/^\/$/, /^\/healthz$/, /^\/readyz$/, /^\/metrics$/, /^\/openapi\.json$/, /^\/docs/, /^\/console/];
+const OPEN_BY_DESIGN = [/^\/$/, /^\/healthz$/, /^\/readyz$/, /^\/metrics$/, /^\/openapi\.json$/, /^\/docs/, /^\/console/, /^\/favicon\.ico$/];
 
 interface Route {
   method: string;

@@ -122,7 +122,24 @@ export function loadRuleSet(dir: string, now: Date = new Date()): RuleSet {
   return set;
 }
 
-/** One line per error, for logs and the CLI. */
-export function formatLoadError(e: RuleLoadError): string {
+/** A rule that loads but names a source GATEWAY_CONFIG does not define: it can never run for it. */
+export interface RuleSourceWarning {
+  file: string;
+  rule: string;
+  source: string;
+  message: string;
+}
+
+export function unconfiguredSources(set: RuleSet, configured: Iterable<string>): RuleSourceWarning[] {
+  const known = new Set(configured);
+  return set.rules.flatMap((r) =>
+    (r.definition.sources ?? [])
+      .filter((s) => s !== '*' && !known.has(s))
+      .map((source) => ({ file: r.file, rule: r.name, source, message: `source ${JSON.stringify(source)} is not configured in GATEWAY_CONFIG` })),
+  );
+}
+
+/** One line per error or warning, for logs and the CLI. */
+export function formatLoadError(e: RuleLoadError | RuleSourceWarning): string {
   return `${e.file}${e.rule ? ` (rule ${e.rule})` : ''}: ${e.message}`;
 }

@@ -2,7 +2,7 @@
 // (fs.watch, debounced) and on demand (admin API). A failed reload keeps the good files.
 import { watch, type FSWatcher } from 'node:fs';
 import type { Logger } from '../../observability/logger.ts';
-import { formatLoadError, loadRuleSet, type RuleSet } from './loader.ts';
+import { formatLoadError, loadRuleSet, unconfiguredSources, type RuleSet } from './loader.ts';
 
 export class RuleBook {
   private current: RuleSet;
@@ -13,6 +13,8 @@ export class RuleBook {
     readonly dir: string,
     private readonly logger: Logger,
     private readonly debounceMs = 100,
+    /** The source names GATEWAY_CONFIG defines now, to warn about rules naming another. */
+    private readonly sources: () => Iterable<string> = () => [],
   ) {
     this.current = this.load();
   }
@@ -29,6 +31,7 @@ export class RuleBook {
   private load(): RuleSet {
     const set = loadRuleSet(this.dir);
     for (const e of set.errors) this.logger.warn({ file: e.file, rule: e.rule }, `rule file rejected: ${formatLoadError(e)}`);
+    for (const w of unconfiguredSources(set, this.sources())) this.logger.warn({ file: w.file, rule: w.rule, source: w.source }, `rule for an unconfigured source: ${formatLoadError(w)}`);
     this.logger.info({ dir: this.dir, rules: set.rules.length, errors: set.errors.length }, 'gateway rules loaded');
     return set;
   }
