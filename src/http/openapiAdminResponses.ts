@@ -3,7 +3,7 @@
 // test/http/openapiAdmin.test.ts parses real responses with them, so a field added to or dropped
 // from a presenter fails there until the schema here follows.
 import { z } from 'zod';
-import { PLANS } from '../platform/plans.ts';
+import { PLANS } from '../plans.ts';
 import { CONVERSATION_STATES, MESSAGE_ROLES } from '../chat/model.ts';
 import { ATTEMPT_STATUSES, CUSTOM_METHODS, DELIVERY_STATUSES } from '../webhooks/model.ts';
 import { EVENT_TYPES } from '../events/model.ts';
