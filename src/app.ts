@@ -13,7 +13,7 @@ import { refuseOperatorQueryKeys } from './http/validate.ts';
 import { httpMetrics } from './observability/metrics.ts';
 import { healthRoutes } from './observability/health.ts';
 import { refreshJobGauges } from './jobs/metrics.ts';
-import { docsRoutes } from './http/docs.ts';
+import { docsRoutes } from './openapi/docs.ts';
 import { consoleRoutes } from './console/routes.ts';
 import { rememberRouters } from './http/routers.ts';
 import { guardRoutes, ROUTER_MATCHING } from './http/guard.ts';
