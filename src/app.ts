@@ -7,7 +7,8 @@ import type { DomainModule } from './module.ts';
 import { errorMiddleware } from './http/errorMiddleware.ts';
 import { jsonBody } from './http/body.ts';
 import { responseDeadline } from './http/responseDeadline.ts';
-import { authenticatePublic, createPublicRouter } from './http/publicApi.ts';
+import { createPublicRouter } from './http/publicApi.ts';
+import { authenticatePublic, type PublicState } from './platform/publicAuth.ts';
 import { adminAuth } from './http/adminAuth.ts';
 import { refuseOperatorQueryKeys } from './http/validate.ts';
 import { httpMetrics } from './observability/metrics.ts';
@@ -35,7 +36,7 @@ export function createApp(ctx: AppContext, modules: DomainModule[]): Koa {
   consoleRoutes(root, ctx);
   for (const m of modules) m.rootRoutes?.(root, ctx);
 
-  const publicRouter = createPublicRouter();
+  const publicRouter = createPublicRouter<PublicState>();
   for (const m of modules) m.publicRoutes?.(publicRouter, ctx);
 
   const admin = new Router({ prefix: '/api/admin', ...ROUTER_MATCHING });
