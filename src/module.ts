@@ -3,6 +3,7 @@
 import type Router from '@koa/router';
 import type { AppContext } from './context.ts';
 import type { PublicState } from './platform/publicAuth.ts';
+import type { UpgradeStep } from './upgrades/registry.ts';
 
 export interface DomainModule {
   name: string;
@@ -24,4 +25,6 @@ export interface DomainModule {
    */
   prune?(before: Date): Promise<Record<string, number>>;
   stop?(): Promise<void>;
+  /** This domain's steps of changes to stored data (upgrades/registry.ts); none in 1.0.0. */
+  upgrades?: UpgradeStep[];
 }

@@ -2,7 +2,8 @@
 // event bus and domain modules. main.ts, the CLI and the tests all start from here.
 import type { Config } from './config.ts';
 import { connectDatabase, disconnectDatabase, ensureIndexes } from './db/connection.ts';
-import { createScheduler, removeCompletedJobs } from './jobs/scheduler.ts';
+import { createScheduler } from './jobs/scheduler.ts';
+import { runUpgrades } from './upgrades/registry.ts';
 import { instrumentScheduler } from './jobs/metrics.ts';
 import { EventBus } from './events/service.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -75,8 +76,8 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     ctx,
     modules,
     async startWorker() {
-      const removed = await removeCompletedJobs(mongoose.connection.db!);
-      if (removed) opts.logger.info({ removed }, 'jobs: one-time jobs that succeeded before this version deleted');
+      // Before the worker takes jobs: each step once across every instance (upgrades/registry.ts).
+      await runUpgrades(mongoose.connection.db!, modules.flatMap((m) => m.upgrades ?? []), { runner: jobs.attrs.name ?? `relay-${process.pid}`, logger: opts.logger });
       await jobs.start();
       workerStarted = true;
     },

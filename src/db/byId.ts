@@ -24,15 +24,6 @@ export async function findOwned<T>(model: Model<any>, id: unknown, owner: Owner)
   return ownedBy(doc, owner) ? (doc as T) : null;
 }
 
-/**
- * A record by its public `id`: stored as `_id` since records carry one, and found by the `id`
- * field for older documents whose `_id` is an ObjectId (a scan on FerretDB, only on a miss).
- */
-export async function byPublicId<T>(model: Model<any>, id: unknown, projection?: Record<string, 0 | 1>): Promise<T | null> {
-  if (typeof id !== 'string') return null;
-  return ((await model.findById(id, projection).lean()) ?? (await model.findOne({ id }, projection).lean())) as T | null;
-}
-
 /** A UUID (version 8, RFC 9562) derived from a name or bytes: the same input always gives the same id. */
 export function nameUuid(name: string | Buffer): string {
   const b = createHash('sha256').update(name).digest().subarray(0, 16);

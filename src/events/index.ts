@@ -1,7 +1,6 @@
 // The events module: a recurring sweep that re-dispatches events whose fan-out did not finish.
 import type { DomainModule } from '../module.ts';
 import { pruneEvents } from './retention.ts';
-import { recordUndispatchedEvents } from './upgrade.ts';
 import { ensureRecurring, SWEEP_INTERVAL } from '../jobs/scheduler.ts';
 
 export const REDISPATCH_JOB = 'events.redispatch';
@@ -15,8 +14,6 @@ export const eventsModule: DomainModule = {
   },
   async start(ctx, role) {
     if (!role.worker) return;
-    const recorded = await recordUndispatchedEvents();
-    if (recorded) ctx.logger.info({ events: recorded }, 'events an older release left undispatched are recorded for the sweep');
     await ensureRecurring(ctx.jobs, SWEEP_INTERVAL, REDISPATCH_JOB);
   },
   prune: pruneEvents,

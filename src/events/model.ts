@@ -26,8 +26,6 @@ const EventSchema = new Schema(
     /** The spec's payload for this event, without `deliveryId` (added per delivery). */
     payload: { type: Schema.Types.Mixed, required: true },
     createdAt: { type: Date, required: true },
-    /** Set only by releases before dispatches became rows of their own; such events count as dispatched. */
-    dispatchedAt: { type: Date, default: null },
   },
   { minimize: false },
 );

@@ -8,9 +8,8 @@ import { ruleOutcomes } from '../observability/metrics.ts';
 import { runAction } from './actions/index.ts';
 import type { ActionContext } from './actions/report.ts';
 import type { ActionSpec } from './actions/specs.ts';
-import { byPublicId } from '../db/byId.ts';
 import { insertedOnce, insertNew } from '../db/insertNew.ts';
-import { ActionClaimModel, ActionOutcomeModel, GatewayDeliveryModel, publicIdOf, type ActionOutcome as StoredOutcome, type GatewayDelivery } from './model.ts';
+import { ActionClaimModel, ActionOutcomeModel, GatewayDeliveryModel, type ActionOutcome as StoredOutcome, type GatewayDelivery } from './model.ts';
 import type { ActionType } from './rules/format.ts';
 import { ACTION_JOB, type ActionJobData } from './service.ts';
 import { trusted } from '../db/connection.ts';
@@ -28,7 +27,7 @@ export class RetryableActionError extends Error {
   }
 }
 
-/** An outcome as read for a job, its public id filled in (a later release may store `_id` alone: model.ts). */
+/** An outcome as read for a job, its public id (`_id`) also as `id`. */
 type ActionOutcome = StoredOutcome & { id: string };
 
 export type ActionServices = Pick<ActionContext, 'mailer' | 'outbound'> & { sourceOf(name: string): ActionContext['source'] };
@@ -40,7 +39,7 @@ export type ActionServices = Pick<ActionContext, 'mailer' | 'outbound'> & { sour
 async function claim(ctx: AppContext, outcomeId: string, current: ActionOutcome | null): Promise<ActionOutcome | null> {
   const now = ctx.clock.now();
   if (!current) return null;
-  const leased = current.status === 'running' && current.leaseUntil !== null && current.leaseUntil !== undefined;
+  const leased = current.status === 'running' && current.leaseUntil !== null;
   if (leased && current.leaseUntil! >= now) {
     // Another runner holds the attempt, or held it and died: its lease was taken after Agenda's
     // job lock, so a job re-locked after a crash can get here first. Come back when it ends,
@@ -86,7 +85,6 @@ async function claimRound(ctx: AppContext, round: ActionOutcome[]): Promise<{ cl
   const claimed: ActionOutcome[] = [];
   fresh.forEach((o, i) => (existed.has(i) ? taken.push(o) : claimed.push({ ...o, status: 'running', attempts: o.attempts + 1, leaseUntil })));
   for (const attempts of new Set(claimed.map((o) => o.attempts))) {
-    // By `_id` as stored, through the driver: mongoose would cast an older row's ObjectId to a string.
     const ids = claimed.filter((o) => o.attempts === attempts).map((o) => o._id);
     await ActionOutcomeModel.collection.updateMany({ _id: { $in: ids } as never }, { $set: { status: 'running', attempts, leaseUntil } });
   }
@@ -105,22 +103,16 @@ async function claimRound(ctx: AppContext, round: ActionOutcome[]): Promise<{ cl
 type DeliveryFacts = Pick<GatewayDelivery, 'id' | 'source' | 'deliveryId' | 'event'>;
 
 /**
- * The job's outcomes and their deliveries in a read each (by `_id`; by `id` for records stored
- * before they had one), not two reads per action: on FerretDB each command costs about a
- * millisecond of its CPU (docs/BENCHMARKS.md, issue 17).
+ * The job's outcomes and their deliveries in a read each, not two reads per action: on FerretDB
+ * each command costs about a millisecond of its CPU (bench/scale.ts).
  */
 async function readJob(ids: string[]): Promise<{ outcomes: Map<string, ActionOutcome>; deliveries: Map<string, DeliveryFacts> }> {
   const outcomes = new Map<string, ActionOutcome>();
-  for (const o of await ActionOutcomeModel.find({ _id: trusted({ $in: ids }) }).lean<StoredOutcome[]>()) outcomes.set(publicIdOf(o), { ...o, id: publicIdOf(o) });
-  for (const id of ids) {
-    if (outcomes.has(id)) continue;
-    const older = await byPublicId<StoredOutcome>(ActionOutcomeModel, id);
-    if (older) outcomes.set(id, { ...older, id });
-  }
+  for (const o of await ActionOutcomeModel.find({ _id: trusted({ $in: ids }) }).lean<StoredOutcome[]>()) outcomes.set(o._id, { ...o, id: o._id });
   const deliveries = new Map<string, DeliveryFacts>();
   const deliveryIds = [...new Set([...outcomes.values()].map((o) => o.delivery))];
   const projection = { id: 1, source: 1, deliveryId: 1, event: 1 };
-  if (deliveryIds.length) for (const d of await GatewayDeliveryModel.find({ id: trusted({ $in: deliveryIds }) }, projection).lean<DeliveryFacts[]>()) deliveries.set(d.id, d);
+  if (deliveryIds.length) for (const d of await GatewayDeliveryModel.find({ _id: trusted({ $in: deliveryIds }) }, projection).lean<DeliveryFacts[]>()) deliveries.set(d.id, d);
   return { outcomes, deliveries };
 }
 
@@ -133,8 +125,7 @@ const ROUND = 8;
 const TOUCH_EVERY_MS = 5_000;
 
 export async function performAction(ctx: AppContext, services: ActionServices, retryDelaysMs: number[], data: ActionJobData, touch?: () => Promise<void>): Promise<void> {
-  // `outcomeId`: a job queued before actions were batched.
-  const ids = data.outcomeIds ?? (data.outcomeId ? [data.outcomeId] : []);
+  const ids = data.outcomeIds ?? [];
   if (ids.length === 0) return;
   const { outcomes, deliveries } = await readJob(ids);
   if (ids.length === 1) {
@@ -188,11 +179,8 @@ async function runClaimed(ctx: AppContext, services: ActionServices, retryDelays
   const willRetry = !report.ok && report.retry && outcome.attempts <= retryDelaysMs.length;
   const status = report.ok ? 'succeeded' : willRetry ? 'retrying' : 'failed';
   const finished = status !== 'retrying';
-  // What is null is removed (a retry's earlier error, the lease), not stored as null (model.ts).
-  const values = { status, error: report.error, result: report.result, finishedAt: finished ? ctx.clock.now() : null };
-  const set = Object.fromEntries(Object.entries(values).filter(([, v]) => v != null));
-  const unset = Object.fromEntries(['leaseUntil', ...Object.keys(values).filter((k) => !(k in set))].map((k) => [k, '']));
-  await ActionOutcomeModel.collection.updateOne({ _id: outcome._id as never }, { $set: set, $unset: unset });
+  const set = { status, error: report.error ?? null, result: report.result ?? null, finishedAt: finished ? ctx.clock.now() : null, leaseUntil: null };
+  await ActionOutcomeModel.collection.updateOne({ _id: outcome._id as never }, { $set: set });
   ruleOutcomes.inc({ rule: outcome.rule, action: outcome.type, outcome: status });
   if (!report.ok) ctx.logger.warn({ rule: outcome.rule, action: outcome.type, outcomeId: outcome.id, attempt: outcome.attempts, status }, `gateway action failed: ${report.error}`);
   if (willRetry) throw new RetryableActionError(report.error ?? 'action failed', retryDelaysMs[outcome.attempts - 1]!);

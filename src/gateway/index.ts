@@ -9,9 +9,7 @@ import { ACTION_JOB, PROCESS_JOB, SWEEP_JOB, type ActionJobData, type ProcessJob
 import { createGatewayState, type GatewayState } from './state.ts';
 import { performSweep } from './sweep.job.ts';
 import { pruneGateway } from './retention.ts';
-import { moveBodiesApart } from './upgrade.ts';
 import { ensureRecurring, SWEEP_INTERVAL } from '../jobs/scheduler.ts';
-import { startInBackground, type BackgroundTask } from '../jobs/background.ts';
 import { followGatewayConfig, type ConfigFollower } from './configFollow.ts';
 
 export interface GatewayOptions {
@@ -26,7 +24,6 @@ export function createGatewayModule(opts: GatewayOptions = {}): DomainModule & {
   const retryDelaysMs = opts.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   let current: GatewayState | null = null;
   let following: ConfigFollower | null = null;
-  let upgrade: BackgroundTask | undefined;
   const state = () => {
     if (!current) throw new Error('gateway module not started');
     return current;
@@ -74,20 +71,10 @@ export function createGatewayModule(opts: GatewayOptions = {}): DomainModule & {
         if (current === started) await follow();
       });
       if (!role.worker) return;
-      // Not awaited: a large install takes minutes (300,000 rows: docs/BENCHMARKS.md),
-      // and a worker that did not start meanwhile would look dead to its supervisor.
-      upgrade = startInBackground(
-        async (signal) => {
-          const moved = await moveBodiesApart(signal);
-          if (moved) ctx.logger.info({ deliveries: moved }, 'gateway deliveries an older release stored with their body inside now have it apart');
-        },
-        (err) => ctx.logger.error({ err }, 'could not move gateway bodies apart; the next start tries again'),
-      );
       await ensureRecurring(ctx.jobs, SWEEP_INTERVAL, SWEEP_JOB);
     },
     prune: (before) => pruneGateway(before),
     async stop() {
-      await upgrade?.stop();
       await current?.close();
       current = null;
       following = null;

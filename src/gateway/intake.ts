@@ -9,6 +9,7 @@ import { refuseUnsafeJson } from '../http/body.ts';
 import { isStorableKey } from '../http/validate.ts';
 import type { Source } from './sources.ts';
 import { schemes } from './schemes/index.ts';
+import { requireTimedOnceSeen } from './schemes/relay.ts';
 import type { Authentication, SignedFacts } from './schemes/types.ts';
 
 export type { Authentication, SignedFacts } from './schemes/types.ts';
@@ -64,6 +65,14 @@ export function jsonBodyOf(type: string, rawBody: Buffer): Buffer {
 /** Verifies the raw bytes under the source's scheme; throws 401 invalid_signature or signature_expired. */
 export function authenticateDelivery(source: Source, headers: IncomingHttpHeaders, rawBody: Buffer, now: Date): Authentication {
   return schemes[source.scheme].authenticate({ source, headers, rawBody, now });
+}
+
+/**
+ * The checks that need the gateway's records, run at intake only (a dry run reads no database):
+ * a `relay` source that has sent X-Relay-Signature must keep sending it (schemes/relay.ts).
+ */
+export async function admitDelivery(source: Source, auth: Authentication, now: Date): Promise<void> {
+  if (source.scheme === 'relay') await requireTimedOnceSeen({ source, now }, auth.factsSigned);
 }
 
 function parseJson(rawBody: Buffer, maxDepth: number): Record<string, unknown> {

@@ -1,12 +1,12 @@
 // The gateway's own records: deliveries received (one per source + deliveryId), what each rule
 // decided for a run of a delivery, and the outcome of each planned action. Nothing here refers to
-// the API's collections: the gateway only knows what crossed the wire.
+// the API's collections: the gateway only knows what crossed the wire. Stored layout of release
+// 1.0.0 (docs/DATA_MODEL.md): every field below is stored on every row, null where it holds nothing.
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { nameUuid } from '../db/byId.ts';
 
 // Records are stored under `_id` = their public `id` (FerretDB v1 finds nothing else without a
-// scan; docs/FERRETDB.md). Documents written before that have an ObjectId `_id`; byPublicId()
-// still finds them by `id`.
+// scan; docs/FERRETDB.md).
 function idFollowsPublicId(this: { _id?: unknown; id?: unknown }) {
   if (this._id == null) this._id = this.id;
 }
@@ -20,13 +20,11 @@ const DeliverySchema = new Schema(
     deliveryId: { type: String, required: true },
     event: { type: String, required: true },
     test: { type: Boolean, required: true },
-    /** Which of deliveryId, event and test rest on a signature, their names in one string (signedFacts.ts). */
-    signedFacts: { type: String },
-    /** The same as a sub-document, on rows stored before session 33; absent on rows older still (read as none). */
-    signed: { type: { _id: false, deliveryId: Boolean, event: Boolean, test: Boolean }, default: undefined },
-    /** Rows stored before the body had its own record (GatewayDeliveryBodyModel) hold it here. */
-    headers: { type: Schema.Types.Mixed },
-    rawBody: { type: Buffer },
+    /** Which of deliveryId, event and test rest on a signature (schemes/types.ts SignedFacts). */
+    signed: {
+      type: new Schema({ deliveryId: { type: Boolean, required: true }, event: { type: Boolean, required: true }, test: { type: Boolean, required: true } }, { _id: false }),
+      required: true,
+    },
     receivedAt: { type: Date, required: true },
     /** Bumped by a replay; every run has its own rule and action outcomes. */
     run: { type: Number, default: 0 },
@@ -34,10 +32,9 @@ const DeliverySchema = new Schema(
     processedAt: { type: Date, default: null },
     /**
      * When it was last handed to a process job: at intake (= receivedAt), then whenever the sweep
-     * enqueues it again, at most once per grace period so a backlog is not multiplied. Null on rows
-     * stored before intake set it; the sweep reads those by processedAt alone.
+     * enqueues it again, at most once per grace period so a backlog is not multiplied.
      */
-    sweptAt: { type: Date, default: null },
+    sweptAt: { type: Date, required: true, default(this: { receivedAt?: Date }) { return this.receivedAt; } },
   },
   { minimize: false, versionKey: false },
 );
@@ -57,13 +54,13 @@ export const GatewayDeliveryModel = mongoose.model('GatewayDelivery', DeliverySc
 /**
  * A delivery's request headers (without secrets, see intake.ts) and the exact bytes that were
  * verified, under the delivery's `_id`. Apart from it because the list never shows them and
- * FerretDB decodes whole documents for every read (docs/BENCHMARKS.md, session 32). Stored before
- * the delivery in the same group insert (state.ts), so a stored delivery always has its body.
+ * FerretDB decodes whole documents for every read. Stored before the delivery in the same group
+ * insert (state.ts), so a stored delivery always has its body.
  */
 const DeliveryBodySchema = new Schema(
   {
     _id: { type: String, required: true },
-    /** JSON text of the headers (service.ts storedHeaderText); an object in records stored before session 33. */
+    /** Header name (lower case, storable: intake.ts) → value; repeated headers joined with ", ". */
     headers: { type: Schema.Types.Mixed, required: true },
     rawBody: { type: Buffer, required: true },
   },
@@ -91,11 +88,11 @@ const RuleOutcomeSchema = new Schema(
     rule: { type: String, required: true },
     file: { type: String, required: true },
     result: { type: String, enum: RULE_RESULTS, required: true },
-    /** Only when `result` is 'error'; rows stored before session 36 hold null otherwise. */
-    error: { type: String },
+    /** Why the rule failed when `result` is 'error'; null otherwise. */
+    error: { type: String, default: null },
     evaluatedAt: { type: Date, required: true },
   },
-  { versionKey: false },
+  { minimize: false, versionKey: false },
 );
 RuleOutcomeSchema.index({ delivery: 1, run: 1, rule: 1 }, { unique: true });
 RuleOutcomeSchema.pre('validate', function () {
@@ -118,25 +115,10 @@ export const RuleOutcomeModel = mongoose.model('GatewayRuleOutcome', RuleOutcome
 export const ACTION_STATUSES = ['pending', 'running', 'retrying', 'succeeded', 'failed'] as const;
 export type ActionStatus = (typeof ACTION_STATUSES)[number];
 
-// Stored without the fields that hold nothing at the time (FerretDB decodes and types every
-// stored field of every row a list reads; docs/BENCHMARKS.md, session 36): no null `leaseUntil`,
-// `result`, `error` or `finishedAt`, and `sweptAt` only while it waits for a job. Rows stored
-// before carry those fields, null or not; every reader takes absent as null, those of earlier
-// releases too. The one query on them, the sweep's of pending rows by `sweptAt`, finds what it
-// found: a pending row still stores it.
 const ActionOutcomeSchema = new Schema(
   {
-    _id: { type: String },
-    /**
-     * Derived from delivery, run, rule and index (process.job.ts), so planning twice finds the same
-     * record; `_id` again, or the only id of rows whose `_id` is an ObjectId. Since session 36 no
-     * reader needs the copy (`publicIdOf`; updates go by `_id`), but it is still written: a worker
-     * of an earlier release, beside this one in a roll or after a rollback, keys an outcome by it
-     * and marks it running by `id: { $in }`, which for rows without one would match every such row.
-     * A later release may stop writing it, and must drop this unique index as it does (MongoDB
-     * indexes a missing `id` as null, once).
-     */
-    id: { type: String, required: true, unique: true },
+    /** The outcome's public id, actionOutcomeId(delivery, run, rule, index): planning twice finds the same record. */
+    _id: { type: String, required: true },
     delivery: { type: String, required: true },
     run: { type: Number, required: true },
     rule: { type: String, required: true },
@@ -146,21 +128,22 @@ const ActionOutcomeSchema = new Schema(
     spec: { type: Schema.Types.Mixed, required: true },
     status: { type: String, enum: ACTION_STATUSES, required: true },
     attempts: { type: Number, default: 0 },
-    /** A running attempt owns the outcome until then; after it, another worker may take over. */
-    leaseUntil: { type: Date },
-    result: { type: Schema.Types.Mixed },
-    error: { type: String },
+    /** A running attempt owns the outcome until then; after it, another worker may take over. Null when none runs. */
+    leaseUntil: { type: Date, default: null },
+    /** What the action reported (actions/report.ts); null until it has. */
+    result: { type: Schema.Types.Mixed, default: null },
+    /** The last attempt's error; null after a success or before any attempt. */
+    error: { type: String, default: null },
     createdAt: { type: Date, required: true },
-    finishedAt: { type: Date },
+    finishedAt: { type: Date, default: null },
     /**
      * When it was last enqueued: at creation (= createdAt), then by the sweep (see the delivery's
-     * sweptAt). Only on outcomes created pending: one run in place never waits for a job.
+     * sweptAt). Null on outcomes that were never pending: one run in place never waits for a job.
      */
-    sweptAt: { type: Date },
+    sweptAt: { type: Date, default(this: { status?: string; createdAt?: Date }) { return this.status === 'pending' ? this.createdAt : null; } },
   },
   { minimize: false, versionKey: false },
 );
-ActionOutcomeSchema.pre('validate', idFollowsPublicId);
 // One outcome per (delivery, run, rule, action index): a retried job can never add a second one.
 ActionOutcomeSchema.index({ delivery: 1, run: 1, rule: 1, index: 1 }, { unique: true });
 // The sweep's pending outcomes due again.
@@ -168,9 +151,6 @@ ActionOutcomeSchema.index({ status: 1, sweptAt: 1 });
 
 export type ActionOutcome = InferSchemaType<typeof ActionOutcomeSchema>;
 export const ActionOutcomeModel = mongoose.model('GatewayActionOutcome', ActionOutcomeSchema, 'gatewayActionOutcomes');
-
-/** An outcome's public id: its `id` where stored (the only one of a row whose `_id` is an ObjectId), else `_id`. */
-export const publicIdOf = (o: { _id?: unknown; id?: string | null }): string => o.id ?? (o._id as string);
 
 // FerretDB v1 applies conditional updates as read-modify-write (see docs/FERRETDB.md), so the
 // only race-proof primitive is a unique key on insert. Both records below are claims made that way.

@@ -1,10 +1,9 @@
 // What the admin API shows of deliveries, outcomes and rules. Header values that authenticate
 // (Authorization, API keys, tokens) in an http action's spec are masked.
 import type { DeliveryRecord } from './service.ts';
-import { publicIdOf, type ActionOutcome, type RuleOutcome } from './model.ts';
+import type { ActionOutcome, RuleOutcome } from './model.ts';
 import type { RuleSet } from './rules/loader.ts';
 import type { Source } from './sources.ts';
-import { signedFactsOf } from './signedFacts.ts';
 
 const SENSITIVE_HEADER = /authorization|cookie|secret|token|api[-_]?key|password/i;
 
@@ -14,11 +13,9 @@ function maskSpec(spec: Record<string, unknown>): Record<string, unknown> {
   return { ...spec, headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, SENSITIVE_HEADER.test(k) ? '[redacted]' : v])) };
 }
 
-// Absent fields (outcomes stored since session 36 keep only those that hold something, model.ts)
-// are shown as the null that older rows store.
 function presentAction(a: ActionOutcome) {
   return {
-    id: publicIdOf(a),
+    id: a._id,
     index: a.index,
     type: a.type,
     status: a.status,
@@ -51,7 +48,7 @@ export function presentDelivery(record: DeliveryRecord, opts: { body?: boolean }
     deliveryId: d.deliveryId,
     event: d.event,
     test: d.test,
-    signed: signedFactsOf(d),
+    signed: { deliveryId: d.signed.deliveryId, event: d.signed.event, test: d.signed.test },
     receivedAt: d.receivedAt.toISOString(),
     run: d.run,
     processedRun: d.processedRun,

@@ -38,18 +38,16 @@ async function recordPlans(ctx: AppContext, batch: DeliveryPlan[]): Promise<Plan
   const planned: Array<{ id: string; waits: boolean; rule: string; type: string; ended: 'succeeded' | 'failed' | null }> = [];
   for (const { delivery, run, plans } of batch) {
     for (const plan of plans) {
-      rules.push({ _id: ruleOutcomeId(delivery.id, run, plan.rule), delivery: delivery.id, run, rule: plan.rule, file: plan.file, result: plan.result, ...(plan.error != null ? { error: plan.error } : {}), evaluatedAt: now });
+      rules.push({ _id: ruleOutcomeId(delivery.id, run, plan.rule), delivery: delivery.id, run, rule: plan.rule, file: plan.file, result: plan.result, error: plan.error ?? null, evaluatedAt: now });
       if (plan.result === 'error') ruleOutcomes.inc({ rule: plan.rule, action: 'when', outcome: 'error' });
       for (const action of plan.actions) {
         const id = actionOutcomeId(delivery.id, run, plan.rule, action.index);
         const report = action.spec === null ? null : runInPlace(action.type, action.spec, { rule: plan.rule, delivery, logger: ctx.logger });
         const status = action.spec === null ? 'failed' : report ? (report.ok ? 'succeeded' : 'failed') : 'pending';
         planned.push({ id, waits: status === 'pending', rule: plan.rule, type: action.type, ended: status === 'pending' ? null : status });
-        // Only the fields that hold something (model.ts): no null lease, result, error or finishedAt.
         const error = report ? report.error : action.error;
         actions.push({
           _id: id,
-          id,
           delivery: delivery.id,
           run,
           rule: plan.rule,
@@ -58,11 +56,13 @@ async function recordPlans(ctx: AppContext, batch: DeliveryPlan[]): Promise<Plan
           spec: action.spec ?? {},
           status,
           attempts: report ? 1 : 0,
-          ...(report?.result != null ? { result: report.result } : {}),
-          ...(error != null ? { error } : {}),
+          leaseUntil: null,
+          result: report?.result ?? null,
+          error: error ?? null,
           createdAt: now,
+          finishedAt: status === 'pending' ? null : now,
           // Pending: enqueued by this run, so the sweep's grace period runs from here (sweep.job.ts).
-          ...(status === 'pending' ? { sweptAt: now } : { finishedAt: now }),
+          sweptAt: status === 'pending' ? now : null,
         });
       }
     }
@@ -107,33 +107,27 @@ const TOUCH_EVERY_MS = 5_000;
 /**
  * Deliveries planned between two turns of the event loop. Planning (JSON.parse, the rules'
  * JSONata) awaits only promises that are already settled, so a batch of hundreds would hold the
- * loop, and every request of the process, for its whole length (docs/BENCHMARKS.md, session 34).
+ * loop, and every request of the process, for its whole length.
  */
 const PLANS_PER_TURN = 20;
 
 /**
- * The job's deliveries in two reads at most (by `_id`, then by `id` for any stored before records
- * carried one), instead of one per delivery: on FerretDB each command costs about a millisecond of
- * its CPU, which made the per-delivery reads and writes most of what intake cost (docs/BENCHMARKS.md,
- * issue 17). Their bodies are one more read, of those still to plan (performProcess).
+ * The job's deliveries in one read, instead of one per delivery: on FerretDB each command costs
+ * about a millisecond of its CPU, which made the per-delivery reads and writes most of what intake
+ * cost (bench/scale.ts). Their bodies are one more read, of those still to plan.
  */
 async function storedDeliveries(ids: string[]): Promise<Map<string, GatewayDelivery>> {
-  const found = new Map<string, GatewayDelivery>();
-  if (ids.length === 0) return found;
-  for (const d of await GatewayDeliveryModel.find({ _id: trusted({ $in: ids }) }).lean<GatewayDelivery[]>()) found.set(d.id, d);
-  const missing = ids.filter((id) => !found.has(id));
-  if (missing.length) for (const d of await GatewayDeliveryModel.find({ id: trusted({ $in: missing }) }).lean<GatewayDelivery[]>()) found.set(d.id, d);
-  return found;
+  if (ids.length === 0) return new Map();
+  return new Map((await GatewayDeliveryModel.find({ _id: trusted({ $in: ids }) }).lean<GatewayDelivery[]>()).map((d) => [d.id, d]));
 }
 
 /** Marks the planned deliveries processed, one update per run number (almost always one in all). */
 async function markProcessed(ctx: AppContext, done: Array<{ delivery: GatewayDelivery; run: number }>): Promise<void> {
   const now = ctx.clock.now();
   for (const run of new Set(done.map((d) => d.run))) {
-    // By `id`, which every delivery holds (an older one's `_id` is an ObjectId, which the schema's string `_id` would not match).
     const ids = done.filter((d) => d.run === run).map((d) => d.delivery.id);
     // $max: a slower runner of an older run never moves processedRun back.
-    await GatewayDeliveryModel.updateMany({ id: trusted({ $in: ids }) }, { $max: { processedRun: run }, $set: { processedAt: now } });
+    await GatewayDeliveryModel.updateMany({ _id: trusted({ $in: ids }) }, { $max: { processedRun: run }, $set: { processedAt: now } });
   }
 }
 
@@ -151,7 +145,7 @@ export async function performProcess(ctx: AppContext, gateway: GatewayView, data
   const items = data.deliveries ?? [];
   const stored = await storedDeliveries([...new Set(items.map((i) => i.id))]);
   const due = items.filter((item) => (stored.get(item.id)?.processedRun ?? Infinity) < item.run);
-  const bodies = await bodiesOf([...new Set(due.map((item) => stored.get(item.id)!))]);
+  const bodies = await bodiesOf([...new Set(due.map((item) => item.id))]);
   const done: Array<{ delivery: GatewayDelivery; run: number }> = [];
   const planned: DeliveryPlan[] = [];
   for (const [i, item] of due.entries()) {

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
 import { validate } from '../http/validate.ts';
 import { gatewayDeliveries } from '../observability/metrics.ts';
-import { authenticateDelivery, checkContentType, jsonBodyOf, readDelivery, readRawBody } from './intake.ts';
+import { admitDelivery, authenticateDelivery, checkContentType, jsonBodyOf, readDelivery, readRawBody } from './intake.ts';
 import { presentDelivery, presentRuleSet, presentSource } from './presenters.ts';
 import { DeliveryListQuerySchema, DeliveryParamsSchema, type DeliveryListQuery } from './schema.ts';
 import { acceptDelivery, getDelivery, listDeliveries, replayDelivery } from './service.ts';
@@ -27,6 +27,7 @@ export function intakeRoutes(router: Router, ctx: AppContext, state: () => Gatew
       const rawBody = await readRawBody(c.req, source.maxBodyBytes);
       const now = ctx.clock.now();
       const auth = authenticateDelivery(source, c.req.headers, rawBody, now);
+      await admitDelivery(source, auth, now);
       const body = jsonBodyOf(type, rawBody);
       const incoming = await readDelivery(source, c.req.headers, body, ctx.config.JSON_MAX_DEPTH, auth, now);
       const { id, duplicate } = await acceptDelivery(ctx, state(), source.name, incoming, body);

@@ -1,7 +1,7 @@
 // The list contract of the spec ("Common rules"): `limit` 1..100 (default 10), `cursor` = previous
 // page's `pagination.last`, oldest first, `pagination.total` and `pagination.last`.
 // Documents carry a public `id` (UUID); order is by `_id`, which grows with insertion.
-import { Types, type Model, type QueryFilter } from 'mongoose';
+import type { Model, QueryFilter } from 'mongoose';
 import { z } from 'zod';
 import { AppError } from './errors.ts';
 import { trusted } from '../db/connection.ts';
@@ -25,9 +25,6 @@ export interface Page<T> {
   /** `totalCapped` only on lists counted up to a limit: `total` is then that limit, and more exist. */
   pagination: { total: number; last: string | null; totalCapped?: boolean };
 }
-
-/** The lowest ObjectId: `$gte` it holds every ObjectId `_id` and nothing else. */
-const OBJECT_ID_MIN = '000000000000000000000000';
 
 export interface PageOptions {
   projection?: Record<string, 0 | 1>;
@@ -53,26 +50,11 @@ export async function paginate<D extends { id: string }>(
     const [items, total] = await Promise.all([read(filter, page.limit), count]);
     return { items, pagination: paginationOf(total, items.length ? items[items.length - 1]!.id : null, totalLimit) };
   }
-  // Records written since `_id` follows `id` are their own anchor: the page is read from the
-  // cursor on, one item more, beside the count, with no lookup of the anchor before it. Only a
-  // cursor of an older record (an ObjectId `_id`) or of none costs that lookup, after the miss.
+  // `_id` is the public id: the page is read from the cursor on, one item more, beside the count,
+  // with no lookup of the cursor's item before it.
   const [found, total] = await Promise.all([read({ ...filter, _id: trusted({ $gte: page.cursor }) } as QueryFilter<D>, page.limit + 1), count]);
-  let items: D[];
-  if ((found[0] as { _id?: unknown } | undefined)?._id === page.cursor) {
-    items = found.slice(1);
-    // A string bound holds string `_id`s only, and older records' ObjectIds sort after them all:
-    // a page that runs out of strings goes on with those (a query that finds none on most lists).
-    if (items.length < page.limit) {
-      const older = { ...filter, _id: { $gte: new Types.ObjectId(OBJECT_ID_MIN) } } as Record<string, unknown>;
-      items.push(...((await model.collection.find(older, { projection, sort: { _id: 1 }, limit: page.limit - items.length }).toArray()) as unknown as D[]));
-    }
-  } else {
-    const anchor = await model.findOne({ ...filter, id: page.cursor } as QueryFilter<D>, { _id: 1 }).lean<{ _id: unknown }>();
-    if (!anchor) throw new AppError('invalid_cursor', 'cursor does not name an item of this list');
-    // Through the driver: mongoose would cast an ObjectId anchor to the schema's string `_id`,
-    // and the page after an older record would start over.
-    items = (await model.collection.find({ ...filter, _id: { $gt: anchor._id } } as Record<string, unknown>, { projection, sort: { _id: 1 }, limit: page.limit }).toArray()) as unknown as D[];
-  }
+  if ((found[0] as { _id?: unknown } | undefined)?._id !== page.cursor) throw new AppError('invalid_cursor', 'cursor does not name an item of this list');
+  const items = found.slice(1);
   return { items, pagination: paginationOf(total, items.length ? items[items.length - 1]!.id : null, totalLimit) };
 }
 

@@ -37,21 +37,6 @@ export function createScheduler(db: Db, config: Config, name = `relay-${process.
 }
 
 /**
- * Deletes the one-time jobs that succeeded before `removeOnComplete` (an upgrade's leftovers, which
- * every lock query would otherwise keep reading); recurring and failed jobs stay.
- */
-export async function removeCompletedJobs(db: Db): Promise<number> {
-  const { deletedCount } = await db.collection('agendaJobs').deleteMany({
-    nextRunAt: null,
-    repeatInterval: null,
-    lastFinishedAt: { $ne: null },
-    failedAt: null,
-    lockedAt: null,
-  });
-  return deletedCount;
-}
-
-/**
  * How often the sweeps that hand over work a dead process left (webhooks, gateway, events) run.
  * With the default 30 s job lock and their grace of twice that, what a killed process held is sent
  * again within 75 s (docs/DEPLOY.md, "Recovery after a crash"). Each sweep reads only unfinished

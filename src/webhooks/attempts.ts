@@ -3,41 +3,41 @@
 // and a delivery as its newest attempt tells it. The delivery row's own status is a copy that may
 // trail the results by a moment: first attempts record their results in batches and settle the
 // delivery rows afterwards (dispatcher.ts).
-import { attemptKey, AttemptModel, AttemptResultModel, type AttemptResult, type Delivery, type DeliveryAttempt, type DeliveryStatus } from './model.ts';
+import { attemptKey, AttemptModel, AttemptResultModel, type AttemptClaim, type AttemptResult, type Delivery, type DeliveryAttempt, type DeliveryStatus } from './model.ts';
 import { insertNew } from '../db/insertNew.ts';
 import { trusted } from '../db/connection.ts';
 import { findLean } from '../db/find.ts';
 
-export function withResult(attempt: DeliveryAttempt, result: AttemptResult | null | undefined): DeliveryAttempt {
-  if (!result) return attempt;
+const NO_OUTCOME = { status: 'pending', finishedAt: null, httpStatus: null, durationMs: null, error: null, responseBody: null, responseTruncated: false, retryAt: null } as const;
+
+/** An attempt as its claim and its result (if it has one yet) tell it. */
+export function withResult(claim: AttemptClaim, result: AttemptResult | null | undefined): DeliveryAttempt {
+  if (!result) return { ...claim, ...NO_OUTCOME };
   const { status, finishedAt, httpStatus, durationMs, error, responseBody, responseTruncated, retryAt } = result;
-  // Stored results leave out a null error and retry time and a false truncation flag (storedResult).
-  return { ...attempt, status, finishedAt, httpStatus, durationMs, error: error ?? null, responseBody, responseTruncated: responseTruncated ?? false, retryAt: retryAt ?? null };
+  return { ...claim, status, finishedAt, httpStatus, durationMs, error, responseBody, responseTruncated, retryAt };
 }
 
 type Claimed = Pick<Delivery, 'id' | 'firstClaim'> & { fresh?: boolean | null };
-const NO_OUTCOME = { finishedAt: null, httpStatus: null, durationMs: null, error: null, responseBody: null, responseTruncated: false, retryAt: null };
 
-/** Attempt 1 as its claim in the delivery row tells it (rows of older releases have none). */
-export function firstAttemptOf(delivery: Claimed): DeliveryAttempt | null {
+/** Attempt 1's claim as the delivery row holds it (none on a delivery created failed). */
+function firstClaimOf(delivery: Claimed): AttemptClaim | null {
   const claim = delivery.firstClaim;
   if (!claim?.startedAt || !claim.leaseUntil) return null;
-  return { _id: attemptKey(delivery.id, 1), deliveryId: delivery.id, number: 1, status: 'pending', startedAt: claim.startedAt, leaseUntil: claim.leaseUntil, ...NO_OUTCOME };
+  return { _id: attemptKey(delivery.id, 1), deliveryId: delivery.id, number: 1, startedAt: claim.startedAt, leaseUntil: claim.leaseUntil, runner: null };
 }
 
 /** One attempt of a delivery, with its result. */
 export async function readAttempt(delivery: Claimed, number: number): Promise<DeliveryAttempt | null> {
   const key = attemptKey(delivery.id, number);
-  const embedded = number === 1 ? firstAttemptOf(delivery) : null;
-  const [attempt, result] = await Promise.all([embedded ?? AttemptModel.findById(key).lean<DeliveryAttempt>(), AttemptResultModel.findById(key).lean<AttemptResult>()]);
-  return attempt && withResult(attempt, result);
+  const embedded = number === 1 ? firstClaimOf(delivery) : null;
+  const [claim, result] = await Promise.all([embedded ?? AttemptModel.findById(key).lean<AttemptClaim>(), AttemptResultModel.findById(key).lean<AttemptResult>()]);
+  return claim && withResult(claim, result);
 }
 
 /**
  * A hook's result rows in `_id` order (delivery, then attempt) after the delivery `after` (none:
  * from its first), at most `limit`: read beside a log page, they hold the results of its fresh
- * rows, most of a page, so those need no read after it. Rows of older releases carry no hook id
- * until the upgrade fills it in (upgrade.ts); their deliveries are read by id as before.
+ * rows, most of a page, so those need no read after it.
  */
 export function resultsOfHook(webhookId: string, after: string | null | undefined, limit: number): Promise<AttemptResult[]> {
   // Past the cursor's own results: attempt keys are the delivery id, '#' and 4 digits.
@@ -58,13 +58,13 @@ export async function readAttempts(deliveries: Claimed[], known: AttemptResult[]
   // A row claimed in the delivery row and still fresh has no attempt rows: perform() unmarks it
   // before it claims one (delivery.job.ts). Most rows are, so most pages skip that read, and with
   // their results known, every read after the page.
-  const firsts = deliveries.map(firstAttemptOf);
+  const firsts = deliveries.map(firstClaimOf);
   const claimedFresh = new Set(deliveries.filter((d, i) => d.fresh && firsts[i]).map((d) => d.id));
   const unknown = deliveries.filter((d) => !(claimedFresh.has(d.id) && byKey.has(attemptKey(d.id, 1))));
   const withRows = unknown.filter((d) => !claimedFresh.has(d.id)).map((d) => d.id);
   const [rows, results] = await Promise.all([
     // Ordered below with the claims in the delivery rows (a database sort over `$in` costs more).
-    withRows.length ? AttemptModel.find({ deliveryId: trusted({ $in: withRows }) }).lean<DeliveryAttempt[]>() : [],
+    withRows.length ? AttemptModel.find({ deliveryId: trusted({ $in: withRows }) }).lean<AttemptClaim[]>() : [],
     unknown.length ? AttemptResultModel.find({ deliveryId: trusted({ $in: unknown.map((d) => d.id) }) }).lean<AttemptResult[]>() : [],
   ]);
   for (const r of results) byKey.set(r._id, r);
@@ -72,18 +72,9 @@ export async function readAttempts(deliveries: Claimed[], known: AttemptResult[]
   return attempts.map((a) => withResult(a, byKey.get(a._id)));
 }
 
-/**
- * A result as stored: without a null error or retry time or a false truncation flag, which every
- * reader takes as absent. Each stored field costs FerretDB's decoding of a log page (a tenth of
- * its read of 100 results; docs/BENCHMARKS.md, session 34).
- */
-function storedResult({ error, retryAt, responseTruncated, ...result }: AttemptResult): Partial<AttemptResult> {
-  return { ...result, ...(error ? { error } : {}), ...(retryAt ? { retryAt } : {}), ...(responseTruncated ? { responseTruncated } : {}) };
-}
-
 /** Records outcomes; an attempt that already has one keeps it. Returns the keys recorded by this call. */
 export async function insertResults(results: AttemptResult[]): Promise<Set<string>> {
-  const existed = await insertNew(AttemptResultModel.collection, results.map(storedResult));
+  const existed = await insertNew(AttemptResultModel.collection, results);
   return new Set(results.filter((_, i) => !existed.has(i)).map((r) => r._id));
 }
 
@@ -108,6 +99,6 @@ export function currentDelivery<D extends Delivery>(delivery: D, latest: Deliver
   if (delivery.status !== 'pending' || !latest || latest.number <= (delivery.runAfter ?? 0)) return delivery;
   if (latest.status === 'pending' || latest.status === 'interrupted') return delivery;
   // Object.assign, not spreads: a spread followed by more fields costs V8 a new shape per row, a
-  // third of a log page's merge (docs/BENCHMARKS.md, session 34).
+  // third of a log page's merge.
   return Object.assign({}, delivery, settlement(delivery, latest));
 }

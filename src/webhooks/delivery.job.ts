@@ -12,7 +12,7 @@ import { deliveries as deliveriesMetric } from '../observability/metrics.ts';
 import { attemptKey, AttemptModel, DeliveryModel, WebhookModel, type AttemptResult, type Delivery, type DeliveryAttempt, type Webhook } from './model.ts';
 import { insertResults, readAttempt, settlement } from './attempts.ts';
 import { insertedOnce } from '../db/insertNew.ts';
-import { requestOf, signedRequest } from './request.ts';
+import { signedRequest } from './request.ts';
 import type { RetrySchedule } from './retry.ts';
 import type { HookHealth } from './health.ts';
 
@@ -70,7 +70,7 @@ async function interruptAttempt(webhookId: string, attempt: DeliveryAttempt, now
 
 /** The attempt row that claims an attempt; inserting it is the claim (unique `_id`). */
 export function claimRow(deliveryId: string, number: number, now: Date, leaseMs: number, runner: string | null = null) {
-  return { _id: attemptKey(deliveryId, number), deliveryId, number, status: 'pending' as const, startedAt: now, leaseUntil: new Date(now.getTime() + leaseMs), runner };
+  return { _id: attemptKey(deliveryId, number), deliveryId, number, startedAt: now, leaseUntil: new Date(now.getTime() + leaseMs), runner };
 }
 
 /** False when another worker won. */
@@ -157,7 +157,7 @@ export async function perform(deps: DeliveryDeps, deliveryId: string): Promise<P
   if (delivery.fresh) await DeliveryModel.updateOne({ _id: delivery.id, fresh: true }, { $set: { fresh: false } });
   if (!(await claimAttempt(deps, delivery.id, number, now))) return later(new Date(now.getTime() + deps.leaseMs));
   // Signed now, with the current secret: regenerating it invalidates signatures of queued retries.
-  const request = signedRequest(requestOf(delivery), { secret: hook.secret, deliveryId: delivery.id, event: delivery.event, now, standardWebhooks: hook.standardWebhooks ?? false });
+  const request = signedRequest(delivery.request, { secret: hook.secret, deliveryId: delivery.id, event: delivery.event, now, standardWebhooks: hook.standardWebhooks ?? false });
   const res = await deps.outbound.send(request);
   return recordResult(deps, delivery, number, res);
 }

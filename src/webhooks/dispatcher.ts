@@ -18,7 +18,7 @@ import { perform, resultOf, scheduleDelivery, type DeliveryDeps } from './delive
 import type { FreshDelivery } from './fanout.ts';
 import type { OpenFirstAttempts } from './firstAttempts.ts';
 import { DeliveryModel, WebhookModel, type AttemptResult, type Delivery } from './model.ts';
-import { requestOf, signedRequest } from './request.ts';
+import { signedRequest } from './request.ts';
 import { laneOf, Lanes, type HookLane, type LaneSettings } from './lanes.ts';
 
 type Item = { first: FreshDelivery } | { deliveryId: string };
@@ -155,7 +155,7 @@ export class DeliveryDispatcher {
       return this.attempt(delivery.id);
     }
     try {
-      const request = signedRequest(requestOf(delivery), { secret, deliveryId: delivery.id, event: delivery.event, now: clock.now(), standardWebhooks });
+      const request = signedRequest(delivery.request, { secret, deliveryId: delivery.id, event: delivery.event, now: clock.now(), standardWebhooks });
       const res = await this.deps.outbound.send(request);
       this.results.add({ delivery, result: resultOf(this.deps, delivery, 1, res, clock.now()), record });
     } catch (err) {

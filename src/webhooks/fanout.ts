@@ -5,10 +5,10 @@
 import type { AppContext } from '../context.ts';
 import { timeOrderedId } from '../clock.ts';
 import type { StoredEvent } from '../events/model.ts';
-import { DeliveryModel, type Delivery, type DeliveryStatus, type Webhook } from './model.ts';
+import { DeliveryModel, type Delivery, type DeliveryRequest, type DeliveryStatus, type Webhook } from './model.ts';
 import { insertNew } from '../db/insertNew.ts';
 import { storeDeliveries, type StoredDeliveries } from './storeDeliveries.ts';
-import { buildDeliveryRequest, requestOf, storedRequest, withDeliveryId, type BuiltRequest } from './request.ts';
+import { buildDeliveryRequest, withDeliveryId, type BuiltRequest } from './request.ts';
 import { DELIVERY_LIMITS, unsendableError, type RequestLimits, type UnsendableError } from './unsendable.ts';
 import { hooksForEvents } from './service.ts';
 import { SerialBatcher } from '../db/serialBatcher.ts';
@@ -118,7 +118,7 @@ export class FanOut {
       const doc = docs[i]!;
       this.ctx.logger.error({ webhookId: doc.webhookId, eventId: doc.eventId, deliveryId: doc.id, error: errorName(err) }, 'webhook delivery could not be stored; recorded as failed');
       const event = items[ownerOf[i]!]!.event;
-      return unsendableDocument({ id: doc.id, event, webhookId: doc.webhookId, url: requestOf(doc).url, now: this.ctx.clock.now() }, unsendableError(err, 'store_failed'));
+      return unsendableDocument({ id: doc.id, event, webhookId: doc.webhookId, url: doc.request.url, now: this.ctx.clock.now() }, unsendableError(err, 'store_failed'));
     });
     let again: StoredDeliveries;
     try {
@@ -147,19 +147,22 @@ export interface DeliveryDocument {
   webhookId: string;
   botId: string;
   event: string;
-  request: ReturnType<typeof storedRequest>;
-  unresolved?: string[];
+  request: DeliveryRequest;
+  unresolved: string[];
   status: DeliveryStatus;
   attemptCount: number;
-  retryDelaysMs?: number[];
+  retryDelaysMs: number[] | null;
   attemptLimit: number;
   runAfter: number;
   nextAttemptAt: Date | null;
   firstClaim: { startedAt: Date; leaseUntil: Date } | null;
   fresh: boolean;
   createdAt: Date;
-  finishedAt?: Date;
-  error?: UnsendableError;
+  finishedAt: Date | null;
+  cancelReason: string | null;
+  error: UnsendableError | null;
+  /** A test send's record (testSend.ts); false on every delivery of an event. */
+  test: boolean;
 }
 
 function deliveryDocument(ctx: Pick<AppContext, 'clock' | 'logger'>, event: StoredEvent, hook: Webhook, id: string, schedule: RetrySchedule, firstLeaseMs: number, limits: RequestLimits): DeliveryDocument {
@@ -184,18 +187,21 @@ function deliveryDocument(ctx: Pick<AppContext, 'clock' | 'logger'>, event: Stor
     webhookId: hook.id,
     botId: event.botId,
     event: event.type,
-    request: storedRequest(built.request),
-    // Left out when empty or null, as the presenters read them: each stored field costs FerretDB's decoding.
-    ...(built.unresolved.length ? { unresolved: built.unresolved } : {}),
+    request: built.request,
+    unresolved: built.unresolved,
     status: 'pending',
     attemptCount: 0,
-    ...(built.retryDelaysMs ? { retryDelaysMs: built.retryDelaysMs } : {}),
+    retryDelaysMs: built.retryDelaysMs ?? null,
     attemptLimit: built.attemptLimit,
     runAfter: 0,
     nextAttemptAt: now,
     firstClaim: { startedAt: now, leaseUntil: new Date(now.getTime() + firstLeaseMs) },
     fresh: true,
     createdAt: now,
+    finishedAt: null,
+    cancelReason: null,
+    error: null,
+    test: false,
   };
 }
 
@@ -211,9 +217,11 @@ export function unsendableDocument(d: { id: string; event: Pick<StoredEvent, 'id
     webhookId: d.webhookId,
     botId: d.event.botId,
     event: d.event.type,
-    request: storedRequest({ method: 'POST', url: d.url, headers: {}, body: '' }),
+    request: { method: 'POST', url: d.url, headers: {}, body: '' },
+    unresolved: [],
     status: 'failed',
     attemptCount: 0,
+    retryDelaysMs: null,
     attemptLimit: 0,
     runAfter: 0,
     nextAttemptAt: null,
@@ -221,7 +229,9 @@ export function unsendableDocument(d: { id: string; event: Pick<StoredEvent, 'id
     fresh: false,
     createdAt: d.now,
     finishedAt: d.now,
+    cancelReason: null,
     error,
+    test: false,
   };
 }
 

@@ -9,15 +9,12 @@ import { webhookAdminRoutes } from './routes.ts';
 import { createWebhooksState, type WebhooksOptions, type WebhooksState } from './state.ts';
 import { performSweep, SWEEP_JOB } from './sweep.job.ts';
 import { pruneDeliveries } from './retention.ts';
-import { fillResultHookIds, recordUncheckedFreshDeliveries, unmarkFreshRowsWithAttemptRows } from './upgrade.ts';
 import { ensureRecurring, SWEEP_INTERVAL } from '../jobs/scheduler.ts';
-import { startInBackground, type BackgroundTask } from '../jobs/background.ts';
 
 export type WebhooksModule = DomainModule & { state(): WebhooksState };
 
 export function createWebhooksModule(opts: WebhooksOptions = {}): WebhooksModule {
   let current: WebhooksState | null = null;
-  let upgrade: BackgroundTask | undefined;
   const state = () => {
     if (!current) throw new Error('webhooks module not started');
     return current;
@@ -41,23 +38,10 @@ export function createWebhooksModule(opts: WebhooksOptions = {}): WebhooksModule
       });
       ctx.events.onAbandon((event, reason) => recordAbandoned(ctx.clock, event, reason));
       if (!role.worker) return;
-      const recorded = await recordUncheckedFreshDeliveries();
-      if (recorded) ctx.logger.info({ deliveries: recorded }, 'fresh deliveries an older release had not swept are recorded for the sweep');
-      const unmarked = await unmarkFreshRowsWithAttemptRows();
-      if (unmarked) ctx.logger.info({ deliveries: unmarked }, 'fresh deliveries with attempt rows of an older release are no longer marked fresh');
-      // Not awaited: 300,000 result rows take minutes, and the log reads them by id meanwhile.
-      upgrade = startInBackground(
-        async (signal) => {
-          const filled = await fillResultHookIds(signal);
-          if (filled) ctx.logger.info({ results: filled }, 'webhook attempt results of an older release now carry their hook id');
-        },
-        (err) => ctx.logger.error({ err }, 'could not fill in the hook id of webhook attempt results; the next start tries again'),
-      );
       await ensureRecurring(ctx.jobs, SWEEP_INTERVAL, SWEEP_JOB);
     },
     prune: (before) => pruneDeliveries(before),
     async stop() {
-      await upgrade?.stop();
       await current?.dispatcher.idle(20_000);
       await current?.firstAttempts.drained();
       await current?.outbound.close();

@@ -1,7 +1,8 @@
 // Outgoing webhooks (spec "Webhook", "Events"): a Webhook is one bot's hook configuration; a
 // Delivery is one event sent to one hook, with its final request fixed at creation, a claim per
 // try written before the request leaves (attempt 1's in the delivery row, later ones as attempt
-// rows), and one result row per finished try.
+// rows), and one result row per finished try. Stored layout of release 1.0.0 (docs/DATA_MODEL.md):
+// every field below is stored on every row, null where it holds nothing.
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { EVENT_TYPES } from '../events/model.ts';
 
@@ -66,13 +67,13 @@ export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 
 /** How an attempt ended; `retryAt` is when the next one is due (null after a success or the last one). */
 const outcomeFields = {
-    finishedAt: { type: Date, default: null },
-    httpStatus: { type: Number, default: null },
-    durationMs: { type: Number, default: null },
-    error: { type: new Schema({ code: String, message: String }, { _id: false }), default: null },
-    responseBody: { type: String, default: null },
-    responseTruncated: { type: Boolean, default: false },
-    retryAt: { type: Date, default: null },
+  finishedAt: { type: Date, required: true },
+  httpStatus: { type: Number, default: null },
+  durationMs: { type: Number, default: null },
+  error: { type: new Schema({ code: String, message: String }, { _id: false }), default: null },
+  responseBody: { type: String, default: null },
+  responseTruncated: { type: Boolean, default: false },
+  retryAt: { type: Date, default: null },
 };
 
 // Attempts live in their own collection: inserting the row under the unique (deliveryId, number)
@@ -85,19 +86,13 @@ const AttemptSchema = new Schema(
     _id: { type: String, required: true },
     deliveryId: { type: String, required: true },
     number: { type: Number, required: true },
-    /**
-     * `pending` when written; the outcome is its result row. Rows written before result rows
-     * existed were updated in place and carry their outcome (and the fields below) themselves.
-     */
-    status: { type: String, enum: ATTEMPT_STATUSES, required: true },
     startedAt: { type: Date, required: true },
-    /** Until when the attempt may still be in flight; after it, a pending attempt counts as interrupted. */
+    /** Until when the attempt may still be in flight; after it, an attempt without a result counts as interrupted. */
     leaseUntil: { type: Date, required: true },
     /** The process that claimed it (its Agenda name): which worker holds an attempt in flight. */
     runner: { type: String, default: null },
-    ...outcomeFields,
   },
-  { minimize: false },
+  { minimize: false, versionKey: false },
 );
 AttemptSchema.index({ deliveryId: 1, number: 1 }, { unique: true });
 
@@ -113,15 +108,11 @@ const AttemptResultSchema = new Schema(
     /** attemptKey(deliveryId, number), the same as the attempt row's. */
     _id: { type: String, required: true },
     deliveryId: { type: String, required: true },
-    /**
-     * The delivery's hook: the log reads a page's results by the hook's `_id` range beside the page
-     * itself (deliveries.ts). Null on rows of older releases until the upgrade fills it in (upgrade.ts).
-     */
-    webhookId: { type: String, default: null },
+    /** The delivery's hook: the log reads a page's results by the hook's `_id` range beside the page itself (deliveries.ts). */
+    webhookId: { type: String, required: true },
     number: { type: Number, required: true },
     status: { type: String, enum: RESULT_STATUSES, required: true },
     ...outcomeFields,
-    finishedAt: { type: Date, required: true },
   },
   { minimize: false, versionKey: false },
 );
@@ -132,6 +123,17 @@ AttemptResultSchema.index({ webhookId: 1, _id: 1 });
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
+/** A delivery's request as built at creation (request.ts); header names are storable keys (schema.ts). */
+const RequestSchema = new Schema(
+  {
+    method: { type: String, required: true },
+    url: { type: String, required: true },
+    headers: { type: Schema.Types.Mixed, required: true },
+    body: { type: String, default: '' },
+  },
+  { _id: false, minimize: false },
+);
+
 const DeliverySchema = new Schema(
   {
     _id: { type: String, required: true },
@@ -141,18 +143,15 @@ const DeliverySchema = new Schema(
     webhookId: { type: String, required: true },
     botId: { type: String, required: true },
     event: { type: String, enum: WEBHOOK_TYPES, required: true },
-    /**
-     * The exact request every attempt sends (DeliveryRequest); only the signature headers are added at
-     * send time. One JSON text (request.ts `storedRequest`); an object in rows stored before session 34.
-     */
-    request: { type: Schema.Types.Mixed, required: true },
-    /** Template tokens left unresolved when the custom payload was rendered (sent literally); absent when none. */
-    unresolved: { type: [String], default: undefined },
+    /** The exact request every attempt sends; only the signature headers are added at send time. */
+    request: { type: RequestSchema, required: true },
+    /** Template tokens left unresolved when the custom payload was rendered (sent literally); empty when none. */
+    unresolved: { type: [String], default: [] },
     status: { type: String, enum: DELIVERY_STATUSES, required: true, default: 'pending' },
     /** Number of the latest attempt (the attempt rows are the truth; this is for listing). */
     attemptCount: { type: Number, default: 0 },
-    /** The hook's own waits between attempts (ms, before jitter), copied at creation; absent = the service's. */
-    retryDelaysMs: { type: [Number], default: undefined },
+    /** The hook's own waits between attempts (ms, before jitter), copied at creation; null = the service's. */
+    retryDelaysMs: { type: [Number], default: null },
     /** Attempt number after which the delivery fails; a resend raises it by one full schedule. */
     attemptLimit: { type: Number, required: true },
     /** Attempts made before the current run (0, or the last attempt number when resent). */
@@ -161,8 +160,8 @@ const DeliverySchema = new Schema(
     /**
      * The claim of attempt 1, written with the row by the fan-out, whose process then sends it
      * (dispatcher.ts): inserting the row is the claim, so first attempts need no attempt row of
-     * their own (a third of the documents of a delivery burst). Null on rows of older releases,
-     * whose attempt 1 has a row like every later attempt.
+     * their own (a third of the documents of a delivery burst). Null on a delivery created failed
+     * (its request could not be built), which is never attempted.
      */
     firstClaim: { type: new Schema({ startedAt: Date, leaseUntil: Date }, { _id: false }), default: null },
     /**
@@ -178,11 +177,11 @@ const DeliverySchema = new Schema(
     /**
      * Why a delivery failed before any attempt (unsendable.ts: `payload_too_large`, `store_failed`,
      * `dispatch_abandoned`, ...): such a row has no request to send and is never attempted or
-     * resent. Absent on every other row.
+     * resent. Null on every other row.
      */
-    error: { type: new Schema({ code: String, message: String }, { _id: false }), default: undefined },
-    /** A test send (testSend.ts): logged with its one attempt, never retried or resent; absent on live deliveries. */
-    test: { type: Boolean, default: undefined },
+    error: { type: new Schema({ code: String, message: String }, { _id: false }), default: null },
+    /** A test send (testSend.ts): logged with its one attempt, never retried or resent. */
+    test: { type: Boolean, default: false },
   },
   { minimize: false },
 );
@@ -191,7 +190,7 @@ DeliverySchema.index({ eventId: 1, webhookId: 1 }, { unique: true });
 DeliverySchema.index({ webhookId: 1, _id: 1 });
 // The sweep's settled rows overdue (sweep.job.ts); `fresh` before the time keeps the fresh rows out of its range.
 DeliverySchema.index({ status: 1, fresh: 1, nextAttemptAt: 1 });
-// Retention's range (retention.ts), and the upgrade's walk of the fresh rows an older release left (upgrade.ts).
+// Retention's range (retention.ts).
 DeliverySchema.index({ createdAt: 1, _id: 1 });
 
 /**
@@ -208,8 +207,11 @@ const UnfinishedFirstAttemptsSchema = new Schema(
 
 export type Webhook = InferSchemaType<typeof WebhookSchema>;
 export type Delivery = InferSchemaType<typeof DeliverySchema>;
-export type DeliveryAttempt = InferSchemaType<typeof AttemptSchema>;
+export type AttemptClaim = InferSchemaType<typeof AttemptSchema>;
 export type AttemptResult = InferSchemaType<typeof AttemptResultSchema>;
+/** An attempt as read: its claim with its result (attempts.ts); `pending` and no outcome until the result is stored. */
+export type DeliveryAttempt = AttemptClaim &
+  Pick<AttemptResult, 'httpStatus' | 'durationMs' | 'error' | 'responseBody' | 'responseTruncated' | 'retryAt'> & { status: AttemptStatus; finishedAt: Date | null };
 export interface DeliveryRequest {
   method: string;
   url: string;

@@ -2,7 +2,6 @@
 // regenerate (routes add it explicitly), never by these.
 import type { DeliveryAttempt, Webhook } from './model.ts';
 import type { DeliveryWithAttempts } from './deliveries.ts';
-import { requestOf } from './request.ts';
 
 export const presentWebhook = (h: Webhook) => ({
   id: h.id,
@@ -34,7 +33,7 @@ export const presentWebhook = (h: Webhook) => ({
 /**
  * A time as the response shows it (what JSON.stringify would write for the Date). Done here for the
  * log's five times a row: a Date sends JSON.stringify through its toJSON, which cost a page of 100
- * more than the formatting itself (docs/BENCHMARKS.md, session 34).
+ * more than the formatting itself.
  */
 const iso = (at: Date | string | null | undefined): string | null => (at instanceof Date ? at.toISOString() : (at ?? null));
 
@@ -57,8 +56,8 @@ export const presentDelivery = (d: DeliveryWithAttempts) => ({
   eventId: d.eventId,
   event: d.event,
   status: d.status,
-  request: requestOf(d),
-  unresolved: d.unresolved ?? [],
+  request: { method: d.request.method, url: d.request.url, headers: d.request.headers, body: d.request.body },
+  unresolved: d.unresolved,
   attemptCount: d.attemptCount,
   nextAttemptAt: iso(d.nextAttemptAt),
   cancelReason: d.cancelReason ?? null,

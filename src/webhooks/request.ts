@@ -11,21 +11,6 @@ export function withDeliveryId(payload: Record<string, unknown>, deliveryId: str
   return { ...payload, deliveryId };
 }
 
-/**
- * The request as a delivery row stores it: one JSON text. FerretDB types and decodes every field of
- * a stored document, sub-documents most dearly, so one string costs a log page's read and the fan-out's
- * insert less than the object with its headers (docs/BENCHMARKS.md, session 34).
- */
-export function storedRequest(request: DeliveryRequest): string {
-  return JSON.stringify(request);
-}
-
-/** A delivery row's request: a JSON text since session 34, an object in rows stored before. */
-export function requestOf(row: { request?: unknown }): DeliveryRequest {
-  const stored = typeof row.request === 'string' ? (JSON.parse(row.request) as Partial<DeliveryRequest>) : ((row.request ?? {}) as Partial<DeliveryRequest>);
-  return { method: stored.method ?? 'POST', url: stored.url ?? '', headers: stored.headers ?? {}, body: stored.body ?? '' };
-}
-
 export interface BuiltRequest {
   request: DeliveryRequest;
   unresolved: string[];

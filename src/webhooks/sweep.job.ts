@@ -35,17 +35,10 @@ async function handOver(ctx: Pick<AppContext, 'jobs'>, filter: Record<string, un
 
 async function sweepSettled(ctx: Pick<AppContext, 'jobs'>, now: Date, cutoff: Date, batch: number): Promise<number> {
   // `fresh: false`, not `$ne: true`: an equality the (status, fresh, nextAttemptAt) index serves, so
-  // the fresh rows (every delivery whose first attempt succeeded) are never read here. Rows of
-  // releases before `fresh` lack it (null matches them).
-  const overdue: Array<{ id: string; nextAttemptAt: Date }> = [];
-  for (const fresh of [false, null]) {
-    if (overdue.length >= batch) break;
-    overdue.push(
-      ...(await DeliveryModel.find({ status: 'pending', fresh, nextAttemptAt: trusted({ $lt: cutoff }) }, { id: 1, nextAttemptAt: 1 })
-        .limit(batch - overdue.length)
-        .lean<Array<{ id: string; nextAttemptAt: Date }>>()),
-    );
-  }
+  // the fresh rows (every delivery whose first attempt succeeded) are never read here.
+  const overdue = await DeliveryModel.find({ status: 'pending', fresh: false, nextAttemptAt: trusted({ $lt: cutoff }) }, { id: 1, nextAttemptAt: 1 })
+    .limit(batch)
+    .lean<Array<{ id: string; nextAttemptAt: Date }>>();
   let swept = 0;
   for (const d of overdue) if (await handOver(ctx, { status: 'pending', nextAttemptAt: d.nextAttemptAt }, d.id, now)) swept++;
   return swept;

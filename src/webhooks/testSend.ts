@@ -11,7 +11,7 @@ import type { OutboundClient, OutboundResponse } from '../outbound/client.ts';
 import { attemptKey, DeliveryModel, type WebhookType } from './model.ts';
 import { insertResults } from './attempts.ts';
 import { unsendableDocument } from './fanout.ts';
-import { buildDeliveryRequest, signedRequest, storedRequest, withDeliveryId, type BuiltRequest } from './request.ts';
+import { buildDeliveryRequest, signedRequest, withDeliveryId, type BuiltRequest } from './request.ts';
 import { UnsendableRequest, type UnsendableReason } from './unsendable.ts';
 import { samplePayload } from './samples.ts';
 import { getWebhook } from './service.ts';
@@ -62,8 +62,8 @@ export async function sendTest(ctx: Pick<AppContext, 'clock'>, outbound: Outboun
     webhookId: hook.id,
     botId,
     event: hook.type,
-    request: storedRequest(request),
-    unresolved: unresolved.length ? unresolved : undefined,
+    request,
+    unresolved,
     status: res.ok ? 'delivered' : 'failed',
     attemptCount: 1,
     attemptLimit: 1,

@@ -1,12 +1,10 @@
-// Lookups by `_id` alone (src/db/byId.ts): ownership checked in the process, records found by
-// their public id whether stored under it or (older documents) under an ObjectId.
+// Lookups by `_id` alone (src/db/byId.ts): ownership checked in the process.
 import { describe, expect, it } from 'vitest';
 import mongoose, { Schema } from 'mongoose';
-import { byPublicId, findOwned, nameUuid } from '../../src/db/byId.ts';
+import { findOwned, nameUuid } from '../../src/db/byId.ts';
 import { useTestRuntime } from '../helpers/harness.ts';
 
 const Owned = mongoose.model('ByIdOwned', new Schema({ _id: String, botId: String, n: Number }, { versionKey: false }));
-const Public = mongoose.model('ByIdPublic', new Schema({ _id: Schema.Types.Mixed, id: String, n: Number }, { versionKey: false }));
 
 describe('lookups by _id', () => {
   useTestRuntime();
@@ -18,15 +16,6 @@ describe('lookups by _id', () => {
     expect(await findOwned(Owned, 'ds-2', { botId: 'bot-a' })).toBeNull();
     expect(await findOwned(Owned, { $ne: null }, { botId: 'bot-a' })).toBeNull();
     expect(await findOwned(Owned, ['ds-1'], { botId: 'bot-a' })).toBeNull();
-  });
-
-  it('finds a record by its public id under _id, and an older one stored under an ObjectId', async () => {
-    await Public.collection.insertOne({ _id: 'rec-new', id: 'rec-new', n: 1 } as never);
-    await Public.collection.insertOne({ _id: new mongoose.Types.ObjectId(), id: 'rec-old', n: 2 } as never);
-    expect(await byPublicId<{ n: number }>(Public, 'rec-new')).toMatchObject({ n: 1 });
-    expect(await byPublicId<{ n: number }>(Public, 'rec-old')).toMatchObject({ n: 2 });
-    expect(await byPublicId(Public, 'rec-none')).toBeNull();
-    expect(await byPublicId(Public, { $gt: '' })).toBeNull();
   });
 
   it('derives the same UUID from the same name and different ones from different names', () => {

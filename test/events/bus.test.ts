@@ -9,7 +9,6 @@ import { EventBus, MAX_SWEEP_TRIES } from '../../src/events/service.ts';
 import { MongoNetworkError } from 'mongodb';
 import { newId } from '../../src/clock.ts';
 import { EventDispatchFailureModel, EventModel, UndispatchedEventModel, type StoredEvent } from '../../src/events/model.ts';
-import { recordUndispatchedEvents } from '../../src/events/upgrade.ts';
 
 describe('event bus', () => {
   const rt = useTestRuntime();
@@ -56,7 +55,7 @@ describe('event bus', () => {
 
 /** Events as a process leaves them when it dies after storing them and before dispatching them: in the outbox. */
 async function orphansOf(botId: string, at: Date, count: number, spacingMs = 0) {
-  const orphans = Array.from({ length: count }, (_, n) => ({ _id: new mongoose.Types.ObjectId(), id: newId(), type: 'conversation.started', teamId: 'sweep-team', botId, dataSourceId: null, conversationId: null, payload: { n }, createdAt: new Date(at.getTime() + n * spacingMs), dispatchedAt: null }));
+  const orphans = Array.from({ length: count }, (_, n) => ({ _id: new mongoose.Types.ObjectId(), id: newId(), type: 'conversation.started', teamId: 'sweep-team', botId, dataSourceId: null, conversationId: null, payload: { n }, createdAt: new Date(at.getTime() + n * spacingMs) }));
   await UndispatchedEventModel.collection.insertMany(orphans.map((o) => ({ _id: o.id, at: o.createdAt, event: o })) as never[]);
   return orphans;
 }
@@ -188,40 +187,5 @@ describe('event bus give-up records', () => {
     expect(await EventDispatchFailureModel.findById(broken!.id).lean()).toMatchObject({ abandonedAt: now });
     expect(await bus.redispatchStale(30_000)).toBe(0);
     expect(recorded).toHaveLength(1);
-  });
-});
-
-describe('event bus upgrade from dispatch marks', () => {
-  const rt = useTestRuntime({ worker: false });
-
-  it('puts the events of the old sweep window that have no dispatch mark into the outbox, then drops the marks, once', async () => {
-    const marks = mongoose.connection.db!.collection<{ _id: string; at: Date; afterId: unknown }>('sweepmarks');
-    const at = (m: number) => new Date(Date.UTC(2026, 3, 1, 0, m));
-    const event = (id: string, createdAt: Date, dispatchedAt: Date | null = null) => ({ _id: new mongoose.Types.ObjectId(), id, type: 'conversation.started', teamId: 't', botId: 'upgrade-bot', dataSourceId: null, conversationId: null, payload: {}, createdAt, dispatchedAt });
-    // Before the old mark (swept already); after it: marked, unmarked, dispatched in the row itself, unmarked.
-    await EventModel.collection.insertMany([event('00-before', at(1)), event('01-marked', at(5)), event('02-open', at(6)), event('03-old-style', at(7), at(7)), event('04-open', at(8))]);
-    const dispatches = mongoose.connection.db!.collection<{ _id: string; at: Date }>('eventdispatches');
-    await dispatches.insertMany([{ _id: '01-marked', at: at(5) }]);
-    await marks.insertOne({ _id: 'events.dispatch', at: at(5), afterId: null });
-
-    expect(await recordUndispatchedEvents()).toBe(2);
-    expect((await UndispatchedEventModel.find({}).sort({ _id: 1 }).lean()).map((r) => [r._id, r.at])).toEqual([
-      ['02-open', at(6)],
-      ['04-open', at(8)],
-    ]);
-    expect(await marks.findOne({ _id: 'events.dispatch' })).toBeNull();
-    expect(await dispatches.countDocuments({})).toBe(0);
-    // Done once: a second start finds nothing to do.
-    expect(await recordUndispatchedEvents()).toBe(0);
-
-    // And the sweep dispatches them.
-    const bus = new EventBus({ now: () => at(60) }, rt.runtime.ctx.logger);
-    const seen: string[] = [];
-    bus.subscribe(async (e) => void seen.push(e.id));
-    expect(await bus.redispatchStale(30_000)).toBe(2);
-    expect(seen).toEqual(['02-open', '04-open']);
-    await bus.flush();
-    expect(await UndispatchedEventModel.countDocuments({})).toBe(0);
-    expect(await EventModel.countDocuments({ botId: 'upgrade-bot' })).toBe(5);
   });
 });

@@ -12,7 +12,7 @@ import { ACTION_JOB, PROCESS_JOB } from '../../src/gateway/service.ts';
 import { performSweep } from '../../src/gateway/sweep.job.ts';
 import { useTestRuntime } from '../helpers/harness.ts';
 import { gatewayFiles } from './support/gatewayFiles.ts';
-import { modulesWithGateway } from './support/runtime.ts';
+import { modulesWithGateway, storeWaiting } from './support/runtime.ts';
 import { eventBody, sendSigned } from './support/signing.ts';
 
 const GRACE_MS = 30_000;
@@ -32,16 +32,6 @@ const files = gatewayFiles(
   { 'log.json': { name: 'log-all', actions: [{ type: 'log' }] } },
 );
 
-async function storeWaiting(count: number, receivedAt: Date): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const { body, deliveryId } = eventBody({ event: 'conversation.started' });
-    const id = randomUUID();
-    await GatewayDeliveryModel.create({ id, source: 'relay', deliveryId, event: 'conversation.started', test: false, headers: {}, rawBody: body, receivedAt });
-    ids.push(id);
-  }
-  return ids;
-}
 
 const queued = (name: string) => mongoose.connection.db!.collection('agendaJobs').countDocuments({ name });
 
@@ -52,9 +42,9 @@ describe('the gateway under a backlog', () => {
   let waiting: string[];
 
   beforeAll(async () => {
-    waiting = await storeWaiting(3, new Date(nowMs - 60_000));
+    waiting = await storeWaiting('conversation.started', 3, new Date(nowMs - 60_000));
     await ActionOutcomeModel.create({
-      id: randomUUID(),
+      _id: randomUUID(),
       delivery: randomUUID(),
       run: 0,
       rule: 'log-all',
@@ -107,7 +97,7 @@ describe('the gateway under a backlog', () => {
     };
 
     stepMs = 0;
-    const quick = await storeWaiting(2, new Date(nowMs));
+    const quick = await storeWaiting('conversation.started', 2, new Date(nowMs));
     await performProcess(rt.runtime.ctx, view, batch(quick), touch);
     expect(touches).toBe(0);
 

@@ -59,8 +59,8 @@ describe('gateway batches', () => {
     const small = await processBatch(2);
     const large = await processBatch(12);
     expect(large.actions).toHaveLength(12);
-    // Read the batch, insert rule and action outcomes, mark it processed: no claim, no outcome update.
-    expect(small.calls).toEqual(['gatewayDeliveries.find', 'gatewayRuleOutcomes.insertMany', 'gatewayActionOutcomes.insertMany', 'gatewayDeliveries.updateMany']);
+    // Read the batch and its bodies, insert rule and action outcomes, mark it processed: no claim, no outcome update.
+    expect(small.calls).toEqual(['gatewayDeliveries.find', 'gatewayDeliveryBodies.find', 'gatewayRuleOutcomes.insertMany', 'gatewayActionOutcomes.insertMany', 'gatewayDeliveries.updateMany']);
     expect(large.calls).toEqual(small.calls);
     const processed = await GatewayDeliveryModel.countDocuments({ processedAt: null });
     expect(processed).toBe(0);
@@ -80,14 +80,6 @@ describe('gateway batches', () => {
     expect(await ActionOutcomeModel.find({ _id: trusted({ $in: actions }) }).lean()).toEqual(first);
     expect(await queuedActionJobs()).toBe(0);
     expect(await GatewayDeliveryModel.countDocuments({ id: trusted({ $in: ids }), processedAt: null })).toBe(0);
-  });
-
-  it('still runs a log action that an older release left pending for a gateway.action job', async () => {
-    const id = randomUUID();
-    const [delivery] = await storeWaiting('conversation.started');
-    await ActionOutcomeModel.create({ id, delivery, run: 0, rule: 'log-started', index: 0, type: 'log', spec: { level: 'info', message: 'from before' }, status: 'pending', createdAt: new Date() });
-    await performAction(rt.runtime.ctx, services(), [50, 50], { outcomeIds: [id] });
-    expect(await ActionOutcomeModel.findById(id).lean()).toMatchObject({ status: 'succeeded', attempts: 1, result: { message: 'from before' } });
   });
 
   it('runs a job of actions with one more call per action, its end, and runs each once', async () => {

@@ -1,6 +1,6 @@
 // A delivery's headers and raw bytes are stored apart from it (the list never reads them): written
-// before the delivery, read by the rules and the get, removed with it or when a duplicate, moved
-// apart from rows an older release stored with them inside, and never planned as empty when missing.
+// before the delivery, read by the rules and the get, removed with it or when a duplicate, and
+// never planned as empty when missing.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useTestRuntime, waitFor } from '../helpers/harness.ts';
@@ -12,7 +12,6 @@ import { timeOrderedIdBound } from '../../src/clock.ts';
 import { GatewayDeliveryBodyModel, GatewayDeliveryModel, RuleOutcomeModel } from '../../src/gateway/model.ts';
 import { performProcess } from '../../src/gateway/process.job.ts';
 import { pruneGateway } from '../../src/gateway/retention.ts';
-import { moveBodiesApart } from '../../src/gateway/upgrade.ts';
 
 const SECRET = 'bodies-secret-0123456789';
 const files = gatewayFiles(
@@ -24,18 +23,17 @@ const DAY = 24 * 3600_000;
 /** A time-ordered id of a past moment, as the intake made it then. */
 const idAt = (ms: number) => `${timeOrderedIdBound(ms)}-7000-8${randomBytes(2).toString('hex').slice(1)}-${randomBytes(6).toString('hex')}`;
 
-/** A delivery row as an older release stored it: headers and raw bytes inside. */
-function oldRow(id: string, n: number, processed: boolean) {
+/** A delivery row as the intake stores it (its body record apart), received a day ago. */
+function storedRow(id: string, processed: boolean) {
   const at = new Date(Date.now() - DAY);
   return {
     _id: id,
     id,
     source: 'relay',
     deliveryId: randomUUID(),
-    event: 'old.layout',
+    event: 'stored.row',
     test: false,
-    headers: { 'x-probe': `old-${n}` },
-    rawBody: Buffer.from(`{"n":${n}}`),
+    signed: { deliveryId: true, event: true, test: true },
     receivedAt: at,
     run: 0,
     processedRun: processed ? 0 : -1,
@@ -66,14 +64,16 @@ describe('gateway delivery bodies', () => {
     const row = await GatewayDeliveryModel.collection.findOne({ _id: id as never });
     expect(row).not.toHaveProperty('headers');
     expect(row).not.toHaveProperty('rawBody');
-    const body = await GatewayDeliveryBodyModel.findById(id).lean();
-    // One JSON text, not an object (service.ts storedHeaderText).
-    expect(typeof body?.headers).toBe('string');
-    expect(JSON.parse(body!.headers as string)).toMatchObject({ 'x-probe': 'new-7' });
+    // The headers as a sub-document of name → value, the bytes as stored binary.
+    const body = await GatewayDeliveryBodyModel.collection.findOne({ _id: id as never });
+    expect(body?.headers).toMatchObject({ 'x-probe': 'new-7', 'content-type': 'application/json' });
 
     expect(await echoed(id)).toBe('n=7 probe=new-7');
     const one = (await admin()('get', `/gateway/deliveries/${id}`).expect(200)).body.delivery;
     expect(one.headers['x-probe']).toBe('new-7');
+    // The signed facts as a sub-document, shown as stored.
+    expect(row?.signed).toEqual(one.signed);
+    expect(Object.keys(row!.signed)).toEqual(['deliveryId', 'event', 'test']);
     expect(JSON.parse(one.body)).toMatchObject({ n: 7 });
   });
 
@@ -87,44 +87,9 @@ describe('gateway delivery bodies', () => {
     expect(await GatewayDeliveryBodyModel.findById(first.body.id).lean()).not.toBeNull();
   });
 
-  it('reads deliveries an older release stored with the body inside, and the upgrade moves those bodies apart once', async () => {
-    // Older than anything stored here, as an older release's rows are.
-    const ids = [idAt(Date.now() - 2 * DAY), idAt(Date.now() - DAY)];
-    await GatewayDeliveryModel.collection.insertMany([oldRow(ids[0]!, 1, true), oldRow(ids[1]!, 2, false)] as never[]);
-    const before = (await admin()('get', `/gateway/deliveries/${ids[0]}`).expect(200)).body.delivery;
-    expect(before).toMatchObject({ headers: { 'x-probe': 'old-1' }, body: '{"n":1}' });
-    await admin()('post', `/gateway/deliveries/${ids[1]}/replay`).expect(202);
-    expect(await echoed(ids[1]!, 1)).toBe('n=2 probe=old-2');
-    const listed = (await admin()('get', '/gateway/deliveries?event=old.layout').expect(200)).body.deliveries;
-    expect(listed.map((d: { id: string }) => d.id)).toEqual(ids);
-
-    // A worker stopping stops the upgrade between batches (here before the first), moving nothing.
-    const stopping = new AbortController();
-    stopping.abort();
-    expect(await moveBodiesApart(stopping.signal)).toBe(0);
-    expect(await GatewayDeliveryModel.collection.findOne({ _id: ids[0] as never })).toHaveProperty('rawBody');
-    expect(await moveBodiesApart()).toBe(2);
-    for (const id of ids) expect(await GatewayDeliveryModel.collection.findOne({ _id: id as never })).not.toHaveProperty('rawBody');
-    expect((await GatewayDeliveryBodyModel.findById(ids[0]).lean())?.headers).toBe('{"x-probe":"old-1"}');
-    expect((await admin()('get', `/gateway/deliveries/${ids[0]}`).expect(200)).body.delivery).toMatchObject({ headers: { 'x-probe': 'old-1' }, body: '{"n":1}' });
-    await admin()('post', `/gateway/deliveries/${ids[0]}/replay`).expect(202);
-    expect(await echoed(ids[0]!, 1)).toBe('n=1 probe=old-1');
-    expect(await moveBodiesApart()).toBe(0);
-  });
-
-  it('reads body records stored with their headers as an object, as session 32 wrote them', async () => {
-    const id = idAt(Date.now() - DAY);
-    const { headers, rawBody, ...row } = oldRow(id, 5, false);
-    await GatewayDeliveryBodyModel.collection.insertOne({ _id: id, headers, rawBody } as never);
-    await GatewayDeliveryModel.collection.insertOne({ ...row, event: 'object.headers' } as never);
-    expect((await admin()('get', `/gateway/deliveries/${id}`).expect(200)).body.delivery).toMatchObject({ headers: { 'x-probe': 'old-5' }, body: '{"n":5}' });
-    await performProcess(rt.runtime.ctx, view, { deliveries: [{ id, run: 0 }] });
-    expect(await echoed(id)).toBe('n=5 probe=old-5');
-  });
-
   it('leaves a delivery whose body is not stored unprocessed instead of running the rules on nothing', async () => {
     const id = idAt(Date.now());
-    const { headers: _h, rawBody: _r, ...row } = oldRow(id, 3, false);
+    const row = storedRow(id, false);
     await GatewayDeliveryModel.collection.insertOne({ ...row, event: 'no.body' } as never);
     await performProcess(rt.runtime.ctx, view, { deliveries: [{ id, run: 0 }] });
     expect(await GatewayDeliveryModel.findById(id, { processedAt: 1 }).lean()).toMatchObject({ processedAt: null });
@@ -136,7 +101,7 @@ describe('gateway delivery bodies', () => {
   it('removes a body with its delivery, and an old body a crash left without one, but not a body of the moment', async () => {
     const old = Date.now() - 10 * DAY;
     const expired = idAt(old);
-    const { headers: _h, rawBody: _r, ...row } = oldRow(expired, 4, true);
+    const row = storedRow(expired, true);
     await GatewayDeliveryModel.collection.insertOne({ ...row, receivedAt: new Date(old), processedAt: new Date(old) } as never);
     const orphan = idAt(old + 1);
     const arriving = idAt(Date.now());

@@ -13,7 +13,7 @@ import { ActionClaimModel, ActionOutcomeModel } from '../../src/gateway/model.ts
 import { performAction, RetryableActionError } from '../../src/gateway/action.job.ts';
 import { databaseUri, testConfig, uniqueDatabaseName, waitFor } from '../helpers/harness.ts';
 import { gatewayFiles } from './support/gatewayFiles.ts';
-import { modulesWithGateway } from './support/runtime.ts';
+import { modulesWithGateway, storeDelivery } from './support/runtime.ts';
 import type { Clock } from '../../src/clock.ts';
 import { startSink, type Sink } from './support/servers.ts';
 import { eventBody, hmacHeader } from './support/signing.ts';
@@ -77,16 +77,7 @@ describe('gateway crash recovery', () => {
     const worker = runtimes.at(-1)!;
     const { body, deliveryId } = eventBody({ event: 'conversation.started' });
     // What a crash right after the insert leaves behind: the document, and no job.
-    await GatewayDeliveryModel.create({
-      id: '11111111-1111-4111-8111-111111111111',
-      source: 'relay',
-      deliveryId,
-      event: 'conversation.started',
-      test: false,
-      headers: {},
-      rawBody: body,
-      receivedAt: new Date(Date.now() - 60_000),
-    });
+    await storeDelivery({ id: '11111111-1111-4111-8111-111111111111', deliveryId, event: 'conversation.started', body, receivedAt: new Date(Date.now() - 60_000) });
     expect(await performSweep(worker.ctx, 30_000)).toMatchObject({ deliveries: 1 });
     await waitFor(() => sink.requests.some((r) => r.url === `/hook/${deliveryId}`));
     // The process job records its run after enqueueing the actions, so the action may finish first.
@@ -102,9 +93,9 @@ describe('gateway crash recovery', () => {
   /** A stored delivery with one planned `http` action to the sink, in the given state. */
   async function storeActionOutcome(deliveryRecordId: string, outcomeId: string, state: { status: 'pending' | 'running'; attempts: number; leaseUntil: Date | null; createdAt: Date }) {
     const { body, deliveryId } = eventBody({ event: 'conversation.started' });
-    await GatewayDeliveryModel.create({ id: deliveryRecordId, source: 'relay', deliveryId, event: 'conversation.started', test: false, headers: {}, rawBody: body, receivedAt: new Date() });
+    await storeDelivery({ id: deliveryRecordId, deliveryId, event: 'conversation.started', body });
     await ActionOutcomeModel.create({
-      id: outcomeId,
+      _id: outcomeId,
       delivery: deliveryRecordId,
       run: 0,
       rule: 'notify',
@@ -128,12 +119,12 @@ describe('gateway crash recovery', () => {
     const at = (ms: number) => ({ ...worker.ctx, clock: { now: () => new Date(now.getTime() + ms) } satisfies Clock });
 
     // Within a lease of the claim its runner may still be at work: nothing runs.
-    await performAction(at(5_000), services, [50, 50], { outcomeId });
+    await performAction(at(5_000), services, [50, 50], { outcomeIds: [outcomeId] });
     expect(await ActionOutcomeModel.findById(outcomeId).lean()).toMatchObject({ status: 'pending', attempts: 0 });
     expect(sink.requests.some((r) => r.url === `/hook/${deliveryId}`)).toBe(false);
 
     // After it: the next attempt runs once.
-    await performAction(at(worker.ctx.config.JOB_LOCK_LIFETIME_MS + 1_000), services, [50, 50], { outcomeId });
+    await performAction(at(worker.ctx.config.JOB_LOCK_LIFETIME_MS + 1_000), services, [50, 50], { outcomeIds: [outcomeId] });
     expect(await ActionOutcomeModel.findById(outcomeId).lean()).toMatchObject({ status: 'succeeded', attempts: 2 });
     expect(sink.requests.filter((r) => r.url === `/hook/${deliveryId}`)).toHaveLength(1);
   });
@@ -154,13 +145,13 @@ describe('gateway crash recovery', () => {
     const at = (ms: number) => ({ ...worker.ctx, clock: { now: () => new Date(now.getTime() + ms) } satisfies Clock });
 
     // Before the lease ends: not run, and not finished either; Agenda is told to come back after it.
-    const early = await performAction(at(5_000), services, [50, 50], { outcomeId }).then(() => null, (err: unknown) => err);
+    const early = await performAction(at(5_000), services, [50, 50], { outcomeIds: [outcomeId] }).then(() => null, (err: unknown) => err);
     expect(early).toBeInstanceOf(RetryableActionError);
     expect((early as RetryableActionError).delayMs).toBe(16_000);
     expect(sink.requests.some((r) => r.url === `/hook/${deliveryId}`)).toBe(false);
 
     // After it: the next attempt runs.
-    await performAction(at(21_000), services, [50, 50], { outcomeId });
+    await performAction(at(21_000), services, [50, 50], { outcomeIds: [outcomeId] });
     expect(await ActionOutcomeModel.findById(outcomeId).lean()).toMatchObject({ status: 'succeeded', attempts: 2 });
     expect(sink.requests.filter((r) => r.url === `/hook/${deliveryId}`)).toHaveLength(1);
   });

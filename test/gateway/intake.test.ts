@@ -2,7 +2,7 @@
 // every refusal answered with success: false and the right status, never a 500, never stored.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { Types } from 'mongoose';
+import { timeOrderedId } from '../../src/clock.ts';
 import { describe, expect, it } from 'vitest';
 import { useTestRuntime, waitFor } from '../helpers/harness.ts';
 import { adminApi } from '../helpers/factories.ts';
@@ -166,23 +166,13 @@ describe('gateway intake', () => {
     expect(listed).toEqual(sent);
   });
 
-  it('pages by cursor through deliveries stored with an ObjectId _id by older releases too, and refuses a cursor of no delivery', async () => {
-    const legacy = Array.from({ length: 3 }, (_, n) => ({
-      _id: new Types.ObjectId(),
-      id: randomUUID(),
-      source: 'relay',
-      deliveryId: randomUUID(),
-      event: 'legacy.check',
-      test: false,
-      headers: {},
-      rawBody: Buffer.from(`{"n":${n}}`),
-      receivedAt: new Date(),
-      run: 0,
-      processedRun: 0,
-      processedAt: new Date(),
-    }));
-    await GatewayDeliveryModel.collection.insertMany(legacy as never[]);
-    const page = (cursor?: string) => admin()('get', `/gateway/deliveries?event=legacy.check&limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+  it('pages to the end by cursor, and refuses a cursor of no delivery', async () => {
+    const stored = Array.from({ length: 3 }, (_, n) => {
+      const id = timeOrderedId();
+      return { _id: id, id, source: 'relay', deliveryId: randomUUID(), event: 'cursor.check', test: false, signed: { deliveryId: false, event: false, test: false }, receivedAt: new Date(), run: 0, processedRun: 0, processedAt: new Date(), sweptAt: new Date(), n };
+    });
+    await GatewayDeliveryModel.collection.insertMany(stored as never[]);
+    const page = (cursor?: string) => admin()('get', `/gateway/deliveries?event=cursor.check&limit=1${cursor ? `&cursor=${cursor}` : ''}`);
     const listed: string[] = [];
     let cursor: string | undefined;
     for (let n = 0; n < 3; n++) {
@@ -191,7 +181,7 @@ describe('gateway intake', () => {
       listed.push(...(res.body.deliveries as Array<{ id: string }>).map((d) => d.id));
       cursor = res.body.pagination.last;
     }
-    expect(listed).toEqual(legacy.map((d) => d.id));
+    expect(listed).toEqual(stored.map((d) => d.id).sort());
     expect((await page(cursor)).body).toMatchObject({ deliveries: [], pagination: { total: 3, last: null } });
     expect((await page(randomUUID())).body).toMatchObject({ success: false, code: 'invalid_cursor' });
   });

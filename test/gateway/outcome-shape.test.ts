@@ -1,8 +1,6 @@
-// The stored shape of rule and action outcomes (model.ts, session 36): only the fields that hold
-// something are stored, at planning and after every attempt, and the admin API shows what it
-// showed when the nulls were stored. Rows of the earlier shapes (nulls stored, `id` beside a string
-// `_id` or an ObjectId one, no `sweptAt` at all) and without the `id` copy (as a later release may
-// store them) are swept, run and listed side by side.
+// The stored layout of rule and action outcomes (model.ts, release 1.0.0): every field is stored,
+// null where it holds nothing, at planning and after every attempt; the public id is `_id` alone.
+// The admin API shows those nulls as null.
 import { randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +28,8 @@ const files = gatewayFiles(
 const raw = () => mongoose.connection.db!.collection<Record<string, unknown>>('gatewayActionOutcomes');
 const rawRules = () => mongoose.connection.db!.collection<Record<string, unknown>>('gatewayRuleOutcomes');
 const keysOf = (doc: Record<string, unknown> | null) => Object.keys(doc ?? {}).sort();
-const BASE = ['_id', 'attempts', 'createdAt', 'delivery', 'id', 'index', 'rule', 'run', 'spec', 'status', 'type'];
+const ACTION_FIELDS = ['_id', 'attempts', 'createdAt', 'delivery', 'error', 'finishedAt', 'index', 'leaseUntil', 'result', 'rule', 'run', 'spec', 'status', 'sweptAt', 'type'];
+const RULE_FIELDS = ['_id', 'delivery', 'error', 'evaluatedAt', 'file', 'result', 'rule', 'run'];
 
 describe('gateway outcome shape', () => {
   const { gateway, modules, view, services } = modulesWithGateway();
@@ -56,91 +55,74 @@ describe('gateway outcome shape', () => {
     await sink?.close();
   });
 
-  it('stores only the fields that hold something, at planning and after each attempt, and shows them as the nulls stored before', async () => {
+  it('stores every field, null where it holds nothing, at planning and after each attempt, and shows the nulls as null', async () => {
     const [[started], [escalated]] = [await storeWaiting('conversation.started'), await storeWaiting('conversation.escalated')];
     await performProcess(rt.runtime.ctx, view, { deliveries: [started, escalated].map((id) => ({ id, run: 0 })) });
-    // Run in place: finished, no `sweptAt` (it never waits for a job), no lease, no error.
-    expect(keysOf(await raw().findOne({ delivery: started }))).toEqual([...BASE, 'finishedAt', 'result'].sort());
-    // Waiting for its job: `sweptAt`, nothing of an attempt.
+    // Run in place: finished, never waited for a job (sweptAt null), no lease, no error.
+    const inPlace = (await raw().findOne({ delivery: started }))!;
+    expect(keysOf(inPlace)).toEqual(ACTION_FIELDS);
+    expect(inPlace).toMatchObject({ status: 'succeeded', leaseUntil: null, error: null, sweptAt: null, finishedAt: expect.any(Date) });
+    // Waiting for its job: `sweptAt` set, nothing of an attempt.
     const mail = (await raw().findOne({ delivery: escalated }))!;
-    expect(keysOf(mail)).toEqual([...BASE, 'sweptAt'].sort());
-    expect(keysOf(await rawRules().findOne({ delivery: started }))).toEqual(['_id', 'delivery', 'evaluatedAt', 'file', 'result', 'rule', 'run']);
+    expect(keysOf(mail)).toEqual(ACTION_FIELDS);
+    expect(mail).toMatchObject({ status: 'pending', leaseUntil: null, result: null, error: null, finishedAt: null, sweptAt: expect.any(Date) });
+    const rule = await rawRules().findOne({ delivery: started });
+    expect(keysOf(rule)).toEqual(RULE_FIELDS);
+    expect(rule).toMatchObject({ result: 'matched', error: null });
 
     await performAction(rt.runtime.ctx, services(), [50, 50], { outcomeIds: [String(mail._id)] });
     const sent = (await raw().findOne({ _id: mail._id }))!;
-    expect(sent).toMatchObject({ status: 'succeeded', attempts: 1 });
-    expect(keysOf(sent).filter((k) => !BASE.includes(k))).toEqual(['finishedAt', 'result', 'sweptAt']);
+    expect(keysOf(sent)).toEqual(ACTION_FIELDS);
+    expect(sent).toMatchObject({ status: 'succeeded', attempts: 1, leaseUntil: null, error: null, finishedAt: expect.any(Date) });
 
-    // A failed attempt stores its error and no lease; the attempt that succeeds removes the error.
+    // A failed attempt stores its error and a null lease; the attempt that succeeds sets the error null.
     sink.statuses = [500, 200];
     const http = randomUUID();
     const now = new Date();
-    await raw().insertOne({ _id: http as never, id: http, delivery: escalated, run: 0, rule: 'mail-escalated', index: 1, type: 'http', spec: { method: 'POST', url: `${sink.url}/shape`, headers: {}, body: '{}' }, status: 'pending', attempts: 0, createdAt: now, sweptAt: now });
+    const spec = { method: 'POST', url: `${sink.url}/shape`, headers: {}, body: '{}' };
+    await raw().insertOne({ _id: http as never, delivery: escalated, run: 0, rule: 'mail-escalated', index: 1, type: 'http', spec, status: 'pending', attempts: 0, leaseUntil: null, result: null, error: null, createdAt: now, finishedAt: null, sweptAt: now });
     const first = await performAction(rt.runtime.ctx, services(), [50, 50], { outcomeIds: [http] }).then(() => null, (err: unknown) => err);
     expect(first).toBeInstanceOf(RetryableActionError);
     const retrying = (await raw().findOne({ _id: http as never }))!;
-    expect(retrying).toMatchObject({ status: 'retrying', attempts: 1, error: expect.any(String) });
-    expect(keysOf(retrying).filter((k) => !BASE.includes(k))).toEqual(['error', 'result', 'sweptAt']);
+    expect(keysOf(retrying)).toEqual(ACTION_FIELDS);
+    expect(retrying).toMatchObject({ status: 'retrying', attempts: 1, error: expect.any(String), leaseUntil: null, finishedAt: null });
     await performAction(rt.runtime.ctx, services(), [50, 50], { outcomeIds: [http] });
     const done = (await raw().findOne({ _id: http as never }))!;
-    expect(done).toMatchObject({ status: 'succeeded', attempts: 2 });
-    expect(keysOf(done).filter((k) => !BASE.includes(k))).toEqual(['finishedAt', 'result', 'sweptAt']);
+    expect(keysOf(done)).toEqual(ACTION_FIELDS);
+    expect(done).toMatchObject({ status: 'succeeded', attempts: 2, error: null, leaseUntil: null, finishedAt: expect.any(Date) });
 
-    // The API's JSON is what it was when every field was stored: rewrite the rows in the old shape and compare.
-    const before = [await shown(started), await shown(escalated), await listed()];
-    expect(before[0].rules[0]).toMatchObject({ error: null, actions: [{ error: null, finishedAt: expect.any(String) }] });
-    expect(before[1].rules[0].actions.map((a: any) => [a.id, a.status, a.error])).toEqual([
-      [mail._id, 'succeeded', null],
-      [http, 'succeeded', null],
+    const one = await shown(escalated);
+    expect(one.rules[0]).toMatchObject({ error: null });
+    expect(one.rules[0].actions.map((a: any) => [a.id, a.index, a.status, a.attempts, a.error])).toEqual([
+      [mail._id, 0, 'succeeded', 1, null],
+      [http, 1, 'succeeded', 2, null],
     ]);
-    for (const row of await raw().find({ delivery: { $in: [started, escalated] } }).toArray()) {
-      await raw().replaceOne({ _id: row._id }, { id: row._id, leaseUntil: null, result: null, error: null, finishedAt: null, sweptAt: null, ...row });
-    }
-    await rawRules().updateMany({ delivery: { $in: [started, escalated] } }, { $set: { error: null } });
-    expect(await raw().countDocuments({ delivery: { $in: [started, escalated] }, leaseUntil: null, id: { $type: 'string' } })).toBe(3);
-    expect([await shown(started), await shown(escalated), await listed()]).toEqual(before);
+    const page = await listed();
+    const inList = page.deliveries.find((d: any) => d.id === started);
+    expect(inList.rules[0].actions).toEqual([expect.objectContaining({ id: inPlace._id, error: null, finishedAt: (inPlace.finishedAt as Date).toISOString() })]);
   });
 
-  it('sweeps, runs and lists outcomes of every stored shape side by side', async () => {
+  it('sweeps a pending outcome past its grace period once, then runs and shows it', async () => {
     const [delivery] = await storeWaiting('order.paid');
     const createdAt = new Date(Date.now() - 120_000);
-    const common = { delivery, run: 0, rule: 'mixed', type: 'log', status: 'pending', attempts: 0, createdAt };
-    const spec = (message: string) => ({ level: 'info', message });
-    const nulls = { leaseUntil: null, result: null, error: null, finishedAt: null };
-    const [current, copied, objectIdRow, noSweptAt] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
-    const objectId = new mongoose.Types.ObjectId();
-    await raw().insertMany([
-      // Without the `id` copy, as a later release may store it (model.ts).
-      { _id: current as never, ...common, index: 0, spec: spec('current'), sweptAt: createdAt },
-      // Stored with the `id` copy and the nulls.
-      { _id: copied as never, id: copied, ...common, index: 1, spec: spec('copied'), ...nulls, sweptAt: createdAt },
-      // From before records carried their id as `_id`, and before intake set `sweptAt` (stored null).
-      { _id: objectId as never, id: objectIdRow, ...common, index: 2, spec: spec('objectId'), ...nulls, sweptAt: null },
-      // From before `sweptAt` existed at all: the sweep's `sweptAt: null` must match it absent.
-      { _id: noSweptAt as never, id: noSweptAt, ...common, index: 3, spec: spec('no sweptAt'), ...nulls },
-    ]);
-    await RuleOutcomeModel.collection.insertOne({ _id: `${delivery}:0:mixed` as never, delivery, run: 0, rule: 'mixed', file: 'mixed.json', result: 'matched', evaluatedAt: createdAt });
-    const ids = [current, copied, objectIdRow, noSweptAt];
+    const id = randomUUID();
+    await raw().insertOne({ _id: id as never, delivery, run: 0, rule: 'stored', index: 0, type: 'log', spec: { level: 'info', message: 'stored' }, status: 'pending', attempts: 0, leaseUntil: null, result: null, error: null, createdAt, finishedAt: null, sweptAt: createdAt });
+    await RuleOutcomeModel.collection.insertOne({ _id: `${delivery}:0:stored` as never, delivery, run: 0, rule: 'stored', file: 'stored.json', result: 'matched', error: null, evaluatedAt: createdAt });
 
     const jobs = mongoose.connection.db!.collection<{ name: string; data: { outcomeIds: string[] } }>('agendaJobs');
     await jobs.deleteMany({ name: ACTION_JOB });
     const now = new Date();
     const clock: Clock = { now: () => now };
-    expect(await performSweep({ ...rt.runtime.ctx, clock }, 30_000)).toEqual({ deliveries: 0, actions: 4 });
-    expect((await jobs.find({ name: ACTION_JOB }).toArray()).flatMap((j) => j.data.outcomeIds).sort()).toEqual([...ids].sort());
-    expect((await raw().find({ delivery }).toArray()).map((o) => [o.index, (o.sweptAt as Date).getTime()])).toEqual([0, 1, 2, 3].map((i) => [i, now.getTime()]));
+    expect(await performSweep({ ...rt.runtime.ctx, clock }, 30_000)).toEqual({ deliveries: 0, actions: 1 });
+    expect((await jobs.find({ name: ACTION_JOB }).toArray()).flatMap((j) => j.data.outcomeIds)).toEqual([id]);
+    expect(((await raw().findOne({ _id: id as never }))!.sweptAt as Date).getTime()).toBe(now.getTime());
+    // Enqueued again within the grace period: not swept a second time.
+    expect(await performSweep({ ...rt.runtime.ctx, clock }, 30_000)).toEqual({ deliveries: 0, actions: 0 });
 
-    await performAction(rt.runtime.ctx, services(), [50, 50], { outcomeIds: ids });
-    const rows = await raw().find({ delivery }, { sort: { index: 1 } }).toArray();
-    expect(rows.map((o) => [o.status, o.attempts, (o.result as { message: string }).message])).toEqual(['current', 'copied', 'objectId', 'no sweptAt'].map((m) => ['succeeded', 1, m]));
-    expect(rows.every((o) => !('leaseUntil' in o) && !('error' in o))).toBe(true);
-    expect((await ActionClaimModel.collection.find({ outcome: { $in: ids } }).toArray()).map((c) => c._id).sort()).toEqual(ids.map((id) => `${id}#1`).sort());
-
+    await performAction(rt.runtime.ctx, services(), [50, 50], { outcomeIds: [id] });
+    expect(await raw().findOne({ _id: id as never })).toMatchObject({ status: 'succeeded', attempts: 1, result: { message: 'stored' }, leaseUntil: null, error: null });
+    expect((await ActionClaimModel.collection.find({ outcome: id }).toArray()).map((c) => c._id)).toEqual([`${id}#1`]);
     const body = await shown(delivery);
-    expect(body.rules).toHaveLength(1);
-    expect(body.rules[0].error).toBeNull();
-    expect(body.rules[0].actions.map((a: any) => [a.id, a.index, a.status, a.attempts, a.error, a.result])).toEqual(
-      ['current', 'copied', 'objectId', 'no sweptAt'].map((m, i) => [ids[i], i, 'succeeded', 1, null, { message: m }]),
-    );
+    expect(body.rules[0].actions.map((a: any) => [a.id, a.status, a.attempts, a.error, a.result])).toEqual([[id, 'succeeded', 1, null, { message: 'stored' }]]);
   });
 });

@@ -4,7 +4,7 @@
 import mongoose from 'mongoose';
 import { describe, expect, it } from 'vitest';
 import { useTestRuntime, waitFor } from '../helpers/harness.ts';
-import { ensureRecurring, removeCompletedJobs } from '../../src/jobs/scheduler.ts';
+import { ensureRecurring } from '../../src/jobs/scheduler.ts';
 
 describe('recurring job declarations', () => {
   const rt = useTestRuntime({ worker: false });
@@ -52,21 +52,6 @@ describe('recurring job declarations', () => {
 describe('one-time jobs that succeeded', () => {
   const rt = useTestRuntime({ worker: false });
   const agendaJobs = () => mongoose.connection.db!.collection('agendaJobs');
-
-  it('are deleted when an upgraded worker starts (removeCompletedJobs); recurring, failed, due and running ones stay', async () => {
-    const done = new Date(Date.now() - 60_000);
-    const base = { type: 'normal', priority: 0, data: {}, lastModifiedBy: 'old-release' };
-    await agendaJobs().insertMany([
-      { ...base, name: 'cleanup.succeeded', nextRunAt: null, lastRunAt: done, lastFinishedAt: done, lockedAt: null },
-      { ...base, name: 'cleanup.failed', nextRunAt: null, lastRunAt: done, lastFinishedAt: done, failedAt: done, failReason: 'boom', lockedAt: null },
-      { ...base, name: 'cleanup.recurring', type: 'single', repeatInterval: '1 hour', nextRunAt: new Date(Date.now() + 3_600_000), lastFinishedAt: done, lockedAt: null },
-      { ...base, name: 'cleanup.due', nextRunAt: new Date(), lockedAt: null },
-      { ...base, name: 'cleanup.running', nextRunAt: null, lastRunAt: done, lastFinishedAt: done, lockedAt: new Date() },
-    ] as never[]);
-    expect(await removeCompletedJobs(mongoose.connection.db!)).toBe(1);
-    const left = (await agendaJobs().find({ name: { $regex: '^cleanup\\.' } }).toArray()).map((j) => j.name).sort();
-    expect(left).toEqual(['cleanup.due', 'cleanup.failed', 'cleanup.recurring', 'cleanup.running']);
-  });
 
   it('are deleted once they succeed; a failed one-time job is kept', { timeout: 60_000 }, async () => {
     const jobs = rt.runtime.ctx.jobs;

@@ -22,7 +22,7 @@ describe('retention', () => {
 
   it('deletes old events, webhook deliveries and processed gateway deliveries with what hangs off them, and keeps the rest', async () => {
     await EventModel.collection.insertMany(
-      [['ev-old', OLD], ['ev-new', RECENT]].map(([id, at]) => ({ _id: new mongoose.Types.ObjectId(), id, type: 'conversation.started', teamId: 't', botId: 'b', payload: {}, createdAt: at, dispatchedAt: null })) as never[],
+      [['ev-old', OLD], ['ev-new', RECENT]].map(([id, at]) => ({ _id: new mongoose.Types.ObjectId(), id, type: 'conversation.started', teamId: 't', botId: 'b', payload: {}, createdAt: at })) as never[],
     );
     // Records of unfinished dispatch: one left long ago (given up, or retried for ever), one current.
     await UndispatchedEventModel.collection.insertMany([{ _id: 'ev-old', at: OLD }, { _id: 'ev-new', at: RECENT }] as never[]);
@@ -46,7 +46,7 @@ describe('retention', () => {
     );
     for (const id of ['g-old', 'g-replayed', 'g-new']) {
       await RuleOutcomeModel.collection.insertOne({ _id: `r-${id}`, delivery: id, run: 0, rule: 'r' } as never);
-      await ActionOutcomeModel.collection.insertOne({ _id: `a-${id}`, id: `a-${id}`, delivery: id, run: 0, rule: 'r', index: 0 } as never);
+      await ActionOutcomeModel.collection.insertOne({ _id: `a-${id}`, delivery: id, run: 0, rule: 'r', index: 0 } as never);
       await ActionClaimModel.collection.insertOne({ _id: `a-${id}#1`, outcome: `a-${id}`, attempt: 1, claimedAt: OLD } as never);
     }
     await ResyncAttemptModel.collection.insertMany([{ _id: 'old-slot', target: 't', hour: OLD, takenAt: OLD }, { _id: 'new-slot', target: 't', hour: RECENT, takenAt: RECENT }] as never[]);

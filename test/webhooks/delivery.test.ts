@@ -8,7 +8,6 @@ import { registry } from '../../src/observability/metrics.ts';
 import { regenerateSecret } from '../../src/webhooks/service.ts';
 import { DeliveryModel } from '../../src/webhooks/model.ts';
 import { getDelivery, listDeliveries } from '../../src/webhooks/deliveries.ts';
-import { requestOf } from '../../src/webhooks/request.ts';
 import type { EventInput } from '../../src/events/service.ts';
 import { startSink, type Sink } from './sink.ts';
 import { useWebhooksRuntime } from './runtime.ts';
@@ -158,7 +157,7 @@ describe('webhook deliveries', () => {
     await emit({ type: 'sync.success', dataSourceId: DS1, payload: { success: true, dataSource: 'one' } });
     await waitFor(() => finished(everyone.id, 2));
     await waitFor(() => finished(scoped.id, 1));
-    expect((await deliveriesOf(scoped.id)).map((d) => JSON.parse(requestOf(d).body).dataSource)).toEqual(['one']);
+    expect((await deliveriesOf(scoped.id)).map((d) => JSON.parse(d.request.body).dataSource)).toEqual(['one']);
     expect(at('/scoped').map((r) => JSON.parse(r.raw.toString()).dataSource)).toEqual(['one']);
   });
 

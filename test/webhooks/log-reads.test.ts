@@ -1,12 +1,10 @@
 // What a delivery log page reads (deliveries.ts, attempts.ts): the results of its fresh rows come
-// by the hook's range beside the page, so such a page waits once; rows an older release wrote
-// (results without a hook id) are read by id until the upgrade fills the hook id in (upgrade.ts).
+// by the hook's range beside the page, so such a page waits once.
 import mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/harness.ts';
 import { adminApi, createTenant, type Tenant } from '../helpers/factories.ts';
 import { AttemptResultModel, DeliveryModel } from '../../src/webhooks/model.ts';
-import { fillResultHookIds } from '../../src/webhooks/upgrade.ts';
 import { startSink, type Sink } from './sink.ts';
 import { useWebhooksRuntime } from './runtime.ts';
 
@@ -16,7 +14,6 @@ describe('delivery log reads', () => {
   let tenant: Tenant;
   let hookId: string;
   const api = () => adminApi(rt);
-  const upgrades = () => mongoose.connection.db!.collection<{ _id: string }>('upgrades');
 
   /** The page's body and the reads it made: [collection, query]. */
   async function page(query: string): Promise<{ body: any; reads: Array<[string, any]> }> {
@@ -62,31 +59,6 @@ describe('delivery log reads', () => {
     expect(next.body.deliveries).toHaveLength(2);
     expect(shown(next.body)).toEqual(next.body.deliveries.map((d: any) => [d.id, 'delivered', [[1, 'succeeded', 200]]]));
     expect(byId(next.reads)).toEqual([]);
-  });
-
-  it('shows results an older release wrote without the hook id, reads them by id until the upgrade fills it in, once', async () => {
-    const before = await page('limit=100');
-    const ids: string[] = before.body.deliveries.map((d: any) => d.id);
-    // As an older release wrote them: no hook id, and no upgrade recorded yet.
-    await AttemptResultModel.collection.updateMany({ deliveryId: { $in: ids } } as never, { $unset: { webhookId: '' } });
-    await upgrades().deleteMany({});
-
-    const old = await page('limit=100');
-    expect(shown(old.body)).toEqual(shown(before.body));
-    expect(byId(old.reads).map(([c]) => c)).toEqual(['webhookdeliveryattemptresults']);
-
-    // An upgrade stopped between batches is not recorded; the next start fills every row.
-    const stopped = new AbortController();
-    stopped.abort();
-    expect(await fillResultHookIds(stopped.signal)).toBe(0);
-    expect(await upgrades().findOne({ _id: 'webhooks.result-hook-ids' })).toBeNull();
-    expect(await fillResultHookIds()).toBe(5);
-    expect(await AttemptResultModel.collection.countDocuments({ deliveryId: { $in: ids }, webhookId: hookId } as never)).toBe(5);
-    expect(await fillResultHookIds()).toBe(0);
-
-    const after = await page('limit=100');
-    expect(shown(after.body)).toEqual(shown(before.body));
-    expect(byId(after.reads)).toEqual([]);
   });
 
   it('reads by id the rows whose results the range did not hold: a row no longer fresh, and rows past the range', async () => {

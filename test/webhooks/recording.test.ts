@@ -8,13 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/harness.ts';
 import { adminApi, createTenant, type Tenant } from '../helpers/factories.ts';
 import { insertResults, readAttempt } from '../../src/webhooks/attempts.ts';
-import { claimRow } from '../../src/webhooks/delivery.job.ts';
 import { performSweep } from '../../src/webhooks/sweep.job.ts';
 import { getDelivery } from '../../src/webhooks/deliveries.ts';
 import { laneOf } from '../../src/webhooks/lanes.ts';
 import { attemptKey, AttemptModel, AttemptResultModel, DeliveryModel, UnfinishedFirstAttemptsModel, type Delivery } from '../../src/webhooks/model.ts';
-import { recordUncheckedFreshDeliveries, unmarkFreshRowsWithAttemptRows } from '../../src/webhooks/upgrade.ts';
-import mongoose from 'mongoose';
 import { trusted } from '../../src/db/connection.ts';
 import { startSink, type Sink } from './sink.ts';
 import { useWebhooksRuntime } from './runtime.ts';
@@ -110,65 +107,55 @@ describe('recording first attempts', () => {
     await dispatcher().idle();
     const delivered = (await DeliveryModel.findOne({ webhookId }).lean<Delivery>())!;
     const old = new Date(Date.now() - 120_000);
-    // Copies as a process leaves them when it dies with the first attempt claimed and never ended,
-    // and as older releases left them: a row without a claim, and a claim in an attempt row.
-    const copy = async (claim: 'row' | 'none' | 'attempt row') => {
+    // Copies as a process leaves them when it dies with the first attempt claimed and never ended.
+    const copy = async () => {
       const id = crypto.randomUUID();
-      const firstClaim = claim === 'row' ? { startedAt: old, leaseUntil: new Date(old.getTime() + 30_000) } : null;
+      const firstClaim = { startedAt: old, leaseUntil: new Date(old.getTime() + 30_000) };
       await DeliveryModel.collection.insertOne({ ...delivered, _id: id, id, eventId: `copy-${id}`, createdAt: old, nextAttemptAt: old, firstClaim } as never);
-      if (claim === 'attempt row') await AttemptModel.create(claimRow(id, 1, old, 1_000));
       return id;
     };
-    const interrupted = await copy('row');
-    const unclaimed = await copy('none');
-    const interruptedBefore = await copy('attempt row');
+    const interrupted = await copy();
     // Without a record (its process finished it, as far as the record goes): never read.
-    const unrecorded = await copy('row');
+    const unrecorded = await copy();
     // The delivered one as if it had been created and sent back then too.
     await DeliveryModel.updateOne({ _id: delivered.id }, { $set: { createdAt: old, nextAttemptAt: old } });
     await AttemptResultModel.updateOne({ _id: attemptKey(delivered.id, 1) }, { $set: { finishedAt: new Date(old.getTime() + 50) } });
     // The batch's record, as the dead process left it (with an event whose deliveries it never inserted), and a newer one.
     await UnfinishedFirstAttemptsModel.collection.insertMany([
-      { _id: 'record-old', at: old, eventIds: [`copy-${interrupted}`, `copy-${unclaimed}`, `copy-${interruptedBefore}`, delivered.eventId, crypto.randomUUID()] },
+      { _id: 'record-old', at: old, eventIds: [`copy-${interrupted}`, delivered.eventId, crypto.randomUUID()] },
       { _id: 'record-new', at: new Date(), eventIds: [`copy-${unrecorded}`] },
     ] as never[]);
 
-    expect(await performSweep(rt.runtime.ctx, 30_000)).toBe(3);
+    expect(await performSweep(rt.runtime.ctx, 30_000)).toBe(1);
     // The old record is gone: a second sweep finds nothing to hand over; the newer one waits for its grace period.
     expect((await UnfinishedFirstAttemptsModel.find({}).lean()).map((r) => r._id)).toEqual(['record-new']);
     expect(await performSweep(rt.runtime.ctx, 30_000)).toBe(0);
     expect(await DeliveryModel.findById(unrecorded).lean()).toMatchObject({ fresh: true });
     await UnfinishedFirstAttemptsModel.deleteOne({ _id: 'record-new' });
-    const ids = [interrupted, unclaimed, interruptedBefore];
-    await waitFor(async () => (await Promise.all(ids.map((id) => getDelivery(tenant.botId, webhookId, id)))).every((d) => d.status === 'delivered'));
-    for (const id of [interrupted, interruptedBefore]) {
-      expect((await getDelivery(tenant.botId, webhookId, id)).attempts.map((a) => [a.number, a.status])).toEqual([
-        [1, 'interrupted'],
-        [2, 'succeeded'],
-      ]);
-      expect(sink.requests.filter((r) => r.headers['x-service-delivery-id'] === id)).toHaveLength(1);
-    }
-    expect((await getDelivery(tenant.botId, webhookId, unclaimed)).attempts.map((a) => [a.number, a.status])).toEqual([[1, 'succeeded']]);
+    await waitFor(async () => (await getDelivery(tenant.botId, webhookId, interrupted)).status === 'delivered');
+    expect((await getDelivery(tenant.botId, webhookId, interrupted)).attempts.map((a) => [a.number, a.status])).toEqual([
+      [1, 'interrupted'],
+      [2, 'succeeded'],
+    ]);
+    expect(sink.requests.filter((r) => r.headers['x-service-delivery-id'] === interrupted)).toHaveLength(1);
     // The delivered one was left alone: sent once, its row still as created.
     expect(sink.requests.filter((r) => r.headers['x-service-delivery-id'] === delivered.id)).toHaveLength(1);
     expect(await DeliveryModel.findById(delivered.id).lean()).toMatchObject({ fresh: true, status: 'pending' });
   });
 
-  it('hands over overdue settled rows, those of releases before `fresh` too, and never a fresh row by its attempt time', async () => {
+  it('hands over overdue settled rows, and never a fresh row by its attempt time', async () => {
     const webhookId = await hook('/settled');
     await emit();
     await dispatcher().idle();
     const delivered = (await DeliveryModel.findOne({ webhookId }).lean<Delivery>())!;
     const old = new Date(Date.now() - 120_000);
-    // Settled rows whose retry was due long ago and never ran (the process died before scheduling
-    // it): one as this release writes them, one without `fresh`, as releases before it did.
-    const stranded = async (fresh: boolean | null) => {
+    // Settled rows whose retry was due long ago and never ran (the process died before scheduling it).
+    const stranded = async () => {
       const id = crypto.randomUUID();
-      const { fresh: _, ...row } = { ...delivered, _id: id, id, eventId: `stranded-${id}`, nextAttemptAt: old, firstClaim: null };
-      await DeliveryModel.collection.insertOne((fresh === null ? row : { ...row, fresh }) as never);
+      await DeliveryModel.collection.insertOne({ ...delivered, _id: id, id, eventId: `stranded-${id}`, nextAttemptAt: old, firstClaim: null, fresh: false } as never);
       return id;
     };
-    const ids = [await stranded(false), await stranded(null)];
+    const ids = [await stranded(), await stranded()];
     // The delivered row keeps its first attempt's time; made old, it is still fresh (its result
     // says delivered), and its creation is within the grace period, so nothing hands it over.
     await DeliveryModel.updateOne({ _id: delivered.id }, { $set: { nextAttemptAt: old } });
@@ -242,72 +229,11 @@ describe('recording first attempts', () => {
 
   it('keeps the first outcome recorded for an attempt', async () => {
     const key = attemptKey('00000000-0000-7000-8000-000000000001', 1);
-    const base = { _id: key, deliveryId: '00000000-0000-7000-8000-000000000001', number: 1, finishedAt: new Date(), httpStatus: null, durationMs: null, responseBody: null, responseTruncated: false, retryAt: null };
+    const base = { _id: key, deliveryId: '00000000-0000-7000-8000-000000000001', webhookId: '00000000-0000-7000-8000-0000000000ff', number: 1, finishedAt: new Date(), httpStatus: null, durationMs: null, responseBody: null, responseTruncated: false, retryAt: null };
     const first = await insertResults([{ ...base, status: 'interrupted', error: { code: 'interrupted', message: 'gone' } }]);
     const late = await insertResults([{ ...base, status: 'succeeded', httpStatus: 200, error: null }]);
     expect([...first]).toEqual([key]);
     expect(late.size).toBe(0);
     expect(await AttemptResultModel.findById(key).lean()).toMatchObject({ status: 'interrupted' });
-  });
-
-  it('upgrades from the mark of the old sweep: records the fresh rows created since it, drops the marks and the old index, once', async () => {
-    const webhookId = await hook('/upgrade');
-    await emit();
-    await dispatcher().idle();
-    const delivered = (await DeliveryModel.findOne({ webhookId }).lean<Delivery>())!;
-    const at = (m: number) => new Date(Date.UTC(2026, 3, 1, 0, m));
-    const row = async (createdAt: Date, fresh: boolean) => {
-      const id = crypto.randomUUID();
-      await DeliveryModel.collection.insertOne({ ...delivered, _id: id, id, eventId: `upgrade-${id}`, createdAt, fresh } as never);
-      return id;
-    };
-    const before = await row(at(1), true);
-    const after = [await row(at(5), true), await row(at(6), false), await row(at(7), true)];
-    const db = mongoose.connection.db!;
-    await db.collection<{ _id: string }>('sweepmarks').insertOne({ _id: 'webhooks.fresh-deliveries', at: at(5), afterId: null } as never);
-    await DeliveryModel.collection.createIndex({ fresh: 1, createdAt: 1, _id: 1 });
-
-    // Every fresh row from the mark on (the delivered one just now too): their results decide.
-    const recorded = await recordUncheckedFreshDeliveries();
-    const records = await UnfinishedFirstAttemptsModel.find({}).lean<Array<{ eventIds: string[] }>>();
-    const named = records.flatMap((r) => r.eventIds);
-    expect(recorded).toBe(await DeliveryModel.countDocuments({ fresh: true, createdAt: trusted({ $gte: at(5) }) }));
-    expect(named).toEqual(expect.arrayContaining([`upgrade-${after[0]}`, `upgrade-${after[2]}`, delivered.eventId]));
-    expect(named).not.toContain(`upgrade-${before}`);
-    expect(named).not.toContain(`upgrade-${after[1]}`);
-    expect(await db.collection('sweepmarks').findOne({ _id: 'webhooks.fresh-deliveries' } as never)).toBeNull();
-    expect((await DeliveryModel.collection.indexes()).map((i) => i.name)).not.toContain('fresh_1_createdAt_1__id_1');
-    expect(await recordUncheckedFreshDeliveries()).toBe(0);
-    await UnfinishedFirstAttemptsModel.deleteMany({});
-  });
-
-  it('upgrades a fresh row an older release claimed attempt rows for: no longer fresh, its log shows every attempt, once', async () => {
-    const webhookId = await hook('/fresh-with-rows');
-    await emit();
-    await dispatcher().idle();
-    const untouched = (await DeliveryModel.findOne({ webhookId }).lean<Delivery>())!;
-    // As an older release left it: attempt 1 ran out, attempt 2 claimed by a row and delivered, the row still fresh.
-    const id = crypto.randomUUID();
-    await DeliveryModel.collection.insertOne({ ...untouched, _id: id, id, eventId: `old-${id}` } as never);
-    const outcome = { finishedAt: new Date(), httpStatus: null, durationMs: null, error: null, responseBody: null, responseTruncated: false, retryAt: null };
-    await AttemptModel.collection.insertOne(claimRow(id, 2, new Date(), 15_000) as never);
-    await insertResults([
-      { _id: attemptKey(id, 1), deliveryId: id, number: 1, status: 'interrupted', ...outcome },
-      { _id: attemptKey(id, 2), deliveryId: id, number: 2, status: 'succeeded', ...outcome, httpStatus: 200 },
-    ]);
-    // Readers skip a fresh row's attempt rows; this worker's start ran the upgrade before the row existed.
-    expect((await getDelivery(tenant.botId, webhookId, id)).attempts.map((a) => a.number)).toEqual([1]);
-    expect(await unmarkFreshRowsWithAttemptRows()).toBe(0);
-
-    await mongoose.connection.db!.collection('upgrades').deleteMany({});
-    expect(await unmarkFreshRowsWithAttemptRows()).toBe(1);
-    const shown = await getDelivery(tenant.botId, webhookId, id);
-    expect(shown.attempts.map((a) => [a.number, a.status])).toEqual([
-      [1, 'interrupted'],
-      [2, 'succeeded'],
-    ]);
-    expect(shown.status).toBe('delivered');
-    expect(await DeliveryModel.findById(untouched.id).lean<Delivery>()).toMatchObject({ fresh: true });
-    expect(await unmarkFreshRowsWithAttemptRows()).toBe(0);
   });
 });

@@ -1,7 +1,6 @@
-// A delivery row's request as stored (request.ts): one JSON text since session 34, with no empty
-// `unresolved` list and no null end fields, and its results without null or false fields (attempts.ts);
-// rows an older release stored, the request an object and every field present, are shown and
-// resent exactly as before.
+// A delivery row as stored (model.ts, release 1.0.0's layout): its request a sub-document, every
+// field present (an empty `unresolved` list, null end fields), and its results with every outcome
+// field; shown and resent exactly as built.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/harness.ts';
@@ -22,8 +21,7 @@ describe("a delivery row's stored request", () => {
   beforeAll(async () => {
     sink = await startSink();
     tenant = await createTenant();
-    // A custom request: a method, a header and a body with quotes, a newline and non-ASCII, so the
-    // text's escapes are exercised.
+    // A custom request: a method, a header and a body with quotes, a newline and non-ASCII.
     const created = await api()('post', `/bots/${tenant.botId}/webhooks`, {
       type: 'conversation.started',
       url: `${sink.url}/stored`,
@@ -36,19 +34,15 @@ describe("a delivery row's stored request", () => {
   });
   afterAll(() => sink?.close());
 
-  it('stores a new delivery’s request as one JSON text, without an empty unresolved list or null end fields', async () => {
+  it('stores a new delivery’s request as a sub-document, and every field of the row and its result', async () => {
     const row = (await raw().findOne({ webhookId: hookId } as never)) as Record<string, unknown>;
-    expect(typeof row.request).toBe('string');
     const [sent] = sentFor(String(row._id));
-    const request = JSON.parse(row.request as string);
+    const request = row.request;
     expect(request).toEqual({ method: 'PUT', url: `${sink.url}/stored`, headers: { 'Content-Type': 'application/json', 'X-Quote': 'say "hi"' }, body: sent!.raw.toString('utf8') });
-    expect(Object.keys(row)).not.toContain('unresolved');
-    expect(Object.keys(row)).not.toContain('finishedAt');
-    expect(Object.keys(row)).not.toContain('cancelReason');
+    expect(row).toMatchObject({ unresolved: [], finishedAt: null, cancelReason: null, retryDelaysMs: null });
 
     const result = (await AttemptResultModel.collection.findOne({ _id: attemptKey(String(row._id), 1) } as never)) as Record<string, unknown>;
-    expect(result).toMatchObject({ status: 'succeeded', httpStatus: 200 });
-    for (const absent of ['error', 'retryAt', 'responseTruncated']) expect(Object.keys(result)).not.toContain(absent);
+    expect(result).toMatchObject({ status: 'succeeded', httpStatus: 200, webhookId: hookId, error: null, retryAt: null, responseTruncated: false });
 
     const page = await api()('get', `/bots/${tenant.botId}/webhooks/${hookId}/deliveries`);
     expect(page.body.deliveries[0]).toMatchObject({ id: row._id, status: 'delivered', request, unresolved: [], cancelReason: null });
@@ -57,13 +51,12 @@ describe("a delivery row's stored request", () => {
     expect(page.body.deliveries[0].finishedAt).toBe(page.body.deliveries[0].attempts[0].finishedAt);
   });
 
-  it('shows and resends a row stored the old way, its request an object, with the same method, headers and bytes', async () => {
+  it('shows and resends a failed delivery with the same method, headers and bytes', async () => {
     const row = (await raw().findOne({ webhookId: hookId } as never)) as Record<string, unknown>;
-    const request = JSON.parse(row.request as string);
+    const request = row.request;
     const id = randomUUID();
     const at = new Date();
-    // As an older release stored a delivery whose one attempt failed: the request an object, an
-    // attempt row and a result row, every field present.
+    // A delivery whose one attempt failed: its row, an attempt row (the claim) and a result row.
     await raw().insertOne({
       ...row,
       _id: id,
@@ -80,7 +73,7 @@ describe("a delivery row's stored request", () => {
       finishedAt: at,
       cancelReason: null,
     } as never);
-    await AttemptModel.collection.insertOne({ _id: attemptKey(id, 1), deliveryId: id, number: 1, status: 'pending', startedAt: at, leaseUntil: at, runner: null } as never);
+    await AttemptModel.collection.insertOne({ _id: attemptKey(id, 1), deliveryId: id, number: 1, startedAt: at, leaseUntil: at, runner: null } as never);
     const outcome = { finishedAt: at, httpStatus: 500, durationMs: 3, error: null, responseBody: 'no', responseTruncated: false, retryAt: null };
     await AttemptResultModel.collection.insertOne({ _id: attemptKey(id, 1), deliveryId: id, webhookId: hookId, number: 1, status: 'failed', ...outcome } as never);
 

@@ -83,7 +83,7 @@ describe('deliveries across workers', () => {
     await module.state().dispatcher.idle();
     // Simulate a worker that claimed attempt 2 and died: a pending row whose lease has run out.
     const past = new Date(Date.now() - 60_000);
-    await AttemptModel.create({ _id: attemptKey(first!.id, 2), deliveryId: first!.id, number: 2, status: 'pending', startedAt: past, leaseUntil: past });
+    await AttemptModel.create({ _id: attemptKey(first!.id, 2), deliveryId: first!.id, number: 2, startedAt: past, leaseUntil: past });
     // The row as a worker leaves it once it has settled attempt 1 and claims attempt 2.
     await DeliveryModel.updateOne({ id: first!.id }, { $set: { status: 'pending', fresh: false, attemptCount: 1, attemptLimit: 6, nextAttemptAt: past, finishedAt: null } });
 
@@ -113,7 +113,7 @@ describe('deliveries across workers', () => {
     });
     await module.state().dispatcher.idle();
     const soon = new Date(Date.now() + 60_000);
-    await AttemptModel.create({ _id: attemptKey(d!.id, 2), deliveryId: d!.id, number: 2, status: 'pending', startedAt: new Date(), leaseUntil: soon });
+    await AttemptModel.create({ _id: attemptKey(d!.id, 2), deliveryId: d!.id, number: 2, startedAt: new Date(), leaseUntil: soon });
     await DeliveryModel.updateOne({ id: d!.id }, { $set: { status: 'pending', attemptLimit: 6, nextAttemptAt: new Date(0) } });
     const outcome = await perform(module.state().deps, d!.id);
     expect(outcome).toEqual({ done: false, retryAt: soon });

@@ -84,7 +84,7 @@ const timedSources = new Set<string>();
  * that holds only while the delivery is kept (RETENTION_DAYS), and two real deliveries may carry
  * the same bytes (a custom payload without ids), which the digest would wrongly merge.
  */
-async function requireTimedOnceSeen(req: SchemeRequest, factsSigned: boolean): Promise<void> {
+export async function requireTimedOnceSeen(req: Pick<SchemeRequest, 'source' | 'now'>, factsSigned: boolean): Promise<void> {
   const name = req.source.name;
   if (factsSigned) {
     if (!timedSources.has(name)) await insertedOnce(TimedSourceModel.collection.insertOne({ _id: name, since: req.now } as never));
@@ -99,8 +99,7 @@ async function requireTimedOnceSeen(req: SchemeRequest, factsSigned: boolean): P
 
 export const relayScheme: Scheme = {
   authenticate,
-  async identify(req, payload, auth) {
-    await requireTimedOnceSeen(req, auth.factsSigned);
+  identify(req, payload, auth) {
     return {
       deliveryId: deliveryIdOf(req, payload, auth.factsSigned),
       event: eventOf(req, payload, auth.factsSigned),

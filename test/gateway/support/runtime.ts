@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { modules } from '../../../src/modules.ts';
 import { createGatewayModule, type GatewayOptions } from '../../../src/gateway/index.ts';
-import { GatewayDeliveryModel } from '../../../src/gateway/model.ts';
+import { GatewayDeliveryBodyModel, GatewayDeliveryModel } from '../../../src/gateway/model.ts';
 import { eventBody } from './signing.ts';
 
 export function modulesWithGateway(opts: GatewayOptions = {}) {
@@ -18,14 +18,21 @@ export function modulesWithGateway(opts: GatewayOptions = {}) {
   };
 }
 
+/** Stores a delivery as intake does (its body record, then the delivery), accepted and not yet processed. */
+export async function storeDelivery(d: { id?: string; deliveryId: string; event: string; body: Buffer; receivedAt?: Date }): Promise<string> {
+  const id = d.id ?? randomUUID();
+  await GatewayDeliveryBodyModel.create({ _id: id, headers: {}, rawBody: d.body });
+  const signed = { deliveryId: false, event: false, test: false };
+  await GatewayDeliveryModel.create({ id, source: 'relay', deliveryId: d.deliveryId, event: d.event, test: false, signed, receivedAt: d.receivedAt ?? new Date() });
+  return id;
+}
+
 /** Stores `count` deliveries of `event` as accepted and not yet processed; returns their ids. */
-export async function storeWaiting(event: string, count = 1): Promise<string[]> {
+export async function storeWaiting(event: string, count = 1, receivedAt = new Date()): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const { body, deliveryId } = eventBody({ event });
-    const id = randomUUID();
-    await GatewayDeliveryModel.create({ id, source: 'relay', deliveryId, event, test: false, headers: {}, rawBody: body, receivedAt: new Date() });
-    ids.push(id);
+    ids.push(await storeDelivery({ deliveryId, event, body, receivedAt }));
   }
   return ids;
 }
