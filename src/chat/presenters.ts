@@ -17,7 +17,7 @@ export const presentMessage = (m: Message) => ({
 /**
  * What an agent sees: the handoff state and who the user said they are. The public fields written
  * out, not spread: V8 defines each field after a spread through its runtime, which cost the inbox
- * page about a tenth of its CPU (docs/BENCHMARKS.md, session 31).
+ * page about a tenth of its CPU (measured on the messages page).
  */
 export const presentAgentConversation = (c: Conversation) => ({
   id: c.id,

@@ -91,7 +91,7 @@ export async function pageById<D extends { _id: string }>(
     plainStrings(filter)
       ? // Through the driver (db/find.ts): nothing for mongoose to cast in plain strings, and its
         // query and lean result cost ~0.45 ms of the API's CPU on a page of 100 conversations
-        // (docs/BENCHMARKS.md, session 35, "conv").
+        // (measured on the conversations page at full size).
         findLean<D>(model, query, { projection, sort: { _id: 1 }, limit: take })
       : model.find(query, projection).sort({ _id: 1 }).limit(take).batchSize(take + 1).lean<D[]>(),
     countOf(model, filter, totalLimit),

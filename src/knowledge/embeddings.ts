@@ -138,7 +138,7 @@ const SYNC_PARALLEL_REQUESTS = 4;
 /**
  * A sync's batches start at EMBEDDING_BATCH_SIZE and double, up to GROWTH times it, while each answer
  * comes back within FAST_SHARE of EMBEDDING_TIMEOUT_MS: each request costs the sync CPU of its own
- * whatever its size (docs/BENCHMARKS.md, session 30), and a provider that answers that fast has room.
+ * whatever its size, and a provider that answers that fast has room.
  * With 4 requests in flight a doubled batch still ends well inside the timeout. A provider that
  * refuses a grown batch (400, 413, 422: a limit on inputs per request) gets it again in batches of
  * EMBEDDING_BATCH_SIZE, and no grown batch after that (per embedder).

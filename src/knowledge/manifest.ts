@@ -1,7 +1,7 @@
 // A source's committed manifest as stored: a header document (`${dataSourceId}:${run}`: run, tracked,
 // packs, bucket count) and the row states split into buckets by a hash of the row id, each its own
 // document (`${manifestId}:${k}`), so one row's state is one small `_id` read instead of the whole
-// manifest (0.3 s CPU to decode at 100,000 rows; docs/BENCHMARKS.md, session 28). All of them carry
+// manifest (0.3 s CPU to decode at 100,000 rows). All of them carry
 // the run, so the commit cleanup, discardRun and removeKnowledge (store.ts) remove buckets with headers.
 // Manifests committed before 2026-11-27 are one document with the rows inside: still read (whole,
 // as before) until the next commit writes the split form.
@@ -37,8 +37,7 @@ type Stored = Omit<Manifest, 'rows'> & { rows?: Record<string, ManifestRow> };
 type Rows = Record<string, ManifestRow>;
 /**
  * A bucket as stored: its rows' states in columns, `e` only when some row has vectors. Cheaper than an
- * object per row both ways (100,000 rows: encode 269 ms CPU vs 347-385, decode 169 vs 242; a scratch
- * measurement, docs/BENCHMARKS.md session 28).
+ * object per row both ways (100,000 rows: encode 269 ms CPU vs 347-385, decode 169 vs 242).
  */
 interface Columns {
   ids: string[];
@@ -58,7 +57,7 @@ function toColumns(ids: string[], rows: Rows): Columns {
  * The rows of a bucket added to `into`. A pack id or a model name repeats across rows, but each
  * decoded bucket holds its own copy per row: `shared` gives every row one copy per distinct value,
  * so a whole manifest read keeps ~200 pack id strings alive, not 100,000, through a sync's young
- * collections (docs/BENCHMARKS.md, session 35).
+ * collections (measured at full size).
  */
 function addColumns(columns: Columns, into: Rows, shared = new Map<string, string>()): Rows {
   const { ids, h, t, p, n, e } = columns;

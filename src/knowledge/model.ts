@@ -34,12 +34,8 @@ const BlobSchema = new Schema(
     data: { type: Buffer, required: true },
     /** Packs only: the chunks' vectors in group order, a 12-bit integer per dimension, two to three bytes (knowledge/vectorCodec.ts). */
     vectors12: { type: Buffer, required: false },
-    /** Packs written 2026-11-27, session 27: the same as a little-endian Int16 per dimension (still read). */
-    vectors16: { type: Buffer, required: false },
-    /** Packs only: one little-endian Float32 scale per vector of vectors12 (or vectors16). */
+    /** Packs only: one little-endian Float32 scale per vector of vectors12. */
     vectorScales: { type: Buffer, required: false },
-    /** Packs written before 2026-11-27: the vectors as raw little-endian Float32 (still read). */
-    vectors: { type: Buffer, required: false },
   },
   { versionKey: false },
 );

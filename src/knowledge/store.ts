@@ -8,7 +8,7 @@ import { inflateRawSync } from 'node:zlib';
 import { KnowledgeManifestModel, KnowledgePackModel, KnowledgeSegmentModel, type KnowledgeSegment } from './model.ts';
 import { BotModel } from '../platform/model.ts';
 import { trusted } from '../db/connection.ts';
-import { dequantise, quantise, unpack12, type StoredVectors } from './vectorCodec.ts';
+import { unpack12, type StoredVectors } from './vectorCodec.ts';
 import { PackWriter, type RowChunks, type StoredGroup } from './packWriter.ts';
 import { bucketCount, deleteManifest, readCommitted, readHeader, writeManifest, type Manifest, type ManifestRow } from './manifest.ts';
 
@@ -51,7 +51,8 @@ export async function readPack(packId: string): Promise<RowChunks[]> {
   if (!doc) return [];
   const groups = decode<StoredGroup[]>(doc.data);
   const total = groups.reduce((n, g) => n + (g.embedding?.floats ?? 0), 0);
-  const { codes, scales, bits } = packVectors(doc, total);
+  const scales = doc.vectorScales ? aligned(bytesOf(doc.vectorScales as unknown as Buffer), Float32Array) : null;
+  const codes = doc.vectors12 && scales ? unpack12(bytesOf(doc.vectors12 as unknown as Buffer), total) : new Int16Array(0);
   let [at, vector] = [0, 0];
   return groups.map(({ embedding, ...group }) => {
     const count = group.chunks.length;
@@ -60,22 +61,8 @@ export async function readPack(packId: string): Promise<RowChunks[]> {
     const part = scales ? scales.subarray(vector, (vector += count)) : null;
     if (!count) return { ...group, embedding: { model: embedding.model, stored: { codes: new Int16Array(0), scales: new Float32Array(0) } } };
     if (embedding.floats % count) return group;
-    // Former layouts are brought to 12 bits here, as a segment holds them and a compaction stores them.
-    const stored = bits === 12 ? { codes: floats as Int16Array, scales: part! } : quantise(part ? dequantise(floats as Int16Array, part) : (floats as Float32Array), embedding.floats / count, 12);
-    return { ...group, embedding: { model: embedding.model, stored } };
+    return { ...group, embedding: { model: embedding.model, stored: { codes: floats, scales: part! } } };
   });
-}
-
-/**
- * A pack's vector fields: 12-bit integers and scales since session 28, 16-bit ones in packs of
- * session 27 (vectorCodec.ts), raw Float32 without scales in packs written before 2026-11-27 (the
- * last two are re-encoded when a sync rewrites their pack or re-embeds their rows).
- */
-function packVectors(doc: { vectors12?: unknown; vectors16?: unknown; vectorScales?: unknown; vectors?: unknown }, total: number) {
-  const scales = doc.vectorScales ? aligned(bytesOf(doc.vectorScales as Buffer), Float32Array) : null;
-  if (doc.vectors12 && scales) return { codes: unpack12(bytesOf(doc.vectors12 as Buffer), total), scales, bits: 12 as const };
-  if (doc.vectors16 && scales) return { codes: aligned(bytesOf(doc.vectors16 as Buffer), Int16Array), scales, bits: 16 as const };
-  return { codes: doc.vectors ? aligned(bytesOf(doc.vectors as Buffer), Float32Array) : new Float32Array(0), scales: null, bits: 32 as const };
 }
 
 export interface CommitInput {

@@ -1,7 +1,7 @@
 // A compacted segment's many small strings (row ids, row versions, headings, its vocabulary) as one
 // joined string each, with their ends in a typed array: a few heap objects where there were one per
 // string (~400,000 at 100,000 rows), so every mark-compact of the process that holds the index has
-// that much less to mark (docs/BENCHMARKS.md, session 35). A string is sliced out when asked for.
+// that much less to mark (measured at full size). A string is sliced out when asked for.
 
 /** Strings (or nulls) by index. */
 export class StringTable {

@@ -78,8 +78,7 @@ const UNDERSCORE = 95;
 /**
  * `termsByRegex` with identifiers split, for ASCII text, by one scan of its character codes: NFKD
  * leaves ASCII as it is, and on ASCII \p{L}, \p{N}, \p{Ll} and \p{Lu} are [A-Za-z], [0-9], [a-z] and
- * [A-Z]. The regexes and normalising were ~60 % of building a segment (docs/BENCHMARKS.md,
- * session 30). Null when the text has a code above 127, which the regexes take.
+ * [A-Z]. The regexes and normalising were ~60 % of building a segment, as measured. Null when the text has a code above 127, which the regexes take.
  */
 function asciiTerms(text: string): string[] | null {
   const out: string[] = [];

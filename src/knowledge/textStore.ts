@@ -1,6 +1,6 @@
 // The chunks' texts of a loaded segment, out of the JS heap: deflated in blocks of ~16 KB, all in
 // one Buffer once built, so a question inflates only its hits' blocks (tens of µs each). The texts
-// were about half the index's heap at 100,000 rows of ~2 KB (docs/BENCHMARKS.md, session 30);
+// were about half the index's heap at 100,000 rows of ~2 KB (measured);
 // deflated they take ~3.4 times less, outside the heap.
 import { deflateRawSync, inflateRawSync, constants } from 'node:zlib';
 

@@ -82,7 +82,7 @@ export async function listWebhooks(botId: string, page: PageQuery): Promise<Page
 
 export async function getWebhook(botId: string, webhookId: string): Promise<Webhook> {
   // By `_id` alone, the bot checked here: `{ _id, botId }` cost FerretDB two index probes for botId
-  // on every hook read (a third of the read; docs/BENCHMARKS.md, session 34).
+  // on every hook read (a third of the read).
   const hook = await findOwned<Webhook>(WebhookModel, webhookId, { botId });
   if (!hook) throw new AppError('webhook_not_found', 'Webhook not found');
   return hook;

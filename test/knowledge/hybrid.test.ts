@@ -18,7 +18,7 @@ import { readCommitted, readPack } from '../../src/knowledge/store.ts';
 import { KnowledgePackModel } from '../../src/knowledge/model.ts';
 import { embeddingText, normalise } from '../../src/knowledge/embeddings.ts';
 import { stubVector } from '../helpers/embeddingsStub.ts';
-import { dequantise, quantise } from '../../src/knowledge/vectorCodec.ts';
+import { dequantise } from '../../src/knowledge/vectorCodec.ts';
 import { liveSegments, searchKnowledge } from '../../src/knowledge/service.ts';
 import { NO_ANSWER } from '../../src/chat/answerers/grounded.ts';
 
@@ -178,69 +178,6 @@ describe('hybrid retrieval with an embedding model', () => {
     await sync();
     expect(Object.values((await readCommitted(dataSourceId)).rows).every((r) => r.e === 'embed-b')).toBe(true);
     expect(await syncStaleEmbeddings(rt.runtime.ctx)).toEqual([]);
-    expect((await api('post', '/message', { message: SEMANTIC }).expect(200)).body.response).toContain('Change the engine oil');
-  });
-});
-
-/** The normalised vectors as a former layout stored them, and what reading them must give. */
-const FORMER_LAYOUTS = {
-  // Before 2026-11-27: raw little-endian Float32 in `vectors`, in group order.
-  'raw Float32': (floats: Float32Array) => ({ set: { vectors: Buffer.from(floats.buffer) }, read: floats }),
-  // Session 27: a little-endian Int16 per dimension in `vectors16`, a Float32 scale per vector.
-  '16-bit integers': (floats: Float32Array, dims: number) => {
-    const { codes, scales } = quantise(floats, dims, 16);
-    return { set: { vectors16: Buffer.from(codes.buffer), vectorScales: Buffer.from(scales.buffer) }, read: dequantise(codes, scales) };
-  },
-};
-
-describe('vectors stored by a former layout, after an upgrade', () => {
-  const rt: TestRuntime = useTestRuntime({ env, logger });
-
-  it.each(Object.keys(FORMER_LAYOUTS) as Array<keyof typeof FORMER_LAYOUTS>)('%s: answers from them as before, and a sync that compacts their pack stores them in the current layout', async (layout) => {
-    const tenant = await createTenant();
-    const api = publicApi(rt, tenant);
-    const dataSourceId = await createDataSource(api);
-    const rows = [
-      { name: 'car.md', content: CAR },
-      { name: 'kettle.md', content: KETTLE },
-      { name: 'returns.md', content: RETURNS },
-    ];
-    await api('post', '/data-sources/row', { dataSourceId, dataSourceRows: rows }).expect(200);
-    expect((await syncAndWait(api, dataSourceId)).state).toBe('synced');
-
-    // Rewrite the pack as the former layout wrote it. Nothing has loaded this source yet.
-    const [packId] = Object.keys((await readCommitted(dataSourceId)).packs);
-    const groups = await readPack(packId!);
-    const vectors = groups.flatMap((g) => g.chunks.map((c) => normalise(stubVector(embeddingText(c)))));
-    const former = FORMER_LAYOUTS[layout](Float32Array.from(vectors.flatMap((v) => Array.from(v))), vectors[0]!.length);
-    await KnowledgePackModel.collection.updateOne({ _id: packId as never }, { $set: former.set, $unset: { vectors12: '', ...(layout === 'raw Float32' ? { vectorScales: '' } : {}) } });
-    const old = await KnowledgePackModel.findById(packId).lean();
-    expect(old!.vectors12).toBeUndefined();
-    // Read as the 12-bit integers a current pack holds (what the segment and a compaction use).
-    const current = quantise(former.read, vectors[0]!.length, 12);
-    const read = await readPack(packId!);
-    expect(read.flatMap((g) => Array.from(g.embedding!.stored.codes))).toEqual(Array.from(current.codes));
-    expect(read.flatMap((g) => Array.from(g.embedding!.stored.scales))).toEqual(Array.from(current.scales));
-    expect((await api('post', '/message', { message: SEMANTIC }).expect(200)).body.response).toContain('Change the engine oil');
-
-    // Two of three rows change: the old pack keeps 1 of 4 chunks live, so the sync moves that row
-    // into a new pack, vectors included, without asking the provider for them again.
-    const ids = await rowIds(api, dataSourceId);
-    const changed = ids.filter((r) => r.name !== 'car.md').map((r) => ({ id: r.id, name: r.name, content: `${rows.find((x) => x.name === r.name)!.content} Updated.` }));
-    await api('put', '/data-sources/row', { dataSourceId, dataSourceRows: changed }).expect(200);
-    const before = stub.requests.length;
-    expect((await syncAndWait(api, dataSourceId)).state).toBe('synced');
-    expect(stub.requests.slice(before).flatMap((r) => r.input).some((t) => t.includes('engine oil'))).toBe(false);
-    const manifest = await readCommitted(dataSourceId);
-    expect(manifest.packs[packId!]).toBeUndefined();
-    const packs = await KnowledgePackModel.find({ dataSourceId }).lean();
-    expect(packs.length).toBeGreaterThan(0);
-    for (const pack of packs) {
-      expect(pack.vectors).toBeUndefined();
-      expect(pack.vectors16).toBeUndefined();
-      expect(pack.vectors12).toBeDefined();
-    }
-    expect(Object.values(manifest.rows).every((r) => r.e === 'embed-a')).toBe(true);
     expect((await api('post', '/message', { message: SEMANTIC }).expect(200)).body.response).toContain('Change the engine oil');
   });
 });

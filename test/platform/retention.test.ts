@@ -68,6 +68,7 @@ describe('retention', () => {
       gatewayActionOutcomes: 1,
       gatewayActionClaims: 1,
       gatewayResyncAttempts: 1,
+      idempotencykeys: 0,
     });
     expect((await EventModel.find({}).lean()).map((e) => e.id)).toEqual(['ev-new']);
     expect(await ids(UndispatchedEventModel as never)).toEqual(['ev-new']);

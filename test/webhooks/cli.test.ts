@@ -80,9 +80,11 @@ describe('relay webhooks CLI', () => {
     await waitFor(async () => (await getDelivery(tenant.botId, webhookId, deliveryId)).status === 'delivered');
 
     const listed = await relayJson('deliveries', webhookId, '--bot', tenant.botId);
-    expect(listed.pagination).toMatchObject({ total: 1 });
-    expect(listed.deliveries).toHaveLength(1);
-    expect(listed.deliveries[0]).toMatchObject({ id: deliveryId, webhookId, event: 'conversation.started', status: 'delivered', attemptCount: 1 });
+    // Newest first: the live delivery, then the earlier test send's logged record.
+    expect(listed.pagination).toMatchObject({ total: 2 });
+    expect(listed.deliveries).toHaveLength(2);
+    expect(listed.deliveries[0]).toMatchObject({ id: deliveryId, webhookId, event: 'conversation.started', status: 'delivered', attemptCount: 1, test: false });
+    expect(listed.deliveries[1]).toMatchObject({ test: true, attemptCount: 1 });
     expect(listed.deliveries[0].attempts).toEqual([expect.objectContaining({ number: 1, status: 'succeeded', httpStatus: 200, responseBody: 'ok' })]);
   });
 
