@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { resolvePlanLimits } from './platform/plans.ts';
+import { resolvePlanLimits } from './plans.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])

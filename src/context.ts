@@ -5,7 +5,7 @@ import type { EventBus } from './events/service.ts';
 import type { Scheduler } from './jobs/scheduler.ts';
 import type { Logger } from './observability/logger.ts';
 import type { InstanceRegistry } from './jobs/fleet.ts';
-import type { PlanLimits, PlanName } from './platform/plans.ts';
+import type { PlanLimits, PlanName } from './plans.ts';
 
 export interface AppContext {
   config: Config;

@@ -6,7 +6,7 @@ import { createLogger } from './observability/logger.ts';
 import { resolveDatabase } from './db/resolve.ts';
 import { EmbeddedDbUnavailable } from './db/ferretdb.ts';
 import { createRuntime } from './runtime.ts';
-import { createApp } from './http/app.ts';
+import { createApp } from './app.ts';
 import { createHttpServer, listen, ListenError } from './http/server.ts';
 import { ensureLocalAdminToken, localAdminTokenFile } from './http/localAdminToken.ts';
 

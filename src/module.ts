@@ -2,7 +2,7 @@
 // start/stop hooks. src/modules.ts lists them; nothing else needs editing to add a domain.
 import type Router from '@koa/router';
 import type { AppContext } from './context.ts';
-import type { PublicState } from './http/publicApi.ts';
+import type { PublicState } from './platform/publicAuth.ts';
 import type { UpgradeStep } from './upgrades/registry.ts';
 
 export interface DomainModule {

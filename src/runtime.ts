@@ -10,7 +10,7 @@ import { systemClock, type Clock } from './clock.ts';
 import type { Logger } from './observability/logger.ts';
 import type { AppContext } from './context.ts';
 import type { DomainModule } from './module.ts';
-import { resolvePlanLimits } from './platform/plans.ts';
+import { resolvePlanLimits } from './plans.ts';
 import { modules as allModules } from './modules.ts';
 import { defineRetention, scheduleRetention } from './retention.ts';
 import { InstanceRegistry } from './jobs/fleet.ts';

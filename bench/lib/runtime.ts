@@ -9,7 +9,7 @@ import { startFerretDb, type EmbeddedDb } from '../../src/db/ferretdb.ts';
 import { destination } from 'pino';
 import { createLogger } from '../../src/observability/logger.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
-import { createApp } from '../../src/http/app.ts';
+import { createApp } from '../../src/app.ts';
 import type { DomainModule } from '../../src/module.ts';
 import type { Clock } from '../../src/clock.ts';
 import { modules as allModules } from '../../src/modules.ts';

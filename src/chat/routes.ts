@@ -1,7 +1,7 @@
 // The chat API on both versions (spec "Chat"): thin handlers over service.ts and turn.ts.
 import type Router from '@koa/router';
 import type { AppContext } from '../context.ts';
-import type { PublicState } from '../http/publicApi.ts';
+import type { PublicState } from '../platform/publicAuth.ts';
 import { validate } from '../http/validate.ts';
 import { AnswererError } from './answerers/types.ts';
 import { AppError } from '../http/errors.ts';

@@ -1,7 +1,7 @@
 // `relay bootstrap`, `relay teams …`, `relay bots …`, `relay channels …`: tenancy from the shell.
 // Bootstrap works offline on the database; the rest go through the running server's admin API.
 import type { Command } from 'commander';
-import { PLANS, type PlanName } from '../platform/plans.ts';
+import { PLANS, type PlanName } from '../plans.ts';
 import { adminCall, seg, type AdminAnswer } from './admin.ts';
 import { TOP_LEVEL } from './topLevel.ts';
 import { printJson } from './output.ts';

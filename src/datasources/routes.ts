@@ -3,7 +3,7 @@
 import type Router from '@koa/router';
 import type { AppContext } from '../context.ts';
 import { validate } from '../http/validate.ts';
-import type { PublicState } from '../http/publicApi.ts';
+import type { PublicState } from '../platform/publicAuth.ts';
 import { presentDataSource, presentRow, presentRowListItem } from './presenters.ts';
 import * as dataSources from './service.ts';
 import * as rows from './rows.ts';

@@ -2,9 +2,15 @@
 // and the scheduler, so a load balancer stops sending traffic during an outage.
 import type Router from '@koa/router';
 import mongoose from 'mongoose';
-import type { AppContext } from '../context.ts';
 import { registry } from './metrics.ts';
-import { refreshJobGauges } from '../jobs/metrics.ts';
+
+/** What the routes ask of the layers above, passed in by the app so this stays at the bottom. */
+export interface HealthSources {
+  /** Whether the job scheduler is there (readiness). */
+  schedulerReady(): boolean;
+  /** Refreshes the gauges read from the database at scrape time (jobs/metrics.ts). */
+  refreshGauges(): Promise<void>;
+}
 
 async function databaseReady(): Promise<boolean> {
   try {
@@ -17,18 +23,18 @@ async function databaseReady(): Promise<boolean> {
   }
 }
 
-export function healthRoutes(router: Router, ctx: AppContext): void {
+export function healthRoutes(router: Router, sources: HealthSources): void {
   router.get('/healthz', (c) => {
     c.body = { success: true, status: 'ok' };
   });
   router.get('/readyz', async (c) => {
     const database = await databaseReady();
-    const scheduler = Boolean(ctx.jobs);
+    const scheduler = sources.schedulerReady();
     c.status = database && scheduler ? 200 : 503;
     c.body = { success: c.status === 200, checks: { database, scheduler } };
   });
   router.get('/metrics', async (c) => {
-    await refreshJobGauges();
+    await sources.refreshGauges();
     c.type = registry.contentType;
     c.body = await registry.metrics();
   });

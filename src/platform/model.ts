@@ -1,6 +1,6 @@
 // Tenancy: a Team owns Bots; a Bot has API channels. Team carries its plan, limit overrides and usage.
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
-import { PLANS } from './plans.ts';
+import { PLANS } from '../plans.ts';
 
 const LimitsSchema = new Schema(
   { dataSourcesPerBot: Number, storageTokens: Number, chatTokens: Number, maxMessageLength: Number },

@@ -1,6 +1,6 @@
 // Admin-facing shapes of tenancy records; secrets and hashes never leave through these.
 import type { ApiChannel, Bot, Team } from './model.ts';
-import type { PlanLimits, PlanName } from './plans.ts';
+import type { PlanLimits, PlanName } from '../plans.ts';
 
 export const presentTeam = (t: Team, planLimits?: Record<PlanName, PlanLimits>) => ({
   id: t.id,

@@ -1,6 +1,6 @@
 // Admin API request schemas for tenancy.
 import { z } from 'zod';
-import { PLANS } from './plans.ts';
+import { PLANS } from '../plans.ts';
 
 export const TeamCreateSchema = z.object({ name: z.string().min(1).max(200), plan: z.enum(PLANS).optional() });
 export const TeamPlanSchema = z.object({

@@ -3,7 +3,7 @@ import { AppError } from '../http/errors.ts';
 import { newId } from '../clock.ts';
 import { generateSecret, hashSecret, secretMatchesHash } from '../security/secrets.ts';
 import { ApiChannelModel, BootstrapClaimModel, BotModel, TeamModel, type ApiChannel, type Bot, type Team } from './model.ts';
-import { type PlanLimits, type PlanName } from './plans.ts';
+import { type PlanLimits, type PlanName } from '../plans.ts';
 
 export interface TeamInput {
   name: string;

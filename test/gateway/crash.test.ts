@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import mongoose from 'mongoose';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
-import { createApp } from '../../src/http/app.ts';
+import { createApp } from '../../src/app.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { GatewayDeliveryModel } from '../../src/gateway/model.ts';
 import { getDelivery } from '../../src/gateway/service.ts';

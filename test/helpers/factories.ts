@@ -1,7 +1,7 @@
 // One-line tenants for tests: a team, a bot and an API channel, with a supertest helper bound to them.
 import type request from 'supertest';
 import { provisionTenant } from '../../src/platform/service.ts';
-import type { PlanName } from '../../src/platform/plans.ts';
+import type { PlanName } from '../../src/plans.ts';
 import type { TestRuntime } from './harness.ts';
 import { TEST_ADMIN_TOKEN } from './harness.ts';
 

@@ -11,7 +11,7 @@ import type Koa from 'koa';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger, type Logger } from '../../src/observability/logger.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
-import { createApp } from '../../src/http/app.ts';
+import { createApp } from '../../src/app.ts';
 import type { Clock } from '../../src/clock.ts';
 import type { DomainModule } from '../../src/module.ts';
 

@@ -1,7 +1,7 @@
 // Configuration is validated once at start, with errors that name the variable.
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
-import { resolvePlanLimits, DEFAULT_PLAN_LIMITS } from '../../src/platform/plans.ts';
+import { resolvePlanLimits, DEFAULT_PLAN_LIMITS } from '../../src/plans.ts';
 
 describe('configuration', () => {
   it('applies documented defaults', () => {

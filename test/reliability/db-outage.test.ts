@@ -7,7 +7,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFerretDb, type EmbeddedDb } from '../../src/db/ferretdb.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
-import { createApp } from '../../src/http/app.ts';
+import { createApp } from '../../src/app.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { provisionTenant } from '../../src/platform/service.ts';
 import { testConfig, waitFor } from '../helpers/harness.ts';

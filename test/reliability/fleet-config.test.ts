@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestRuntime, TEST_ADMIN_TOKEN } from '../helpers/harness.ts';
-import { createApp } from '../../src/http/app.ts';
+import { createApp } from '../../src/app.ts';
 import { createGatewayModule } from '../../src/gateway/index.ts';
 import { InstanceRegistry } from '../../src/jobs/fleet.ts';
 import { gatewayFiles } from '../gateway/support/gatewayFiles.ts';

@@ -10,8 +10,8 @@ import { gatewayFiles } from '../gateway/support/gatewayFiles.ts';
 import { modulesWithGateway } from '../gateway/support/runtime.ts';
 import { sendSigned } from '../gateway/support/signing.ts';
 import { startSink, type Sink } from '../gateway/support/servers.ts';
-import { ADMIN_RESPONSE_SCHEMAS } from '../../src/http/openapiAdminResponses.ts';
-import { RESPONSE_SCHEMAS } from '../../src/http/openapiResponses.ts';
+import { ADMIN_RESPONSE_SCHEMAS } from '../../src/openapi/adminResponses.ts';
+import { RESPONSE_SCHEMAS } from '../../src/openapi/responses.ts';
 
 const SECRET = 'gateway-secret-0123456789';
 const files = gatewayFiles(

@@ -1,5 +1,5 @@
 // One-line summaries of every operation in the OpenAPI document, keyed by `method path` as the
-// document spells them. test/http/openapi.test.ts fails for a route that has none, so a new route
+// document spells them. test/openapi/document.test.ts fails for a route that has none, so a new route
 // gets its line here (or a name: router.get('Summary', path, ...)).
 const P = '/api/public/channels/{channelId}/{version}';
 const A = '/api/admin';

@@ -2,13 +2,13 @@
 // their validate() middleware carries, so the document cannot drift from what the code checks.
 import type Router from '@koa/router';
 import { z } from 'zod';
-import { validationOf } from './validate.ts';
-import { API_VERSIONS } from './publicApi.ts';
-import { ERROR_STATUS } from './errors.ts';
-import type { AppRouters } from './routers.ts';
-import { OPERATION_SUMMARIES } from './openapiSummaries.ts';
-import { RESPONSE_SCHEMAS, STREAM_CONTENT } from './openapiResponses.ts';
-import { ADMIN_RESPONSE_SCHEMAS } from './openapiAdminResponses.ts';
+import { validationOf } from '../http/validate.ts';
+import { API_VERSIONS } from '../http/publicApi.ts';
+import { ERROR_STATUS } from '../http/errors.ts';
+import type { AppRouters } from '../http/routers.ts';
+import { OPERATION_SUMMARIES } from './summaries.ts';
+import { RESPONSE_SCHEMAS, STREAM_CONTENT } from './responses.ts';
+import { ADMIN_RESPONSE_SCHEMAS } from './adminResponses.ts';
 
 /** Every documented success body: the public API's and the admin API's (with the JSON root routes). */
 export const ALL_RESPONSE_SCHEMAS: Record<string, z.ZodType> = { ...RESPONSE_SCHEMAS, ...ADMIN_RESPONSE_SCHEMAS };

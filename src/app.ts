@@ -1,20 +1,23 @@
-// The Koa app factory. It never listens: main.ts does, and tests use app.callback().
+// The Koa app factory: composes the plumbing in http/ with every domain's routes. It never
+// listens: main.ts does, and tests use app.callback().
 import Koa from 'koa';
 import Router from '@koa/router';
-import type { AppContext } from '../context.ts';
-import type { DomainModule } from '../module.ts';
-import { errorMiddleware } from './errorMiddleware.ts';
-import { jsonBody } from './body.ts';
-import { responseDeadline } from './responseDeadline.ts';
-import { authenticatePublic, createPublicRouter } from './publicApi.ts';
-import { adminAuth } from './adminAuth.ts';
-import { refuseOperatorQueryKeys } from './validate.ts';
-import { httpMetrics } from '../observability/metrics.ts';
-import { healthRoutes } from '../observability/health.ts';
-import { docsRoutes } from './docs.ts';
-import { consoleRoutes } from '../console/routes.ts';
-import { rememberRouters } from './routers.ts';
-import { guardRoutes, ROUTER_MATCHING } from './guard.ts';
+import type { AppContext } from './context.ts';
+import type { DomainModule } from './module.ts';
+import { errorMiddleware } from './http/errorMiddleware.ts';
+import { jsonBody } from './http/body.ts';
+import { responseDeadline } from './http/responseDeadline.ts';
+import { createPublicRouter } from './http/publicApi.ts';
+import { authenticatePublic, type PublicState } from './platform/publicAuth.ts';
+import { adminAuth } from './http/adminAuth.ts';
+import { refuseOperatorQueryKeys } from './http/validate.ts';
+import { httpMetrics } from './observability/metrics.ts';
+import { healthRoutes } from './observability/health.ts';
+import { refreshJobGauges } from './jobs/metrics.ts';
+import { docsRoutes } from './openapi/docs.ts';
+import { consoleRoutes } from './console/routes.ts';
+import { rememberRouters } from './http/routers.ts';
+import { guardRoutes, ROUTER_MATCHING } from './http/guard.ts';
 
 export function createApp(ctx: AppContext, modules: DomainModule[]): Koa {
   const app = new Koa({ proxy: false });
@@ -28,12 +31,12 @@ export function createApp(ctx: AppContext, modules: DomainModule[]): Koa {
   app.use(refuseOperatorQueryKeys);
 
   const root = new Router(ROUTER_MATCHING);
-  healthRoutes(root, ctx);
+  healthRoutes(root, { schedulerReady: () => Boolean(ctx.jobs), refreshGauges: () => refreshJobGauges() });
   docsRoutes(root, { serverUrl: ctx.config.PUBLIC_BASE_URL });
   consoleRoutes(root, ctx);
   for (const m of modules) m.rootRoutes?.(root, ctx);
 
-  const publicRouter = createPublicRouter();
+  const publicRouter = createPublicRouter<PublicState>();
   for (const m of modules) m.publicRoutes?.(publicRouter, ctx);
 
   const admin = new Router({ prefix: '/api/admin', ...ROUTER_MATCHING });

@@ -1,5 +1,5 @@
 // Plan limits are configuration: these defaults apply unless PLAN_LIMITS_JSON overrides them.
-// The spec leaves the numbers "not shown"; docs/PLANS.md records these choices.
+// The spec leaves the numbers "not shown"; docs/API_NOTES.md ("Plans and limits") records these choices.
 import { z } from 'zod';
 
 export const PLANS = ['standard', 'pro', 'enterprise'] as const;

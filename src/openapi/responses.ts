@@ -1,6 +1,6 @@
 // Response bodies of the public API (spec "Resources and their fields") as zod schemas. The OpenAPI
-// document shows them, and test/http/openapi.test.ts parses real responses with them, so the
-// document and the presenters cannot drift apart. The admin API's are in openapiAdminResponses.ts.
+// document shows them, and test/openapi/document.test.ts parses real responses with them, so the
+// document and the presenters cannot drift apart. The admin API's are in adminResponses.ts.
 import { z } from 'zod';
 import { SYNC_INTERVALS, SYNC_STATES } from '../datasources/model.ts';
 import { MESSAGE_ROLES } from '../chat/model.ts';

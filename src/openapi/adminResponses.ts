@@ -1,15 +1,15 @@
 // Response bodies of the admin API and the JSON root routes, one zod schema per presenter (the
 // presenters in each domain's presenters.ts). The OpenAPI document shows them and
-// test/http/openapiAdmin.test.ts parses real responses with them, so a field added to or dropped
-// from a presenter fails there until the schema here follows.
+// test/openapi/adminResponses.test.ts parses real responses with them, so a field added to or
+// dropped from a presenter fails there until the schema here follows.
 import { z } from 'zod';
-import { PLANS } from '../platform/plans.ts';
+import { PLANS } from '../plans.ts';
 import { CONVERSATION_STATES, MESSAGE_ROLES } from '../chat/model.ts';
 import { ATTEMPT_STATUSES, CUSTOM_METHODS, DELIVERY_STATUSES } from '../webhooks/model.ts';
 import { EVENT_TYPES } from '../events/model.ts';
 import { ACTION_STATUSES, RULE_RESULTS } from '../gateway/model.ts';
 import { SCHEME_NAMES } from '../gateway/schemes/types.ts';
-import { CappedPagination, DataSourceBody, Done, isoOrNull, ok, Pagination } from './openapiResponses.ts';
+import { CappedPagination, DataSourceBody, Done, isoOrNull, ok, Pagination } from './responses.ts';
 
 const iso = z.string().datetime();
 const int = z.number().int();

@@ -7,8 +7,8 @@ import { createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
 import { modules } from '../../src/modules.ts';
 import type { DomainModule } from '../../src/module.ts';
 import { validate } from '../../src/http/validate.ts';
-import { documentedMethods, listRoutes, summaryOf, toOpenApiPath } from '../../src/http/openapi.ts';
-import { RESPONSE_SCHEMAS } from '../../src/http/openapiResponses.ts';
+import { documentedMethods, listRoutes, summaryOf, toOpenApiPath } from '../../src/openapi/document.ts';
+import { RESPONSE_SCHEMAS } from '../../src/openapi/responses.ts';
 import { routersOf } from '../../src/http/routers.ts';
 import { TEST_ADMIN_TOKEN } from '../helpers/harness.ts';
 

@@ -1,4 +1,4 @@
-// The API reference: /openapi.json (generated, see openapi.ts) and /docs, a Swagger UI page whose
+// The API reference: /openapi.json (generated, see document.ts) and /docs, a Swagger UI page whose
 // files come from the swagger-ui-dist package on disk, so nothing is fetched from a CDN.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -6,10 +6,10 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type Router from '@koa/router';
 import type Koa from 'koa';
-import { buildOpenApi, type OpenApiDocument } from './openapi.ts';
-import { routersOf } from './routers.ts';
-import { sendStaticFile } from './staticFiles.ts';
-import { setPageSecurityHeaders } from './pageHeaders.ts';
+import { buildOpenApi, type OpenApiDocument } from './document.ts';
+import { routersOf } from '../http/routers.ts';
+import { sendStaticFile } from '../http/staticFiles.ts';
+import { setPageSecurityHeaders } from '../http/pageHeaders.ts';
 
 const require = createRequire(import.meta.url);
 const swaggerUiFolder = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -17,7 +17,7 @@ const swaggerUiFolder = path.dirname(require.resolve('swagger-ui-dist/package.js
 const SWAGGER_FILES = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png', 'index.css']);
 
 function packageVersion(): string {
-  // src/http/docs.ts and dist/http/docs.js both sit two folders below package.json.
+  // src/openapi/docs.ts and dist/openapi/docs.js both sit two folders below package.json.
   const file = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../package.json');
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8')).version ?? '0.0.0';
