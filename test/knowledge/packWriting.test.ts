@@ -81,7 +81,7 @@ describe('packs written while a sync goes on', () => {
     const sync = performSync(rt.runtime.ctx, { dataSourceId, run });
     try {
       // 640 or more chunks are back: the first pack (500) is stored, the sync has not finished.
-      await waitFor(() => KnowledgePackModel.exists({ dataSourceId, run }));
+      await waitFor(() => KnowledgePackModel.exists({ dataSourceId, run }), 90_000); // a bound, not a speed check: CI can be several times slower
       expect(inputsSince(firstRequest) - held).toBeLessThan(ROWS);
       expect((await DataSourceModel.findById(dataSourceId).lean())!.state).toBe('syncing');
     } finally {
