@@ -21,14 +21,15 @@ const files = gatewayFiles(
 );
 
 /** What would make the page wider than the window, or hide part of it behind a sideways scroll. */
-async function layout(page: Page) {
-  return page.evaluate(() => ({
+async function layout(page: Page): Promise<{ innerWidth: number; scrollWidth: number; clipped: string[] }> {
+  // A string: the tests are typechecked without the DOM's types.
+  return page.evaluate(`({
     innerWidth: window.innerWidth,
     scrollWidth: document.documentElement.scrollWidth,
     clipped: [...document.querySelectorAll('main, nav, .card, table, form')]
       .filter((el) => el.scrollWidth > el.clientWidth + 1)
-      .map((el) => `${el.tagName.toLowerCase()}.${el.className} (${el.scrollWidth} > ${el.clientWidth}): ${(el.textContent ?? '').slice(0, 40)}`),
-  }));
+      .map((el) => el.tagName.toLowerCase() + '.' + el.className + ' (' + el.scrollWidth + ' > ' + el.clientWidth + '): ' + (el.textContent ?? '').slice(0, 40)),
+  })`);
 }
 
 /** Visible, and wholly inside the window's width. */

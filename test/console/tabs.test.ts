@@ -91,13 +91,14 @@ describe.skipIf(!browserPath)(`console: two tabs, no channel key${browserPath ? 
 
     // No key in either tab's storage or on its pages, and none was sent or rotated.
     for (const tab of [first, second]) {
-      const stored = await tab.evaluate(() => ({ session: Object.entries(sessionStorage), local: Object.entries(localStorage) }));
+      // Strings: the tests are typechecked without the DOM's types.
+      const stored: { session: [string, string][]; local: [string, string][] } = await tab.evaluate('({ session: Object.entries(sessionStorage), local: Object.entries(localStorage) })');
       expect(stored.local).toEqual([]);
       const keys = stored.session.map(([key]) => key);
       expect(keys).toContain('relay.adminToken');
       expect(keys.filter((key) => !['relay.adminToken', 'relay.botId'].includes(key))).toEqual([]);
       expect(JSON.stringify(stored)).not.toMatch(/sk_/);
-      expect(await tab.evaluate(() => document.body.innerText)).not.toMatch(/sk_/);
+      expect(await tab.evaluate('document.body.innerText')).not.toMatch(/sk_/);
     }
     const mirrored = sent.filter((r) => r.url.includes(`/api/admin/bots/${tenant.botId}/channels/${script.channelId}/public/2.0/`));
     expect(mirrored.some((r) => r.url.endsWith('/message'))).toBe(true);
