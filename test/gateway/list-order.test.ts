@@ -4,6 +4,7 @@
 // filtered or not. On the embedded database the newest-first reads come from an index read
 // backwards, with no sort of their own.
 import { randomUUID } from 'node:crypto';
+import type { Collection } from 'mongodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestRuntime } from '../helpers/harness.ts';
 import { adminApi } from '../helpers/factories.ts';
@@ -92,12 +93,13 @@ describe('gateway delivery list order', () => {
   it.skipIf(!!process.env.MONGODB_URI)('reads newest first from an index backwards, with no sort of its own (SQLite plan)', async () => {
     await RuleOutcomeModel.create({ delivery: rows[0]!.id, run: 0, rule: 'r', file: 'r.json', result: 'matched', evaluatedAt: new Date() });
     const newestFirst = { _id: -1 } as const;
+    const deliveries = GatewayDeliveryModel.collection as unknown as Collection<{ _id: string; source: string; event: string }>;
     const cursor = rows[5]!.id;
     const reads = [
-      GatewayDeliveryModel.collection.find({ _id: { $gte: '' } }).sort(newestFirst).limit(3),
-      GatewayDeliveryModel.collection.find({ _id: { $lte: cursor } }).sort(newestFirst).limit(4),
-      GatewayDeliveryModel.collection.find({ source: 'shop', _id: { $lte: cursor } }).sort(newestFirst).limit(4),
-      GatewayDeliveryModel.collection.find({ event: 'order.paid', _id: { $gte: '' } }).sort(newestFirst).limit(3),
+      deliveries.find({ _id: { $gte: '' } }).sort(newestFirst).limit(3),
+      deliveries.find({ _id: { $lte: cursor } }).sort(newestFirst).limit(4),
+      deliveries.find({ source: 'shop', _id: { $lte: cursor } }).sort(newestFirst).limit(4),
+      deliveries.find({ event: 'order.paid', _id: { $gte: '' } }).sort(newestFirst).limit(3),
       RuleOutcomeModel.collection.find({ delivery: { $lt: cursor } }).sort({ delivery: -1 }).limit(4),
     ];
     for (const read of reads) {
