@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
 import { pageById, type Page, type PageQuery } from '../http/pagination.ts';
 import { DeliveryModel, type AttemptResult, type Delivery, type DeliveryAttempt } from './model.ts';
-import { currentDelivery, readAttempts, resultsOfHook } from './attempts.ts';
+import { readAttempts, resultsOfHook, unsettledChange } from './attempts.ts';
 import { getWebhook, setWebhookEnabled } from './service.ts';
 import type { Webhook } from './model.ts';
 import { trusted } from '../db/connection.ts';
@@ -15,12 +15,21 @@ import type { RetrySchedule } from './retry.ts';
 /** `status` is the delivery's state as its attempts tell it; `settled` is what its row says yet. */
 export type DeliveryWithAttempts = Delivery & { attempts: DeliveryAttempt[]; settled: Delivery['status'] };
 
+/**
+ * The deliveries as their attempts tell them. The rows are the caller's fresh read, so each
+ * becomes its answer in place: copying a row of some 25 fields, twice for a fresh row whose
+ * result is not yet settled on it, cost a third of a log page's own JS (docs/BENCHMARKS.md).
+ */
 async function withAttempts(deliveries: Delivery[], known?: AttemptResult[]): Promise<DeliveryWithAttempts[]> {
   const byDelivery = byParent(await readAttempts(deliveries, known), (a) => a.deliveryId);
   return deliveries.map((d) => {
     const own = byDelivery.get(d.id) ?? [];
-    // Object.assign, not a spread and two fields: see currentDelivery.
-    return Object.assign({}, currentDelivery(d, own.at(-1)), { attempts: own, settled: d.status });
+    const row = d as DeliveryWithAttempts;
+    row.settled = d.status;
+    row.attempts = own;
+    const change = unsettledChange(d, own.at(-1));
+    if (change) Object.assign(row, change);
+    return row;
   });
 }
 
