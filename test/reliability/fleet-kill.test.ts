@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUri, uniqueDatabaseName } from '../helpers/harness.ts';
 import { gatewayFiles } from '../gateway/support/gatewayFiles.ts';
 import { adminApi, bootstrap, enabledHook, eventually, QUICK_RECOVERY_ENV, relayCluster, type Relay, type Tenant } from './support/cluster.ts';
-import { clients, inParallel, postDelivery, signedDelivery, trafficSink, type Receipt } from './support/fleetTraffic.ts';
+import { clients, inParallel, postDelivery, signedDelivery, trafficSink, type Receipt, type Tripwire } from './support/fleetTraffic.ts';
 
 const OLD_SECRET = 'fleet-old-secret-0123456789';
 const NEW_SECRET = 'fleet-new-secret-0123456789';
@@ -94,13 +94,13 @@ describe('two api instances and a worker on one database, each killed in turn', 
         answered.set(n, await client.conversation(n, n % 2 ? api2 : api1));
       }),
       ...Array.from({ length: DELIVERIES }, (_, i) => async () => {
-        stored.add(await client.delivery(signedDelivery(NEW_SECRET, { event: 'load', i }), i % 2 ? api2 : api1));
+        stored.add(await client.delivery(signedDelivery(OLD_SECRET, { event: 'load', i }), i % 2 ? api2 : api1));
       }),
     ];
 
     // Phase 1: the worker dies while it forwards its tenth delivery since now.
     const forwardsBefore = receipts.filter((r) => r.kind === 'forward').length;
-    const workerKill = { victim: worker, when: (r: Receipt) => r.kind === 'forward' && receipts.filter((x) => x.kind === 'forward').length >= forwardsBefore + 10 };
+    const workerKill: Tripwire = { victim: worker, when: (r: Receipt) => r.kind === 'forward' && receipts.filter((x) => x.kind === 'forward').length >= forwardsBefore + 10 };
     tripwires.push(workerKill);
     await inParallel(phase(0), WIDTH);
     await eventually(() => workerKill.victim.alive() === false, 120_000);
@@ -109,7 +109,7 @@ describe('two api instances and a worker on one database, each killed in turn', 
 
     // Phase 2: api2 dies while it sends the first webhook of its eighth conversation of this phase.
     const api2Firsts = (r: Receipt) => r.kind === 'hook' && r.first && r.n! >= CONVERSATIONS && r.n! % 2 === 1;
-    const apiKill = { victim: api2, when: (r: Receipt) => api2Firsts(r) && receipts.filter(api2Firsts).length >= 8 };
+    const apiKill: Tripwire = { victim: api2, when: (r: Receipt) => api2Firsts(r) && receipts.filter(api2Firsts).length >= 8 };
     tripwires.push(apiKill);
     await inParallel(phase(1), WIDTH);
     await eventually(() => apiKill.killedAt !== undefined && !api2.alive(), 120_000);
