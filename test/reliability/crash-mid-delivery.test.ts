@@ -32,7 +32,7 @@ describe('a worker killed in the middle of a webhook attempt', () => {
     api = await cluster.start('api');
     tenant = await bootstrap(api);
     hookId = await enabledHook(api, tenant, 'sync.success', `${sink.url}/hook`);
-  });
+  }, 300_000);
   afterAll(async () => {
     await cluster.stopAll();
     await sink?.close();

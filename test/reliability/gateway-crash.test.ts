@@ -54,7 +54,7 @@ describe('gateway processes killed before their actions finish', () => {
     );
     cluster = relayCluster({ MONGODB_URI: databaseUri(uniqueDatabaseName()), ...QUICK_RECOVERY_ENV, ...files.env });
     api = await cluster.start('api');
-  });
+  }, 300_000);
   afterAll(async () => {
     await cluster?.stopAll();
     await sink?.close();
