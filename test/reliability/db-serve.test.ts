@@ -65,7 +65,10 @@ describe('relay db serve', () => {
 
     // A process on the same DATA_DIR without MONGODB_URI finds it, with what the others stored.
     const again = startServiceProcess({ MONGODB_URI: '', DATA_DIR: dataDir, EMBEDDED_DB_PORT: String(port), ROLE: 'api', ADMIN_TOKEN });
-    const line = await again.waitForLog((l) => typeof l.port === 'number', 90_000);
+    const line = await Promise.race([
+      again.waitForLog((l) => typeof l.port === 'number', 180_000),
+      again.exited.then((code) => Promise.reject(new Error(`exited with ${code}: ${again.stderr()}`))),
+    ]);
     const pubAgain = publicApi({ url: `http://127.0.0.1:${line.port}` }, tenant);
     expect((await pubAgain('GET', `/data-sources?dataSourceId=${ds.id}`)).body.dataSource).toMatchObject({ id: ds.id, state: 'synced' });
     again.child.kill('SIGTERM');
