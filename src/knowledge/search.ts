@@ -1,5 +1,5 @@
 // Searching a bot's segments (bm25.ts): BM25F over every segment with the statistics summed over
-// them, each chunk's row score added, a share of the best score among its row's other candidates,
+// them, each chunk's row score added, optionally a share of the best score among its row's other candidates,
 // one chunk per section, and the hits' texts read last, for the hits only.
 import { DEFAULT_RETRIEVER, type Bm25Segment, type ChunkRef, type IndexedChunk } from './bm25.ts';
 import { terms, type TermOptions } from './terms.ts';
