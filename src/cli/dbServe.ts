@@ -18,10 +18,22 @@ export async function serveEmbeddedDb(opts: { port?: string }): Promise<void> {
   const db = await startOwnEmbeddedDb(dataDir, port);
   process.stdout.write(`${JSON.stringify({ uri: db.uri, port, dataDir: path.join(dataDir, 'db') })}\n`);
   process.stderr.write(`relay: embedded database serving on ${db.uri}; set MONGODB_URI to it in each process; Ctrl-C stops it\n`);
+  let stopping = false;
   await new Promise<void>((resolve) => {
-    const stop = () => void db.stop().then(resolve);
+    const stop = () => {
+      stopping = true;
+      void db.stop().then(resolve);
+    };
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
-    db.process.once('exit', () => resolve());
+    db.process.once('exit', () => {
+      // Not asked to stop: the database died (killed, out of memory, a crash). A supervisor that
+      // restarts on failure must see a failure.
+      if (!stopping) {
+        process.stderr.write('relay: the embedded database exited on its own; its errors are in DATA_DIR/db/ferretdb.log\n');
+        process.exitCode = 1;
+      }
+      resolve();
+    });
   });
 }

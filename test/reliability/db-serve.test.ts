@@ -1,8 +1,8 @@
 // Issue 39 "The embedded database for several processes": `relay db serve` runs the embedded
 // FerretDB alone; an api and a worker process use it through MONGODB_URI, a process on its DATA_DIR
 // without MONGODB_URI finds it, a Relay process killed with SIGKILL leaves it serving, and SIGTERM
-// stops it cleanly with its data kept.
-import { spawn, type ChildProcess } from 'node:child_process';
+// stops it cleanly with its data kept; the database dying on its own ends it with exit 1.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -87,5 +87,11 @@ describe('relay db serve', () => {
     } finally {
       await client.close();
     }
+
+    // The database dying on its own is a failure a supervisor sees: exit 1, not 0.
+    const ferret = execFileSync('pgrep', ['-f', `^/.*ferretdb-.*--listen-addr=127\\.0\\.0\\.1:${port}`], { encoding: 'utf8' }).trim().split('\n');
+    expect(ferret).toHaveLength(1);
+    process.kill(Number(ferret[0]), 'SIGKILL');
+    expect(await served.exited).toBe(1);
   });
 });
