@@ -15,6 +15,8 @@ const MASKS: Array<[RegExp, string]> = [
   [/t=\d+/g, 't=<time>'],
   [/\b[0-9a-f]{40,}\b/gi, '<hex>'],
   [/v1,[A-Za-z0-9+/=]+/g, 'v1,<base64>'],
+  // An instance id: host, pid and a random suffix (src/jobs fleet registry).
+  [/^[A-Za-z0-9.-]+-\d+-[0-9a-f]{6}$/, '<instance>'],
 ];
 
 /** Values that differ on every run whatever their key holds. */
