@@ -225,7 +225,7 @@ function operationOf(entry: RouteEntry) {
   const params = entry.params ? jsonSchemaOf(entry.params) : undefined;
   const parameters = [
     ...entry.paramNames.map((n) => pathParameter(n, entry.area, params)),
-    ...(entry.query ? queryParameters(entry.query).map((p) => withExample(p, parameterExampleOf(key, 'query', p.name))) : []),
+    ...(entry.query ? queryParameters(entry.query).map((p) => withExample(p, typedExample(p.schema, parameterExampleOf(key, 'query', p.name)))) : []),
     ...(IDEMPOTENT.has(key) ? [IDEMPOTENCY_KEY_PARAMETER] : []),
     ...(key === GATEWAY_INTAKE ? gatewayHeaderParameters() : []),
   ];
@@ -246,7 +246,11 @@ function operationOf(entry: RouteEntry) {
   return operation;
 }
 
-const withExample = <T extends object>(parameter: T, example: string | undefined) => (example === undefined ? parameter : { ...parameter, example });
+const withExample = <T extends object>(parameter: T, example: unknown) => (example === undefined ? parameter : { ...parameter, example });
+
+/** A query string's value as its schema types it: `limit=10` is the integer 10. */
+const typedExample = (schema: JsonSchema, value: string | undefined): unknown =>
+  value !== undefined && (schema.type === 'integer' || schema.type === 'number') && /^\d+$/.test(value) ? Number(value) : value;
 
 export interface OpenApiDocument {
   openapi: string;
@@ -258,16 +262,22 @@ export interface OpenApiDocument {
 
 export function buildOpenApi(routers: AppRouters, info: { version: string; serverUrl?: string }): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
+  // Statuses whose schema is used, and those whose shared answer is (components list only those).
   const errorStatuses = new Set<string>();
+  const sharedStatuses = new Set<string>();
+  let usesSuccess = false;
   const tagsUsed = new Set<string>();
   for (const entry of listRoutes(routers)) {
     const operation = operationOf(entry);
     paths[entry.path] ??= {};
     paths[entry.path]![entry.method] = operation;
-    for (const status of Object.keys(operation.responses as object)) if (Number(status) >= 400) errorStatuses.add(status);
+    for (const [status, response] of Object.entries(operation.responses as Record<string, { $ref?: string }>)) {
+      if (Number(status) >= 400) (response.$ref ? sharedStatuses : errorStatuses).add(status);
+    }
+    if (JSON.stringify(operation.responses).includes('#/components/schemas/Success')) usesSuccess = true;
     tagsUsed.add((operation.tags as string[])[0]!);
   }
-  const errors = errorComponents(errorStatuses);
+  const errors = errorComponents([...errorStatuses, ...sharedStatuses], sharedStatuses);
   const fallbackTags = Object.values(FALLBACK_TAGS).filter((name) => tagsUsed.has(name)).map((name) => ({ name, description: 'Routes of a module no domain tag names yet.' }));
   return {
     openapi: '3.1.0',
@@ -288,7 +298,7 @@ export function buildOpenApi(routers: AppRouters, info: { version: string; serve
         AdminToken: { type: 'http', scheme: 'bearer' },
       },
       schemas: {
-        Success: { type: 'object', required: ['success'], properties: { success: { const: true } }, additionalProperties: true },
+        ...(usesSuccess ? { Success: { type: 'object', required: ['success'], properties: { success: { const: true } }, additionalProperties: true } } : {}),
         ...errors.schemas,
       },
       responses: errors.responses,

@@ -93,8 +93,11 @@ const SERVER_CODES = Object.entries(ERROR_STATUS)
   .map(([code]) => code)
   .sort((a, b) => Number(b === 'internal_error') - Number(a === 'internal_error'));
 
-/** One reusable answer per status used, with a recorded example from whichever operation gave it. */
-export function errorComponents(statuses: Iterable<string>) {
+/**
+ * The error schema of each status used, and a reusable answer for each status some operation
+ * shares (one it was not seen giving itself), with a recorded example from whichever operation gave it.
+ */
+export function errorComponents(statuses: Iterable<string>, shared: Set<string>) {
   const schemas: Record<string, unknown> = {
     ServerError: {
       type: 'object',
@@ -112,10 +115,11 @@ export function errorComponents(statuses: Iterable<string>) {
   };
   for (const status of [...new Set(statuses)].sort()) {
     schemas[schemaName(status)] = errorSchema(status);
-    const shared = sharedErrorExchange(Number(status), [GATEWAY_INTAKE]);
+    if (!shared.has(status)) continue;
+    const example = sharedErrorExchange(Number(status), [GATEWAY_INTAKE]);
     responses[schemaName(status)] = {
       description: STATUS_WORDS[status] ?? 'An error',
-      content: { 'application/json': { schema: { $ref: `#/components/schemas/${schemaName(status)}` }, ...(shared ? { examples: examplesOf([shared.exchange], `from ${shared.operation}`) } : {}) } },
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${schemaName(status)}` }, ...(example ? { examples: examplesOf([example.exchange], `from ${example.operation}`) } : {}) } },
     };
   }
   return { schemas, responses };
