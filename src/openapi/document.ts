@@ -8,7 +8,7 @@ import type { AppRouters } from '../http/routers.ts';
 import { OPERATION_SUMMARIES } from './summaries.ts';
 import { RESPONSE_SCHEMAS, STREAM_CONTENT } from './responses.ts';
 import { ADMIN_RESPONSE_SCHEMAS } from './adminResponses.ts';
-import { errorComponents, errorResponsesOf, IDEMPOTENT } from './errorResponses.ts';
+import { errorComponents, errorResponsesOf, IDEMPOTENCY_KEY_PARAMETER, IDEMPOTENT } from './errorResponses.ts';
 import { examplesOf, parameterExampleOf, requestExamplesOf, successExchanges, successStatusesOf } from './examples.ts';
 import { GATEWAY_DESCRIPTION, GATEWAY_INTAKE, gatewayHeaderParameters, gatewayRequestBody } from './gateway.ts';
 import { FALLBACK_TAGS, TAG_RULES, tagOfPath } from './tags.ts';
@@ -160,15 +160,6 @@ function operationId(entry: RouteEntry): string {
     .map((w) => w[0]!.toUpperCase() + w.slice(1));
   return entry.method + words.join('');
 }
-
-const IDEMPOTENCY_KEY_PARAMETER = {
-  name: 'Idempotency-Key',
-  in: 'header',
-  required: false,
-  description:
-    'Any 1-255 printable ASCII characters, unique per request (a UUID). A retry with the same key on the same channel within 24 h answers the first answer (with `Idempotent-Replayed: true`) and creates nothing; while the first still runs it is 409 `idempotency_key_in_use`; the same key with another route, version or body is 422 `idempotency_key_reused`. A request that was refused or failed frees its key.',
-  schema: { type: 'string', minLength: 1, maxLength: 255 },
-};
 
 /** Root routes that answer something other than a JSON envelope. */
 const NOT_JSON: Record<string, { description: string; content?: Record<string, unknown>; status?: string }> = {

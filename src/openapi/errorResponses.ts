@@ -27,6 +27,15 @@ const CONFLICTS = new Set([`post ${A}/bootstrap`, `post ${A}/conversations/{conv
 /** Operations that take an Idempotency-Key (http/idempotency.ts): 409 while the first runs, 422 for another request under the key. */
 export const IDEMPOTENT = new Set([`post ${P}/conversation`, `post ${P}/message`]);
 
+export const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Any 1-255 printable ASCII characters, unique per request (a UUID). A retry with the same key on the same channel within 24 h answers the first answer (with `Idempotent-Replayed: true`) and creates nothing; while the first still runs it is 409 `idempotency_key_in_use`; the same key with another route, version or body is 422 `idempotency_key_reused`. A request that was refused or failed frees its key.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
+
 /** 429: a plan limit or a sync already running (src/datasources/service.ts, sync.ts, src/chat/limits.ts). */
 const TOO_MANY = new Set([`post ${P}/data-sources`, `post ${P}/data-sources/sync`, `post ${P}/conversation`, `post ${P}/message`, `post ${HOOK}`]);
 

@@ -38,10 +38,10 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       },
       "response": {
         "success": true,
-        "teamId": "142bf6b1-4aa9-4c70-a1b5-f282d0e6f01a",
-        "botId": "12b573b8-f97b-4522-a959-6a8661786121",
-        "channelId": "4bee8a27-2097-40fa-b571-2da028d97c1a",
-        "secretKey": "sk_7ANtOevBgOx_fGH6ufM_rK4iNj2p3ogXEtvBj8vs8as"
+        "teamId": "3f805c30-ffa8-4009-aa59-7674aa8f5b71",
+        "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
+        "channelId": "1b789ad5-f848-48d5-867d-013b4fb66ca0",
+        "secretKey": "sk_eR44kh8ns7kbvRZN-SmjpuHrCvqZ336dMBiEH2KMQsE"
       }
     },
     {
@@ -50,8 +50,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": false,
         "code": "conflict",
-        "message": "A team named \"Acme\" already exists (142bf6b1-4aa9-4c70-a1b5-f282d0e6f01a): bootstrap has run before. Its channel key is shown only once; list its channels and rotate one for a new key, or bootstrap with another team name",
-        "teamId": "142bf6b1-4aa9-4c70-a1b5-f282d0e6f01a"
+        "message": "A team named \"Acme\" already exists (3f805c30-ffa8-4009-aa59-7674aa8f5b71): bootstrap has run before. Its channel key is shown only once; list its channels and rotate one for a new key, or bootstrap with another team name",
+        "teamId": "3f805c30-ffa8-4009-aa59-7674aa8f5b71"
       }
     },
     {
@@ -86,7 +86,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "team": {
-          "id": "4b7ccf77-3515-4c3b-addd-e997a2a84324",
+          "id": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8",
           "name": "Globex",
           "plan": "pro",
           "limits": {
@@ -99,7 +99,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
             "storageTokens": 0,
             "chatTokens": 0
           },
-          "createdAt": "2026-12-04T23:50:39.258Z"
+          "createdAt": "2026-12-05T00:19:49.560Z"
         }
       }
     },
@@ -130,7 +130,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "teams": [
           {
-            "id": "142bf6b1-4aa9-4c70-a1b5-f282d0e6f01a",
+            "id": "3f805c30-ffa8-4009-aa59-7674aa8f5b71",
             "name": "Acme",
             "plan": "standard",
             "limits": {
@@ -143,10 +143,10 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
               "storageTokens": 0,
               "chatTokens": 0
             },
-            "createdAt": "2026-12-04T23:50:39.201Z"
+            "createdAt": "2026-12-05T00:19:49.407Z"
           },
           {
-            "id": "4b7ccf77-3515-4c3b-addd-e997a2a84324",
+            "id": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8",
             "name": "Globex",
             "plan": "pro",
             "limits": {
@@ -159,7 +159,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
               "storageTokens": 0,
               "chatTokens": 0
             },
-            "createdAt": "2026-12-04T23:50:39.258Z"
+            "createdAt": "2026-12-05T00:19:49.560Z"
           }
         ]
       }
@@ -181,7 +181,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "team": {
-          "id": "4b7ccf77-3515-4c3b-addd-e997a2a84324",
+          "id": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8",
           "name": "Globex",
           "plan": "pro",
           "limits": {
@@ -194,7 +194,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
             "storageTokens": 0,
             "chatTokens": 0
           },
-          "createdAt": "2026-12-04T23:50:39.258Z"
+          "createdAt": "2026-12-05T00:19:49.560Z"
         }
       }
     },
@@ -232,7 +232,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "team": {
-          "id": "4b7ccf77-3515-4c3b-addd-e997a2a84324",
+          "id": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8",
           "name": "Globex",
           "plan": "enterprise",
           "limits": {
@@ -245,7 +245,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
             "storageTokens": 0,
             "chatTokens": 0
           },
-          "createdAt": "2026-12-04T23:50:39.258Z"
+          "createdAt": "2026-12-05T00:19:49.560Z"
         }
       }
     },
@@ -283,7 +283,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 201,
       "request": {
         "body": {
-          "teamId": "4b7ccf77-3515-4c3b-addd-e997a2a84324",
+          "teamId": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8",
           "name": "Helper",
           "welcomeMessage": "Hello! How can I help?"
         }
@@ -291,8 +291,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "bot": {
-          "id": "5a682cae-7bd7-4eb1-9fbf-13bdace8c5e2",
-          "teamId": "4b7ccf77-3515-4c3b-addd-e997a2a84324",
+          "id": "22fe3f74-77f7-40ee-b14c-5b7211d7b27c",
+          "teamId": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8",
           "name": "Helper",
           "instructions": "You are a helpful assistant. Answer from the knowledge you were given.",
           "welcomeMessage": "Hello! How can I help?",
@@ -300,7 +300,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
           "powerUps": [
             "human-handoff"
           ],
-          "createdAt": "2026-12-04T23:50:39.298Z"
+          "createdAt": "2026-12-05T00:19:49.611Z"
         }
       }
     },
@@ -338,15 +338,15 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "query": {
-          "teamId": "4b7ccf77-3515-4c3b-addd-e997a2a84324"
+          "teamId": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8"
         }
       },
       "response": {
         "success": true,
         "bots": [
           {
-            "id": "5a682cae-7bd7-4eb1-9fbf-13bdace8c5e2",
-            "teamId": "4b7ccf77-3515-4c3b-addd-e997a2a84324",
+            "id": "22fe3f74-77f7-40ee-b14c-5b7211d7b27c",
+            "teamId": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8",
             "name": "Helper",
             "instructions": "You are a helpful assistant. Answer from the knowledge you were given.",
             "welcomeMessage": "Hello! How can I help?",
@@ -354,7 +354,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
             "powerUps": [
               "human-handoff"
             ],
-            "createdAt": "2026-12-04T23:50:39.298Z"
+            "createdAt": "2026-12-05T00:19:49.611Z"
           }
         ]
       }
@@ -376,8 +376,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "bot": {
-          "id": "5a682cae-7bd7-4eb1-9fbf-13bdace8c5e2",
-          "teamId": "4b7ccf77-3515-4c3b-addd-e997a2a84324",
+          "id": "22fe3f74-77f7-40ee-b14c-5b7211d7b27c",
+          "teamId": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8",
           "name": "Helper",
           "instructions": "You are a helpful assistant. Answer from the knowledge you were given.",
           "welcomeMessage": "Hello! How can I help?",
@@ -385,7 +385,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
           "powerUps": [
             "human-handoff"
           ],
-          "createdAt": "2026-12-04T23:50:39.298Z"
+          "createdAt": "2026-12-05T00:19:49.611Z"
         }
       }
     },
@@ -420,8 +420,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "bot": {
-          "id": "5a682cae-7bd7-4eb1-9fbf-13bdace8c5e2",
-          "teamId": "4b7ccf77-3515-4c3b-addd-e997a2a84324",
+          "id": "22fe3f74-77f7-40ee-b14c-5b7211d7b27c",
+          "teamId": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8",
           "name": "Helper",
           "instructions": "You are a helpful assistant. Answer from the knowledge you were given.",
           "welcomeMessage": "Hello! How can I help?",
@@ -429,7 +429,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
           "powerUps": [
             "human-handoff"
           ],
-          "createdAt": "2026-12-04T23:50:39.298Z"
+          "createdAt": "2026-12-05T00:19:49.611Z"
         }
       }
     },
@@ -467,21 +467,21 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 201,
       "request": {
         "body": {
-          "botId": "5a682cae-7bd7-4eb1-9fbf-13bdace8c5e2",
+          "botId": "22fe3f74-77f7-40ee-b14c-5b7211d7b27c",
           "name": "Website"
         }
       },
       "response": {
         "success": true,
         "channel": {
-          "channelId": "ae4c530e-caf1-432e-ba2e-cede9f922062",
-          "botId": "5a682cae-7bd7-4eb1-9fbf-13bdace8c5e2",
-          "teamId": "4b7ccf77-3515-4c3b-addd-e997a2a84324",
+          "channelId": "b41deb27-80b6-42b7-a7ed-e1a09ff689c6",
+          "botId": "22fe3f74-77f7-40ee-b14c-5b7211d7b27c",
+          "teamId": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8",
           "name": "Website",
           "enabled": true,
-          "createdAt": "2026-12-04T23:50:39.361Z"
+          "createdAt": "2026-12-05T00:19:49.647Z"
         },
-        "secretKey": "sk_LXWgu1vTdEg-UdV5zt7btiDIwhsBNqeN5IZAOzpBSTk"
+        "secretKey": "sk_Pc9hdDrWHgG5gFM86SeXSJac-NRd-XJab3URXWg9Jw0"
       }
     },
     {
@@ -518,19 +518,19 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "query": {
-          "botId": "5a682cae-7bd7-4eb1-9fbf-13bdace8c5e2"
+          "botId": "22fe3f74-77f7-40ee-b14c-5b7211d7b27c"
         }
       },
       "response": {
         "success": true,
         "channels": [
           {
-            "channelId": "ae4c530e-caf1-432e-ba2e-cede9f922062",
-            "botId": "5a682cae-7bd7-4eb1-9fbf-13bdace8c5e2",
-            "teamId": "4b7ccf77-3515-4c3b-addd-e997a2a84324",
+            "channelId": "b41deb27-80b6-42b7-a7ed-e1a09ff689c6",
+            "botId": "22fe3f74-77f7-40ee-b14c-5b7211d7b27c",
+            "teamId": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8",
             "name": "Website",
             "enabled": true,
-            "createdAt": "2026-12-04T23:50:39.361Z"
+            "createdAt": "2026-12-05T00:19:49.647Z"
           }
         ]
       }
@@ -552,14 +552,14 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "channel": {
-          "channelId": "ae4c530e-caf1-432e-ba2e-cede9f922062",
-          "botId": "5a682cae-7bd7-4eb1-9fbf-13bdace8c5e2",
-          "teamId": "4b7ccf77-3515-4c3b-addd-e997a2a84324",
+          "channelId": "b41deb27-80b6-42b7-a7ed-e1a09ff689c6",
+          "botId": "22fe3f74-77f7-40ee-b14c-5b7211d7b27c",
+          "teamId": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8",
           "name": "Website",
           "enabled": true,
-          "createdAt": "2026-12-04T23:50:39.361Z"
+          "createdAt": "2026-12-05T00:19:49.647Z"
         },
-        "secretKey": "sk_Iz_pC6qCQA5RVDaewJWGIBasEU50l34zHMnIxQQ3VAQ"
+        "secretKey": "sk_wFQYjyL69BPZprtevok7tv2Jp_sduO5_r0I-G8M876M"
       }
     },
     {
@@ -602,12 +602,12 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "channel": {
-          "channelId": "ae4c530e-caf1-432e-ba2e-cede9f922062",
-          "botId": "5a682cae-7bd7-4eb1-9fbf-13bdace8c5e2",
-          "teamId": "4b7ccf77-3515-4c3b-addd-e997a2a84324",
+          "channelId": "b41deb27-80b6-42b7-a7ed-e1a09ff689c6",
+          "botId": "22fe3f74-77f7-40ee-b14c-5b7211d7b27c",
+          "teamId": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8",
           "name": "Website",
           "enabled": false,
-          "createdAt": "2026-12-04T23:50:39.361Z"
+          "createdAt": "2026-12-05T00:19:49.647Z"
         }
       }
     },
@@ -646,12 +646,12 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "dataSource": {
-          "id": "01a24377-92a7-7000-8cfb-1cc75a71ef5a",
+          "id": "01a24392-473b-7000-8af0-5da1b9a8e33e",
           "type": "MANUAL",
           "state": "not_synced",
           "lastSync": null,
           "syncInterval": null,
-          "createdAt": "2026-12-04T23:50:39.528Z"
+          "createdAt": "2026-12-05T00:19:49.691Z"
         }
       }
     },
@@ -705,17 +705,17 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "dataSources": [
           {
-            "id": "01a24377-92a7-7000-8cfb-1cc75a71ef5a",
+            "id": "01a24392-473b-7000-8af0-5da1b9a8e33e",
             "type": "MANUAL",
             "state": "not_synced",
             "lastSync": null,
             "syncInterval": null,
-            "createdAt": "2026-12-04T23:50:39.528Z"
+            "createdAt": "2026-12-05T00:19:49.691Z"
           }
         ],
         "pagination": {
           "total": 1,
-          "last": "01a24377-92a7-7000-8cfb-1cc75a71ef5a"
+          "last": "01a24392-473b-7000-8af0-5da1b9a8e33e"
         }
       }
     },
@@ -753,18 +753,18 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "query": {
-          "dataSourceId": "01a24377-92a7-7000-8cfb-1cc75a71ef5a"
+          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e"
         }
       },
       "response": {
         "success": true,
         "dataSource": {
-          "id": "01a24377-92a7-7000-8cfb-1cc75a71ef5a",
+          "id": "01a24392-473b-7000-8af0-5da1b9a8e33e",
           "type": "MANUAL",
           "state": "not_synced",
           "lastSync": null,
           "syncInterval": null,
-          "createdAt": "2026-12-04T23:50:39.528Z"
+          "createdAt": "2026-12-05T00:19:49.691Z"
         }
       }
     },
@@ -811,19 +811,19 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "body": {
-          "dataSourceId": "01a24377-92a7-7000-8cfb-1cc75a71ef5a",
+          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e",
           "syncInterval": "week"
         }
       },
       "response": {
         "success": true,
         "dataSource": {
-          "id": "01a24377-92a7-7000-8cfb-1cc75a71ef5a",
+          "id": "01a24392-473b-7000-8af0-5da1b9a8e33e",
           "type": "MANUAL",
           "state": "not_synced",
           "lastSync": null,
           "syncInterval": null,
-          "createdAt": "2026-12-04T23:50:39.528Z"
+          "createdAt": "2026-12-05T00:19:49.691Z"
         }
       }
     },
@@ -870,7 +870,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "body": {
-          "dataSourceId": "01a24377-92a7-7000-8cfb-1cc75a71ef5a",
+          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e",
           "dataSourceRows": [
             {
               "name": "returns.md",
@@ -944,7 +944,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "body": {
-          "dataSourceId": "01a24377-92a7-7000-8cfb-1cc75a71ef5a",
+          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e",
           "limit": 10
         }
       },
@@ -952,13 +952,13 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "dataSourceRows": [
           {
-            "id": "01a24377-93a7-7000-9da9-5ab1fe5636ee",
+            "id": "01a24392-476d-7000-85a7-993a39654c58",
             "name": "returns.md"
           }
         ],
         "pagination": {
           "total": 1,
-          "last": "01a24377-93a7-7000-9da9-5ab1fe5636ee"
+          "last": "01a24392-476d-7000-85a7-993a39654c58"
         }
       }
     },
@@ -1005,21 +1005,21 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "query": {
-          "dataSourceId": "01a24377-92a7-7000-8cfb-1cc75a71ef5a",
-          "dataSourceRowId": "01a24377-93a7-7000-9da9-5ab1fe5636ee"
+          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e",
+          "dataSourceRowId": "01a24392-476d-7000-85a7-993a39654c58"
         }
       },
       "response": {
         "success": true,
         "dataSourceRow": {
-          "id": "01a24377-93a7-7000-9da9-5ab1fe5636ee",
+          "id": "01a24392-476d-7000-85a7-993a39654c58",
           "name": "returns.md",
           "content": "# Returns\n\nItems can be returned within 30 days of delivery, in their original packaging.",
           "type": "MANUAL",
           "state": "not_synced",
           "lastSync": null,
-          "lastModified": "2026-12-04T23:50:39.783Z",
-          "createdAt": "2026-12-04T23:50:39.783Z"
+          "lastModified": "2026-12-05T00:19:49.741Z",
+          "createdAt": "2026-12-05T00:19:49.741Z"
         }
       }
     },
@@ -1066,10 +1066,10 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "body": {
-          "dataSourceId": "01a24377-92a7-7000-8cfb-1cc75a71ef5a",
+          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e",
           "dataSourceRows": [
             {
-              "id": "01a24377-93a7-7000-9da9-5ab1fe5636ee",
+              "id": "01a24392-476d-7000-85a7-993a39654c58",
               "name": "returns.md",
               "content": "# Returns\n\nItems can be returned within 30 days of delivery, in their original packaging.\n\nRefunds reach the original payment method within 5 business days."
             }
@@ -1123,7 +1123,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "body": {
-          "dataSourceId": "01a24377-92a7-7000-8cfb-1cc75a71ef5a"
+          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e"
         }
       },
       "response": {
@@ -1184,13 +1184,13 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "dataSources": [
           {
-            "id": "01a24377-92a7-7000-8cfb-1cc75a71ef5a",
+            "id": "01a24392-473b-7000-8af0-5da1b9a8e33e",
             "type": "MANUAL",
             "state": "synced",
-            "lastSync": "2026-12-04T23:50:40.215Z",
+            "lastSync": "2026-12-05T00:19:50.127Z",
             "syncInterval": "week",
-            "createdAt": "2026-12-04T23:50:39.528Z",
-            "botId": "12b573b8-f97b-4522-a959-6a8661786121",
+            "createdAt": "2026-12-05T00:19:49.691Z",
+            "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
             "name": "Data source 1",
             "lastError": null,
             "lastResults": {
@@ -1204,7 +1204,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         ],
         "pagination": {
           "total": 1,
-          "last": "01a24377-92a7-7000-8cfb-1cc75a71ef5a"
+          "last": "01a24392-473b-7000-8af0-5da1b9a8e33e"
         }
       }
     },
@@ -1234,13 +1234,13 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "dataSource": {
-          "id": "01a24377-92a7-7000-8cfb-1cc75a71ef5a",
+          "id": "01a24392-473b-7000-8af0-5da1b9a8e33e",
           "type": "MANUAL",
           "state": "synced",
-          "lastSync": "2026-12-04T23:50:40.215Z",
+          "lastSync": "2026-12-05T00:19:50.127Z",
           "syncInterval": "week",
-          "createdAt": "2026-12-04T23:50:39.528Z",
-          "botId": "12b573b8-f97b-4522-a959-6a8661786121",
+          "createdAt": "2026-12-05T00:19:49.691Z",
+          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
           "name": "Data source 1",
           "lastError": null,
           "lastResults": {
@@ -1293,13 +1293,13 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "dataSource": {
-          "id": "01a24377-92a7-7000-8cfb-1cc75a71ef5a",
+          "id": "01a24392-473b-7000-8af0-5da1b9a8e33e",
           "type": "MANUAL",
           "state": "synced",
-          "lastSync": "2026-12-04T23:50:40.215Z",
+          "lastSync": "2026-12-05T00:19:50.127Z",
           "syncInterval": "week",
-          "createdAt": "2026-12-04T23:50:39.528Z",
-          "botId": "12b573b8-f97b-4522-a959-6a8661786121",
+          "createdAt": "2026-12-05T00:19:49.691Z",
+          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
           "name": "Returns policy",
           "lastError": null,
           "lastResults": {
@@ -1347,15 +1347,15 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "hook": {
-          "id": "9640b7b9-a4a9-47de-b172-ff1f13c0df34",
-          "botId": "12b573b8-f97b-4522-a959-6a8661786121",
-          "dataSourceId": "01a24377-92a7-7000-8cfb-1cc75a71ef5a",
+          "id": "dd355d06-d424-4839-98ad-7a5a6380d1e8",
+          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
+          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e",
           "enabled": false,
-          "createdAt": "2026-12-04T23:50:40.911Z",
-          "updatedAt": "2026-12-04T23:50:40.911Z"
+          "createdAt": "2026-12-05T00:19:50.436Z",
+          "updatedAt": "2026-12-05T00:19:50.436Z"
         },
-        "secret": "CzF_L20Al_-fnn_o6HL9I_zuwtrBcvwheB9tBt8zubs",
-        "url": "http://localhost:3000/api/public/hooks/9640b7b9-a4a9-47de-b172-ff1f13c0df34/CzF_L20Al_-fnn_o6HL9I_zuwtrBcvwheB9tBt8zubs"
+        "secret": "3aQSyuZyVtiAcVNvMp1pYXVwefKVRJJbXGwMD7HK5AE",
+        "url": "http://localhost:3000/api/public/hooks/dd355d06-d424-4839-98ad-7a5a6380d1e8/3aQSyuZyVtiAcVNvMp1pYXVwefKVRJJbXGwMD7HK5AE"
       }
     },
     {
@@ -1394,12 +1394,12 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "hooks": [
           {
-            "id": "9640b7b9-a4a9-47de-b172-ff1f13c0df34",
-            "botId": "12b573b8-f97b-4522-a959-6a8661786121",
-            "dataSourceId": "01a24377-92a7-7000-8cfb-1cc75a71ef5a",
+            "id": "dd355d06-d424-4839-98ad-7a5a6380d1e8",
+            "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
+            "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e",
             "enabled": false,
-            "createdAt": "2026-12-04T23:50:40.911Z",
-            "updatedAt": "2026-12-04T23:50:40.911Z"
+            "createdAt": "2026-12-05T00:19:50.436Z",
+            "updatedAt": "2026-12-05T00:19:50.436Z"
           }
         ]
       }
@@ -1430,12 +1430,12 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "hook": {
-          "id": "9640b7b9-a4a9-47de-b172-ff1f13c0df34",
-          "botId": "12b573b8-f97b-4522-a959-6a8661786121",
-          "dataSourceId": "01a24377-92a7-7000-8cfb-1cc75a71ef5a",
+          "id": "dd355d06-d424-4839-98ad-7a5a6380d1e8",
+          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
+          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e",
           "enabled": false,
-          "createdAt": "2026-12-04T23:50:40.911Z",
-          "updatedAt": "2026-12-04T23:50:40.911Z"
+          "createdAt": "2026-12-05T00:19:50.436Z",
+          "updatedAt": "2026-12-05T00:19:50.436Z"
         }
       }
     },
@@ -1479,12 +1479,12 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "hook": {
-          "id": "9640b7b9-a4a9-47de-b172-ff1f13c0df34",
-          "botId": "12b573b8-f97b-4522-a959-6a8661786121",
-          "dataSourceId": "01a24377-92a7-7000-8cfb-1cc75a71ef5a",
+          "id": "dd355d06-d424-4839-98ad-7a5a6380d1e8",
+          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
+          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e",
           "enabled": false,
-          "createdAt": "2026-12-04T23:50:40.911Z",
-          "updatedAt": "2026-12-04T23:50:40.944Z"
+          "createdAt": "2026-12-05T00:19:50.436Z",
+          "updatedAt": "2026-12-05T00:19:50.457Z"
         }
       }
     },
@@ -1499,12 +1499,12 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "hook": {
-          "id": "9640b7b9-a4a9-47de-b172-ff1f13c0df34",
-          "botId": "12b573b8-f97b-4522-a959-6a8661786121",
-          "dataSourceId": "01a24377-92a7-7000-8cfb-1cc75a71ef5a",
+          "id": "dd355d06-d424-4839-98ad-7a5a6380d1e8",
+          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
+          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e",
           "enabled": true,
-          "createdAt": "2026-12-04T23:50:40.911Z",
-          "updatedAt": "2026-12-04T23:50:40.978Z"
+          "createdAt": "2026-12-05T00:19:50.436Z",
+          "updatedAt": "2026-12-05T00:19:50.576Z"
         }
       }
     },
@@ -1561,6 +1561,15 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "code": "hook_not_found",
         "message": "Sync hook not found"
       }
+    },
+    {
+      "summary": "No storage tokens left",
+      "status": 429,
+      "response": {
+        "success": false,
+        "code": "storage_tokens_exhausted",
+        "message": "The team has no storage tokens left"
+      }
     }
   ],
   "post /api/admin/bots/{botId}/sync-hooks/{hookId}/secret": [
@@ -1570,15 +1579,15 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "hook": {
-          "id": "9640b7b9-a4a9-47de-b172-ff1f13c0df34",
-          "botId": "12b573b8-f97b-4522-a959-6a8661786121",
-          "dataSourceId": "01a24377-92a7-7000-8cfb-1cc75a71ef5a",
+          "id": "dd355d06-d424-4839-98ad-7a5a6380d1e8",
+          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
+          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e",
           "enabled": true,
-          "createdAt": "2026-12-04T23:50:40.911Z",
-          "updatedAt": "2026-12-04T23:50:41.671Z"
+          "createdAt": "2026-12-05T00:19:50.436Z",
+          "updatedAt": "2026-12-05T00:19:50.796Z"
         },
-        "secret": "JH6lUCDkRC1SrzaVC2gQO5W2kugLj3JwUPbIUNgP0-o",
-        "url": "http://localhost:3000/api/public/hooks/9640b7b9-a4a9-47de-b172-ff1f13c0df34/JH6lUCDkRC1SrzaVC2gQO5W2kugLj3JwUPbIUNgP0-o"
+        "secret": "VPOzxyuSnKmGBHBesGRu-aTYy4JN94KowJJUP4ohhPo",
+        "url": "http://localhost:3000/api/public/hooks/dd355d06-d424-4839-98ad-7a5a6380d1e8/VPOzxyuSnKmGBHBesGRu-aTYy4JN94KowJJUP4ohhPo"
       }
     },
     {
@@ -1652,17 +1661,17 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "request": {
         "body": {
           "type": "conversation.started",
-          "url": "http://127.0.0.1:34047/hooks/relay"
+          "url": "http://127.0.0.1:33737/hooks/relay"
         }
       },
       "response": {
         "success": true,
         "webhook": {
-          "id": "01a24377-9b17-7000-9e4d-ef8f5ddc358c",
-          "botId": "12b573b8-f97b-4522-a959-6a8661786121",
+          "id": "01a24392-4be3-7000-a432-d4662f0c81cb",
+          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
           "type": "conversation.started",
           "enabled": false,
-          "url": "http://127.0.0.1:34047/hooks/relay",
+          "url": "http://127.0.0.1:33737/hooks/relay",
           "dataSourceIds": [],
           "customPayload": {
             "enabled": false,
@@ -1677,10 +1686,10 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
           "failingSince": null,
           "disabledAt": null,
           "disabledReason": null,
-          "createdAt": "2026-12-04T23:50:41.719Z",
-          "updatedAt": "2026-12-04T23:50:41.719Z"
+          "createdAt": "2026-12-05T00:19:50.890Z",
+          "updatedAt": "2026-12-05T00:19:50.890Z"
         },
-        "secret": "whsec_mfoz3DDN/TYE6DrLMnKyDdI02tG5XzZxbVcVWvyxLYE="
+        "secret": "whsec_H/KHOWF+U7zaXW0tsNZx1XRGGO2Gkd88RPQcq/AiqBk="
       }
     },
     {
@@ -1724,11 +1733,11 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "webhooks": [
           {
-            "id": "01a24377-9b17-7000-9e4d-ef8f5ddc358c",
-            "botId": "12b573b8-f97b-4522-a959-6a8661786121",
+            "id": "01a24392-4be3-7000-a432-d4662f0c81cb",
+            "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
             "type": "conversation.started",
             "enabled": false,
-            "url": "http://127.0.0.1:34047/hooks/relay",
+            "url": "http://127.0.0.1:33737/hooks/relay",
             "dataSourceIds": [],
             "customPayload": {
               "enabled": false,
@@ -1743,13 +1752,13 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
             "failingSince": null,
             "disabledAt": null,
             "disabledReason": null,
-            "createdAt": "2026-12-04T23:50:41.719Z",
-            "updatedAt": "2026-12-04T23:50:41.719Z"
+            "createdAt": "2026-12-05T00:19:50.890Z",
+            "updatedAt": "2026-12-05T00:19:50.890Z"
           }
         ],
         "pagination": {
           "total": 1,
-          "last": "01a24377-9b17-7000-9e4d-ef8f5ddc358c"
+          "last": "01a24392-4be3-7000-a432-d4662f0c81cb"
         }
       }
     },
@@ -1788,11 +1797,11 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "webhook": {
-          "id": "01a24377-9b17-7000-9e4d-ef8f5ddc358c",
-          "botId": "12b573b8-f97b-4522-a959-6a8661786121",
+          "id": "01a24392-4be3-7000-a432-d4662f0c81cb",
+          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
           "type": "conversation.started",
           "enabled": false,
-          "url": "http://127.0.0.1:34047/hooks/relay",
+          "url": "http://127.0.0.1:33737/hooks/relay",
           "dataSourceIds": [],
           "customPayload": {
             "enabled": false,
@@ -1807,8 +1816,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
           "failingSince": null,
           "disabledAt": null,
           "disabledReason": null,
-          "createdAt": "2026-12-04T23:50:41.719Z",
-          "updatedAt": "2026-12-04T23:50:41.719Z"
+          "createdAt": "2026-12-05T00:19:50.890Z",
+          "updatedAt": "2026-12-05T00:19:50.890Z"
         }
       }
     },
@@ -1858,11 +1867,11 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "webhook": {
-          "id": "01a24377-9b17-7000-9e4d-ef8f5ddc358c",
-          "botId": "12b573b8-f97b-4522-a959-6a8661786121",
+          "id": "01a24392-4be3-7000-a432-d4662f0c81cb",
+          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
           "type": "conversation.started",
           "enabled": false,
-          "url": "http://127.0.0.1:34047/hooks/relay",
+          "url": "http://127.0.0.1:33737/hooks/relay",
           "dataSourceIds": [],
           "customPayload": {
             "enabled": false,
@@ -1881,8 +1890,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
           "failingSince": null,
           "disabledAt": null,
           "disabledReason": null,
-          "createdAt": "2026-12-04T23:50:41.719Z",
-          "updatedAt": "2026-12-04T23:50:41.879Z"
+          "createdAt": "2026-12-05T00:19:50.890Z",
+          "updatedAt": "2026-12-05T00:19:51.023Z"
         }
       }
     },
@@ -1926,11 +1935,11 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "webhook": {
-          "id": "01a24377-9b17-7000-9e4d-ef8f5ddc358c",
-          "botId": "12b573b8-f97b-4522-a959-6a8661786121",
+          "id": "01a24392-4be3-7000-a432-d4662f0c81cb",
+          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
           "type": "conversation.started",
           "enabled": true,
-          "url": "http://127.0.0.1:34047/hooks/relay",
+          "url": "http://127.0.0.1:33737/hooks/relay",
           "dataSourceIds": [],
           "customPayload": {
             "enabled": false,
@@ -1949,8 +1958,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
           "failingSince": null,
           "disabledAt": null,
           "disabledReason": null,
-          "createdAt": "2026-12-04T23:50:41.719Z",
-          "updatedAt": "2026-12-04T23:50:41.977Z"
+          "createdAt": "2026-12-05T00:19:50.890Z",
+          "updatedAt": "2026-12-05T00:19:51.091Z"
         },
         "resent": 0
       }
@@ -1990,11 +1999,11 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "webhook": {
-          "id": "01a24377-9b17-7000-9e4d-ef8f5ddc358c",
-          "botId": "12b573b8-f97b-4522-a959-6a8661786121",
+          "id": "01a24392-4be3-7000-a432-d4662f0c81cb",
+          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
           "type": "conversation.started",
           "enabled": true,
-          "url": "http://127.0.0.1:34047/hooks/relay",
+          "url": "http://127.0.0.1:33737/hooks/relay",
           "dataSourceIds": [],
           "customPayload": {
             "enabled": false,
@@ -2013,10 +2022,10 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
           "failingSince": null,
           "disabledAt": null,
           "disabledReason": null,
-          "createdAt": "2026-12-04T23:50:41.719Z",
-          "updatedAt": "2026-12-04T23:50:41.998Z"
+          "createdAt": "2026-12-05T00:19:50.890Z",
+          "updatedAt": "2026-12-05T00:19:51.100Z"
         },
-        "secret": "whsec_xf2iQVrHB1XrpeGhGCMGrhGHaENlKsrqA79RkA9xiXQ="
+        "secret": "whsec_X1NbAb4RcNcW2E7muKcPVrRQOIHBhkxBSP9b74Wp2pM="
       }
     },
     {
@@ -2054,15 +2063,15 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "test": {
-          "deliveryId": "3bfdb3bf-1e53-47c3-8dc6-861d367bbcf8",
+          "deliveryId": "5c6501c0-f602-41e1-885a-d53bff6b195f",
           "request": {
             "method": "POST",
-            "url": "http://127.0.0.1:34047/hooks/relay"
+            "url": "http://127.0.0.1:33737/hooks/relay"
           },
           "status": 200,
           "body": "{\"ok\":true}",
           "bodyTruncated": false,
-          "durationMs": 27.4,
+          "durationMs": 86,
           "unresolved": [],
           "error": null
         }
@@ -2074,19 +2083,19 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "test": {
-          "deliveryId": "fea549aa-ce8b-47c8-adca-ba917859c468",
+          "deliveryId": "3a530221-c010-44d7-8192-1b0cdc60bdb8",
           "request": {
             "method": "POST",
-            "url": "http://127.0.0.1:41227/hook"
+            "url": "http://127.0.0.1:34653/hook"
           },
           "status": null,
           "body": "",
           "bodyTruncated": false,
-          "durationMs": 5.2,
+          "durationMs": 3,
           "unresolved": [],
           "error": {
             "code": "network",
-            "message": "connect ECONNREFUSED 127.0.0.1:41227"
+            "message": "connect ECONNREFUSED 127.0.0.1:34653"
           }
         }
       }
@@ -2131,7 +2140,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       },
       "response": {
         "success": true,
-        "conversationId": "01a24377-9cec-7000-bf5e-ca49bbe3dd2d",
+        "conversationId": "01a24392-4d93-7000-8160-5663061ba197",
         "response": "Hello! How can I help you today?"
       }
     },
@@ -2188,18 +2197,18 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "body": {
-          "conversationId": "01a24377-9cec-7000-bf5e-ca49bbe3dd2d",
+          "conversationId": "01a24392-4d93-7000-8160-5663061ba197",
           "message": "How long do I have to return an item?"
         }
       },
       "response": {
         "success": true,
-        "conversationId": "01a24377-9cec-7000-bf5e-ca49bbe3dd2d",
+        "conversationId": "01a24392-4d93-7000-8160-5663061ba197",
         "response": "**Returns**\n\nItems can be returned within 30 days of delivery, in their original packaging.\n\nRefunds reach the original payment method within 5 business days.\n\n_Source: returns.md_",
         "sources": [
           {
-            "rowId": "01a24377-93a7-7000-9da9-5ab1fe5636ee",
-            "dataSourceId": "01a24377-92a7-7000-8cfb-1cc75a71ef5a"
+            "rowId": "01a24392-476d-7000-85a7-993a39654c58",
+            "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e"
           }
         ]
       }
@@ -2264,14 +2273,14 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "conversations": [
           {
-            "id": "01a24377-9cec-7000-bf5e-ca49bbe3dd2d",
-            "createdAt": "2026-12-04T23:50:42.160Z",
+            "id": "01a24392-4d93-7000-8160-5663061ba197",
+            "createdAt": "2026-12-05T00:19:51.319Z",
             "initialMessage": null
           }
         ],
         "pagination": {
           "total": 1,
-          "last": "01a24377-9cec-7000-bf5e-ca49bbe3dd2d"
+          "last": "01a24392-4d93-7000-8160-5663061ba197"
         }
       }
     },
@@ -2309,7 +2318,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "body": {
-          "conversationId": "01a24377-9cec-7000-bf5e-ca49bbe3dd2d",
+          "conversationId": "01a24392-4d93-7000-8160-5663061ba197",
           "limit": 10
         }
       },
@@ -2317,27 +2326,27 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "messages": [
           {
-            "id": "10fa4bad-b39a-4429-85cd-a33e7cbd276c",
+            "id": "9075ddc2-0308-49b3-9c90-be3a4ae98c16",
             "message": "Hello! How can I help you today?",
             "role": "assistant",
-            "createdAt": "2026-12-04T23:50:42.184Z"
+            "createdAt": "2026-12-05T00:19:51.341Z"
           },
           {
-            "id": "46a41869-72da-47f7-9531-5c72965a2120",
+            "id": "89f5553d-cadd-4750-9e43-0892f86c5d5a",
             "message": "How long do I have to return an item?",
             "role": "user",
-            "createdAt": "2026-12-04T23:50:42.407Z"
+            "createdAt": "2026-12-05T00:19:51.593Z"
           },
           {
-            "id": "5b236757-53fd-42de-b2a4-a6edda2f77db",
+            "id": "f7ca263d-e160-4c49-b9e5-0d10577fbae7",
             "message": "**Returns**\n\nItems can be returned within 30 days of delivery, in their original packaging.\n\nRefunds reach the original payment method within 5 business days.\n\n_Source: returns.md_",
             "role": "assistant",
-            "createdAt": "2026-12-04T23:50:42.407Z"
+            "createdAt": "2026-12-05T00:19:51.593Z"
           }
         ],
         "pagination": {
           "total": 3,
-          "last": "5b236757-53fd-42de-b2a4-a6edda2f77db"
+          "last": "f7ca263d-e160-4c49-b9e5-0d10577fbae7"
         }
       }
     },
@@ -2392,10 +2401,10 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "conversations": [
           {
-            "id": "01a24377-9cec-7000-bf5e-ca49bbe3dd2d",
-            "createdAt": "2026-12-04T23:50:42.160Z",
+            "id": "01a24392-4d93-7000-8160-5663061ba197",
+            "createdAt": "2026-12-05T00:19:51.319Z",
             "initialMessage": null,
-            "botId": "12b573b8-f97b-4522-a959-6a8661786121",
+            "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
             "state": "Open",
             "userData": {},
             "userEmail": null,
@@ -2404,7 +2413,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         ],
         "pagination": {
           "total": 1,
-          "last": "01a24377-9cec-7000-bf5e-ca49bbe3dd2d"
+          "last": "01a24392-4d93-7000-8160-5663061ba197"
         }
       }
     },
@@ -2457,10 +2466,10 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "message": {
-          "id": "6ed3dd60-115c-4e7b-8189-590affeca274",
+          "id": "33d8ca16-7756-41fe-a55f-4453f296e788",
           "message": "Ana here: I can help with your return.",
           "role": "agent",
-          "createdAt": "2026-12-04T23:50:42.681Z",
+          "createdAt": "2026-12-05T00:19:52.459Z",
           "agent": {
             "name": "Ana",
             "email": "ana@example.com"
@@ -2511,10 +2520,10 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "conversation": {
-          "id": "01a24377-9cec-7000-bf5e-ca49bbe3dd2d",
-          "createdAt": "2026-12-04T23:50:42.160Z",
+          "id": "01a24392-4d93-7000-8160-5663061ba197",
+          "createdAt": "2026-12-05T00:19:51.319Z",
           "initialMessage": null,
-          "botId": "12b573b8-f97b-4522-a959-6a8661786121",
+          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
           "state": "Active",
           "userData": {},
           "userEmail": null,
@@ -2575,34 +2584,34 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "messages": [
           {
-            "id": "10fa4bad-b39a-4429-85cd-a33e7cbd276c",
+            "id": "9075ddc2-0308-49b3-9c90-be3a4ae98c16",
             "message": "Hello! How can I help you today?",
             "role": "assistant",
-            "createdAt": "2026-12-04T23:50:42.184Z"
+            "createdAt": "2026-12-05T00:19:51.341Z"
           },
           {
-            "id": "46a41869-72da-47f7-9531-5c72965a2120",
+            "id": "89f5553d-cadd-4750-9e43-0892f86c5d5a",
             "message": "How long do I have to return an item?",
             "role": "user",
-            "createdAt": "2026-12-04T23:50:42.407Z"
+            "createdAt": "2026-12-05T00:19:51.593Z"
           },
           {
-            "id": "5b236757-53fd-42de-b2a4-a6edda2f77db",
+            "id": "f7ca263d-e160-4c49-b9e5-0d10577fbae7",
             "message": "**Returns**\n\nItems can be returned within 30 days of delivery, in their original packaging.\n\nRefunds reach the original payment method within 5 business days.\n\n_Source: returns.md_",
             "role": "assistant",
-            "createdAt": "2026-12-04T23:50:42.407Z",
+            "createdAt": "2026-12-05T00:19:51.593Z",
             "sources": [
               {
-                "rowId": "01a24377-93a7-7000-9da9-5ab1fe5636ee",
-                "dataSourceId": "01a24377-92a7-7000-8cfb-1cc75a71ef5a"
+                "rowId": "01a24392-476d-7000-85a7-993a39654c58",
+                "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e"
               }
             ]
           },
           {
-            "id": "6ed3dd60-115c-4e7b-8189-590affeca274",
+            "id": "33d8ca16-7756-41fe-a55f-4453f296e788",
             "message": "Ana here: I can help with your return.",
             "role": "agent",
-            "createdAt": "2026-12-04T23:50:42.681Z",
+            "createdAt": "2026-12-05T00:19:52.459Z",
             "agent": {
               "name": "Ana",
               "email": "ana@example.com"
@@ -2611,7 +2620,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         ],
         "pagination": {
           "total": 4,
-          "last": "6ed3dd60-115c-4e7b-8189-590affeca274"
+          "last": "33d8ca16-7756-41fe-a55f-4453f296e788"
         }
       }
     },
@@ -2650,10 +2659,10 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "conversation": {
-          "id": "01a24377-9cec-7000-bf5e-ca49bbe3dd2d",
-          "createdAt": "2026-12-04T23:50:42.160Z",
+          "id": "01a24392-4d93-7000-8160-5663061ba197",
+          "createdAt": "2026-12-05T00:19:51.319Z",
           "initialMessage": null,
-          "botId": "12b573b8-f97b-4522-a959-6a8661786121",
+          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
           "state": "Resolved",
           "userData": {},
           "userEmail": null,
@@ -2714,18 +2723,18 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "deliveries": [
           {
-            "id": "01a24377-9d00-7000-ba88-19009e01bb0d",
-            "webhookId": "01a24377-9b17-7000-9e4d-ef8f5ddc358c",
-            "eventId": "01a24377-9cf3-7000-b526-63329edf2d11",
+            "id": "01a24392-4da6-7000-b157-0840b077cdeb",
+            "webhookId": "01a24392-4be3-7000-a432-d4662f0c81cb",
+            "eventId": "01a24392-4d9b-7000-9e89-f8dc515ce89e",
             "event": "conversation.started",
             "status": "delivered",
             "request": {
               "method": "POST",
-              "url": "http://127.0.0.1:34047/hooks/relay",
+              "url": "http://127.0.0.1:33737/hooks/relay",
               "headers": {
                 "Content-Type": "application/json"
               },
-              "body": "{\"event\":\"conversation.started\",\"timestamp\":\"2026-12-04T23:50:42.163Z\",\"conversation\":{\"id\":\"01a24377-9cec-7000-bf5e-ca49bbe3dd2d\",\"botId\":\"12b573b8-f97b-4522-a959-6a8661786121\",\"botName\":\"Support\",\"channelType\":\"api\",\"createdAt\":\"2026-12-04T23:50:42.160Z\",\"userData\":{}},\"deliveryId\":\"01a24377-9d00-7000-ba88-19009e01bb0d\"}"
+              "body": "{\"event\":\"conversation.started\",\"timestamp\":\"2026-12-05T00:19:51.323Z\",\"conversation\":{\"id\":\"01a24392-4d93-7000-8160-5663061ba197\",\"botId\":\"e2d38956-3f76-4ebb-80f1-7fc21077c251\",\"botName\":\"Support\",\"channelType\":\"api\",\"createdAt\":\"2026-12-05T00:19:51.319Z\",\"userData\":{}},\"deliveryId\":\"01a24392-4da6-7000-b157-0840b077cdeb\"}"
             },
             "unresolved": [],
             "attemptCount": 1,
@@ -2737,8 +2746,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
               {
                 "number": 1,
                 "status": "succeeded",
-                "startedAt": "2026-12-04T23:50:42.177Z",
-                "finishedAt": "2026-12-04T23:50:42.192Z",
+                "startedAt": "2026-12-05T00:19:51.335Z",
+                "finishedAt": "2026-12-05T00:19:51.349Z",
                 "httpStatus": 200,
                 "durationMs": 9.5,
                 "error": null,
@@ -2746,22 +2755,22 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
                 "responseTruncated": false
               }
             ],
-            "createdAt": "2026-12-04T23:50:42.177Z",
-            "finishedAt": "2026-12-04T23:50:42.192Z"
+            "createdAt": "2026-12-05T00:19:51.335Z",
+            "finishedAt": "2026-12-05T00:19:51.349Z"
           },
           {
-            "id": "3bfdb3bf-1e53-47c3-8dc6-861d367bbcf8",
-            "webhookId": "01a24377-9b17-7000-9e4d-ef8f5ddc358c",
-            "eventId": "test:3bfdb3bf-1e53-47c3-8dc6-861d367bbcf8",
+            "id": "5c6501c0-f602-41e1-885a-d53bff6b195f",
+            "webhookId": "01a24392-4be3-7000-a432-d4662f0c81cb",
+            "eventId": "test:5c6501c0-f602-41e1-885a-d53bff6b195f",
             "event": "conversation.started",
             "status": "delivered",
             "request": {
               "method": "POST",
-              "url": "http://127.0.0.1:34047/hooks/relay",
+              "url": "http://127.0.0.1:33737/hooks/relay",
               "headers": {
                 "Content-Type": "application/json"
               },
-              "body": "{\"event\":\"conversation.started\",\"timestamp\":\"2026-12-04T23:50:42.038Z\",\"conversation\":{\"id\":\"86e926b2-bc04-4cf0-a8c6-7adc6c1b5b5f\",\"botId\":\"12b573b8-f97b-4522-a959-6a8661786121\",\"botName\":\"Support\",\"channelType\":\"api\",\"initialMessage\":\"Hello, I have a question.\",\"createdAt\":\"2026-12-04T23:50:42.038Z\"},\"deliveryId\":\"3bfdb3bf-1e53-47c3-8dc6-861d367bbcf8\"}"
+              "body": "{\"event\":\"conversation.started\",\"timestamp\":\"2026-12-05T00:19:51.159Z\",\"conversation\":{\"id\":\"47b31b0e-c0f5-45e4-8f41-8094825caa37\",\"botId\":\"e2d38956-3f76-4ebb-80f1-7fc21077c251\",\"botName\":\"Support\",\"channelType\":\"api\",\"initialMessage\":\"Hello, I have a question.\",\"createdAt\":\"2026-12-05T00:19:51.159Z\"},\"deliveryId\":\"5c6501c0-f602-41e1-885a-d53bff6b195f\"}"
             },
             "unresolved": [],
             "attemptCount": 1,
@@ -2773,22 +2782,22 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
               {
                 "number": 1,
                 "status": "succeeded",
-                "startedAt": "2026-12-04T23:50:42.039Z",
-                "finishedAt": "2026-12-04T23:50:42.068Z",
+                "startedAt": "2026-12-05T00:19:51.160Z",
+                "finishedAt": "2026-12-05T00:19:51.251Z",
                 "httpStatus": 200,
-                "durationMs": 27.4,
+                "durationMs": 86,
                 "error": null,
                 "responseBody": "{\"ok\":true}",
                 "responseTruncated": false
               }
             ],
-            "createdAt": "2026-12-04T23:50:42.039Z",
-            "finishedAt": "2026-12-04T23:50:42.068Z"
+            "createdAt": "2026-12-05T00:19:51.160Z",
+            "finishedAt": "2026-12-05T00:19:51.251Z"
           }
         ],
         "pagination": {
           "total": 2,
-          "last": "3bfdb3bf-1e53-47c3-8dc6-861d367bbcf8",
+          "last": "5c6501c0-f602-41e1-885a-d53bff6b195f",
           "totalCapped": false
         }
       }
@@ -2828,18 +2837,18 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "delivery": {
-          "id": "01a24377-9d00-7000-ba88-19009e01bb0d",
-          "webhookId": "01a24377-9b17-7000-9e4d-ef8f5ddc358c",
-          "eventId": "01a24377-9cf3-7000-b526-63329edf2d11",
+          "id": "01a24392-4da6-7000-b157-0840b077cdeb",
+          "webhookId": "01a24392-4be3-7000-a432-d4662f0c81cb",
+          "eventId": "01a24392-4d9b-7000-9e89-f8dc515ce89e",
           "event": "conversation.started",
           "status": "delivered",
           "request": {
             "method": "POST",
-            "url": "http://127.0.0.1:34047/hooks/relay",
+            "url": "http://127.0.0.1:33737/hooks/relay",
             "headers": {
               "Content-Type": "application/json"
             },
-            "body": "{\"event\":\"conversation.started\",\"timestamp\":\"2026-12-04T23:50:42.163Z\",\"conversation\":{\"id\":\"01a24377-9cec-7000-bf5e-ca49bbe3dd2d\",\"botId\":\"12b573b8-f97b-4522-a959-6a8661786121\",\"botName\":\"Support\",\"channelType\":\"api\",\"createdAt\":\"2026-12-04T23:50:42.160Z\",\"userData\":{}},\"deliveryId\":\"01a24377-9d00-7000-ba88-19009e01bb0d\"}"
+            "body": "{\"event\":\"conversation.started\",\"timestamp\":\"2026-12-05T00:19:51.323Z\",\"conversation\":{\"id\":\"01a24392-4d93-7000-8160-5663061ba197\",\"botId\":\"e2d38956-3f76-4ebb-80f1-7fc21077c251\",\"botName\":\"Support\",\"channelType\":\"api\",\"createdAt\":\"2026-12-05T00:19:51.319Z\",\"userData\":{}},\"deliveryId\":\"01a24392-4da6-7000-b157-0840b077cdeb\"}"
           },
           "unresolved": [],
           "attemptCount": 1,
@@ -2851,8 +2860,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
             {
               "number": 1,
               "status": "succeeded",
-              "startedAt": "2026-12-04T23:50:42.177Z",
-              "finishedAt": "2026-12-04T23:50:42.192Z",
+              "startedAt": "2026-12-05T00:19:51.335Z",
+              "finishedAt": "2026-12-05T00:19:51.349Z",
               "httpStatus": 200,
               "durationMs": 9.5,
               "error": null,
@@ -2860,8 +2869,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
               "responseTruncated": false
             }
           ],
-          "createdAt": "2026-12-04T23:50:42.177Z",
-          "finishedAt": "2026-12-04T23:50:42.192Z"
+          "createdAt": "2026-12-05T00:19:51.335Z",
+          "finishedAt": "2026-12-05T00:19:51.349Z"
         }
       }
     },
@@ -2871,18 +2880,18 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "delivery": {
-          "id": "fea549aa-ce8b-47c8-adca-ba917859c468",
-          "webhookId": "01a24377-9cbb-7000-a84f-972a908f565c",
-          "eventId": "test:fea549aa-ce8b-47c8-adca-ba917859c468",
+          "id": "3a530221-c010-44d7-8192-1b0cdc60bdb8",
+          "webhookId": "01a24392-4d69-7000-9a41-522ff7a7480a",
+          "eventId": "test:3a530221-c010-44d7-8192-1b0cdc60bdb8",
           "event": "sync.success",
           "status": "failed",
           "request": {
             "method": "POST",
-            "url": "http://127.0.0.1:41227/hook",
+            "url": "http://127.0.0.1:34653/hook",
             "headers": {
               "Content-Type": "application/json"
             },
-            "body": "{\"success\":true,\"results\":{\"totalTokens\":1200,\"modifiedRows\":2,\"totalDocuments\":10,\"unmodifiedRows\":8,\"totalDataSourceRows\":10},\"bot\":\"Support\",\"dataSource\":\"Sample data source\",\"deliveryId\":\"fea549aa-ce8b-47c8-adca-ba917859c468\"}"
+            "body": "{\"success\":true,\"results\":{\"totalTokens\":1200,\"modifiedRows\":2,\"totalDocuments\":10,\"unmodifiedRows\":8,\"totalDataSourceRows\":10},\"bot\":\"Support\",\"dataSource\":\"Sample data source\",\"deliveryId\":\"3a530221-c010-44d7-8192-1b0cdc60bdb8\"}"
           },
           "unresolved": [],
           "attemptCount": 1,
@@ -2894,20 +2903,20 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
             {
               "number": 1,
               "status": "failed",
-              "startedAt": "2026-12-04T23:50:42.123Z",
-              "finishedAt": "2026-12-04T23:50:42.128Z",
+              "startedAt": "2026-12-05T00:19:51.287Z",
+              "finishedAt": "2026-12-05T00:19:51.290Z",
               "httpStatus": null,
-              "durationMs": 5.2,
+              "durationMs": 3,
               "error": {
                 "code": "network",
-                "message": "connect ECONNREFUSED 127.0.0.1:41227"
+                "message": "connect ECONNREFUSED 127.0.0.1:34653"
               },
               "responseBody": "",
               "responseTruncated": false
             }
           ],
-          "createdAt": "2026-12-04T23:50:42.123Z",
-          "finishedAt": "2026-12-04T23:50:42.128Z"
+          "createdAt": "2026-12-05T00:19:51.287Z",
+          "finishedAt": "2026-12-05T00:19:51.290Z"
         }
       }
     },
@@ -2946,22 +2955,22 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "delivery": {
-          "id": "01a24377-9d00-7000-ba88-19009e01bb0d",
-          "webhookId": "01a24377-9b17-7000-9e4d-ef8f5ddc358c",
-          "eventId": "01a24377-9cf3-7000-b526-63329edf2d11",
+          "id": "01a24392-4da6-7000-b157-0840b077cdeb",
+          "webhookId": "01a24392-4be3-7000-a432-d4662f0c81cb",
+          "eventId": "01a24392-4d9b-7000-9e89-f8dc515ce89e",
           "event": "conversation.started",
           "status": "pending",
           "request": {
             "method": "POST",
-            "url": "http://127.0.0.1:34047/hooks/relay",
+            "url": "http://127.0.0.1:33737/hooks/relay",
             "headers": {
               "Content-Type": "application/json"
             },
-            "body": "{\"event\":\"conversation.started\",\"timestamp\":\"2026-12-04T23:50:42.163Z\",\"conversation\":{\"id\":\"01a24377-9cec-7000-bf5e-ca49bbe3dd2d\",\"botId\":\"12b573b8-f97b-4522-a959-6a8661786121\",\"botName\":\"Support\",\"channelType\":\"api\",\"createdAt\":\"2026-12-04T23:50:42.160Z\",\"userData\":{}},\"deliveryId\":\"01a24377-9d00-7000-ba88-19009e01bb0d\"}"
+            "body": "{\"event\":\"conversation.started\",\"timestamp\":\"2026-12-05T00:19:51.323Z\",\"conversation\":{\"id\":\"01a24392-4d93-7000-8160-5663061ba197\",\"botId\":\"e2d38956-3f76-4ebb-80f1-7fc21077c251\",\"botName\":\"Support\",\"channelType\":\"api\",\"createdAt\":\"2026-12-05T00:19:51.319Z\",\"userData\":{}},\"deliveryId\":\"01a24392-4da6-7000-b157-0840b077cdeb\"}"
           },
           "unresolved": [],
           "attemptCount": 0,
-          "nextAttemptAt": "2026-12-04T23:50:43.508Z",
+          "nextAttemptAt": "2026-12-05T00:19:52.801Z",
           "cancelReason": null,
           "error": null,
           "test": false,
@@ -2969,8 +2978,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
             {
               "number": 1,
               "status": "succeeded",
-              "startedAt": "2026-12-04T23:50:42.177Z",
-              "finishedAt": "2026-12-04T23:50:42.192Z",
+              "startedAt": "2026-12-05T00:19:51.335Z",
+              "finishedAt": "2026-12-05T00:19:51.349Z",
               "httpStatus": 200,
               "durationMs": 9.5,
               "error": null,
@@ -2978,7 +2987,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
               "responseTruncated": false
             }
           ],
-          "createdAt": "2026-12-04T23:50:42.177Z",
+          "createdAt": "2026-12-05T00:19:51.335Z",
           "finishedAt": null
         }
       }
@@ -3053,10 +3062,10 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "body": {
-          "dataSourceId": "01a24377-92a7-7000-8cfb-1cc75a71ef5a",
+          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e",
           "dataSourceRows": [
             {
-              "id": "01a24377-93a7-7000-9da9-5ab1fe5636ee"
+              "id": "01a24392-476d-7000-85a7-993a39654c58"
             }
           ]
         }
@@ -3108,7 +3117,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "body": {
-          "dataSourceId": "01a24377-92a7-7000-8cfb-1cc75a71ef5a"
+          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e"
         }
       },
       "response": {
@@ -3158,24 +3167,24 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 202,
       "request": {
         "headers": {
-          "X-Service-Signature": "sha256=34e9cb308707aa19415a7e89f84b3c4b719492c7a7624740be995a0e270cab59",
-          "X-Service-Delivery-Id": "0f443829-010b-4678-87c9-73237ac00669",
+          "X-Service-Signature": "sha256=128f5b9b20c4e2fdc71fcb4a2afee7da073c4f8998c889e6f84d8d55f721c028",
+          "X-Service-Delivery-Id": "a0ac903c-f323-431c-a521-835a76fbaa5a",
           "X-Service-Event": "conversation.started",
-          "X-Relay-Signature": "t=1796428243,v1=6312ad505207463cb8b3104a30b4d68ab1504be1cfac31a8042251817992fd34"
+          "X-Relay-Signature": "t=1796429993,v1=6d8bf330b1269c8b85aaac60d4dff61671f5c4ca1292f14008c5db03f895f9b2"
         },
         "body": {
           "event": "conversation.started",
-          "deliveryId": "0f443829-010b-4678-87c9-73237ac00669",
-          "conversationId": "148b40ed-383e-49a4-876c-ef45fe33f820",
-          "botId": "f3bdf559-400a-469d-901e-84c883aed3fe",
-          "createdAt": "2026-12-04T23:50:43.756Z"
+          "deliveryId": "a0ac903c-f323-431c-a521-835a76fbaa5a",
+          "conversationId": "3436f193-bba0-49b0-b129-6d792ae29234",
+          "botId": "c097a8f8-b16c-46ad-a612-68f8902b43be",
+          "createdAt": "2026-12-05T00:19:53.169Z"
         }
       },
       "response": {
         "success": true,
         "duplicate": false,
-        "deliveryId": "0f443829-010b-4678-87c9-73237ac00669",
-        "id": "01a24377-a332-7000-8294-8b3fc31c54d0"
+        "deliveryId": "a0ac903c-f323-431c-a521-835a76fbaa5a",
+        "id": "01a24392-54db-7000-8f07-135c11fb5e6f"
       }
     },
     {
@@ -3183,23 +3192,23 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "headers": {
-          "X-Service-Signature": "sha256=34e9cb308707aa19415a7e89f84b3c4b719492c7a7624740be995a0e270cab59",
-          "X-Service-Delivery-Id": "0f443829-010b-4678-87c9-73237ac00669",
+          "X-Service-Signature": "sha256=128f5b9b20c4e2fdc71fcb4a2afee7da073c4f8998c889e6f84d8d55f721c028",
+          "X-Service-Delivery-Id": "a0ac903c-f323-431c-a521-835a76fbaa5a",
           "X-Service-Event": "conversation.started",
-          "X-Relay-Signature": "t=1796428243,v1=6312ad505207463cb8b3104a30b4d68ab1504be1cfac31a8042251817992fd34"
+          "X-Relay-Signature": "t=1796429993,v1=6d8bf330b1269c8b85aaac60d4dff61671f5c4ca1292f14008c5db03f895f9b2"
         },
         "body": {
           "event": "conversation.started",
-          "deliveryId": "0f443829-010b-4678-87c9-73237ac00669",
-          "conversationId": "148b40ed-383e-49a4-876c-ef45fe33f820",
-          "botId": "f3bdf559-400a-469d-901e-84c883aed3fe",
-          "createdAt": "2026-12-04T23:50:43.756Z"
+          "deliveryId": "a0ac903c-f323-431c-a521-835a76fbaa5a",
+          "conversationId": "3436f193-bba0-49b0-b129-6d792ae29234",
+          "botId": "c097a8f8-b16c-46ad-a612-68f8902b43be",
+          "createdAt": "2026-12-05T00:19:53.169Z"
         }
       },
       "response": {
         "success": true,
         "duplicate": true,
-        "deliveryId": "0f443829-010b-4678-87c9-73237ac00669"
+        "deliveryId": "a0ac903c-f323-431c-a521-835a76fbaa5a"
       }
     },
     {
@@ -3207,13 +3216,13 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 202,
       "request": {
         "headers": {
-          "webhook-id": "msg_81dddcac79f04a6bbd8e0e4513c0353d",
-          "webhook-timestamp": "1796428243",
-          "webhook-signature": "v1,4cRa753B/iCCAkEr3pLOolUKkRgdmSaSV5BxZOOTX5E="
+          "webhook-id": "msg_2a0b7206260a4757be0d24e175018f69",
+          "webhook-timestamp": "1796429993",
+          "webhook-signature": "v1,YaQleJTSj5RMUmsd6DFn6lMJdPuUWYNmYQN5EbyUULY="
         },
         "body": {
           "type": "invoice.paid",
-          "timestamp": "2026-12-04T23:50:43.794Z",
+          "timestamp": "2026-12-05T00:19:53.250Z",
           "data": {
             "invoice": "in_1001",
             "amount": 4250
@@ -3223,8 +3232,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "duplicate": false,
-        "deliveryId": "msg_81dddcac79f04a6bbd8e0e4513c0353d",
-        "id": "01a24377-a356-7000-b0b9-2ed6219f2dda"
+        "deliveryId": "msg_2a0b7206260a4757be0d24e175018f69",
+        "id": "01a24392-5560-7000-91c8-98760e987232"
       }
     },
     {
@@ -3233,7 +3242,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "request": {
         "headers": {
           "X-Hub-Signature-256": "sha256=4037861d485c5ed9b5da3d6eb1528b9af63ce4e133ec14859101a10fc9085693",
-          "X-GitHub-Delivery": "57cb89ec-20c7-4bfc-a279-f66189bf7757",
+          "X-GitHub-Delivery": "c2bd8e1e-70cc-402b-9c86-1c03aacef204",
           "X-GitHub-Event": "issues"
         },
         "body": {
@@ -3251,7 +3260,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "duplicate": false,
         "deliveryId": "427d58d8-2894-8e2b-bb5c-6013c7887717",
-        "id": "01a24377-a361-7000-beff-d77d664e008d"
+        "id": "01a24392-55b5-7000-b025-f1be2350a844"
       }
     },
     {
@@ -3261,7 +3270,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "contentType": "application/x-www-form-urlencoded",
         "headers": {
           "X-Hub-Signature-256": "sha256=b8de88b91908657444e8247dff174917f21c777020b287c5c23fcdeb2d94f36a",
-          "X-GitHub-Delivery": "9ee344f5-84de-42c6-857b-beb5e7ae627b",
+          "X-GitHub-Delivery": "4617d88f-8cad-4dd7-9ad0-bfad2f4a0a80",
           "X-GitHub-Event": "issues"
         },
         "body": "payload=%7B%22action%22%3A%22closed%22%2C%22issue%22%3A%7B%22number%22%3A7%2C%22title%22%3A%22Checkout+fails+on+Safari%22%7D%7D"
@@ -3270,7 +3279,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "duplicate": false,
         "deliveryId": "8080182f-116b-8e08-a75f-e3d4e276fff1",
-        "id": "01a24377-a369-7000-a4a7-825b1e217435"
+        "id": "01a24392-55bd-7000-a1aa-0278a478dafa"
       }
     },
     {
@@ -3278,10 +3287,10 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 202,
       "request": {
         "headers": {
-          "Stripe-Signature": "t=1796428243,v1=537821250c5fed2fedd102ae54502d91260add73caba2f108c1460b6ddd08d8e"
+          "Stripe-Signature": "t=1796429993,v1=e58e5cd9c9b2e6c8d390f046c01b263edc66229525f05221f0e6a80770397302"
         },
         "body": {
-          "id": "evt_dca55346091e4f78851879f812e88975",
+          "id": "evt_bbc65e1bc4ec4fbcb7bf45f66dc959dd",
           "object": "event",
           "type": "invoice.paid",
           "livemode": false,
@@ -3296,8 +3305,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "duplicate": false,
-        "deliveryId": "evt_dca55346091e4f78851879f812e88975",
-        "id": "01a24377-a37d-7000-aa89-ea0c228b6720"
+        "deliveryId": "evt_bbc65e1bc4ec4fbcb7bf45f66dc959dd",
+        "id": "01a24392-55e2-7000-867b-1a71679b8990"
       }
     },
     {
@@ -3305,12 +3314,12 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 202,
       "request": {
         "headers": {
-          "X-Shop-Signature": "398804d6d18a13558f29a19db3ae491f94107e391883ec3529478290cb239fc0",
+          "X-Shop-Signature": "c75e48926fcf9abf05c381ae020224e1d2219716da78c458a8ac7ad9aa549ea1",
           "X-Shop-Topic": "order.shipped"
         },
         "body": {
           "order": {
-            "ref": "A-b9267de0",
+            "ref": "A-5378ca08",
             "status": "shipped"
           }
         }
@@ -3318,8 +3327,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "duplicate": false,
-        "deliveryId": "A-b9267de0",
-        "id": "01a24377-a38a-7000-ae89-2a2d44a13475"
+        "deliveryId": "A-5378ca08",
+        "id": "01a24392-55f9-7000-a787-5a31caf7640e"
       }
     },
     {
@@ -3390,9 +3399,9 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "deliveries": [
           {
-            "id": "01a24377-a332-7000-8294-8b3fc31c54d0",
+            "id": "01a24392-54db-7000-8f07-135c11fb5e6f",
             "source": "relay",
-            "deliveryId": "0f443829-010b-4678-87c9-73237ac00669",
+            "deliveryId": "a0ac903c-f323-431c-a521-835a76fbaa5a",
             "event": "conversation.started",
             "test": false,
             "signed": {
@@ -3400,21 +3409,21 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
               "event": true,
               "test": true
             },
-            "receivedAt": "2026-12-04T23:50:43.762Z",
+            "receivedAt": "2026-12-05T00:19:53.179Z",
             "run": 0,
             "processedRun": 0,
-            "processedAt": "2026-12-04T23:50:44.070Z",
+            "processedAt": "2026-12-05T00:19:53.508Z",
             "rules": [
               {
                 "run": 0,
                 "rule": "log-everything",
-                "file": "/tmp/relay-gateway-UhO0vL/rules/log.json",
+                "file": "/tmp/relay-gateway-rgCkp6/rules/log.json",
                 "result": "matched",
                 "error": null,
-                "evaluatedAt": "2026-12-04T23:50:44.062Z",
+                "evaluatedAt": "2026-12-05T00:19:53.492Z",
                 "actions": [
                   {
-                    "id": "907ec7a0-ee70-8f02-a479-496c7f587b32",
+                    "id": "59e10769-6181-8f72-b0ca-01f915e8dc86",
                     "index": 0,
                     "type": "log",
                     "status": "succeeded",
@@ -3427,17 +3436,17 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
                       "level": "info",
                       "message": "relay: conversation.started"
                     },
-                    "createdAt": "2026-12-04T23:50:44.062Z",
-                    "finishedAt": "2026-12-04T23:50:44.062Z"
+                    "createdAt": "2026-12-05T00:19:53.492Z",
+                    "finishedAt": "2026-12-05T00:19:53.492Z"
                   }
                 ]
               }
             ]
           },
           {
-            "id": "01a24377-a356-7000-b0b9-2ed6219f2dda",
+            "id": "01a24392-5560-7000-91c8-98760e987232",
             "source": "svix",
-            "deliveryId": "msg_81dddcac79f04a6bbd8e0e4513c0353d",
+            "deliveryId": "msg_2a0b7206260a4757be0d24e175018f69",
             "event": "invoice.paid",
             "test": false,
             "signed": {
@@ -3445,21 +3454,21 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
               "event": true,
               "test": false
             },
-            "receivedAt": "2026-12-04T23:50:43.798Z",
+            "receivedAt": "2026-12-05T00:19:53.313Z",
             "run": 0,
             "processedRun": 0,
-            "processedAt": "2026-12-04T23:50:44.070Z",
+            "processedAt": "2026-12-05T00:19:53.508Z",
             "rules": [
               {
                 "run": 0,
                 "rule": "log-everything",
-                "file": "/tmp/relay-gateway-UhO0vL/rules/log.json",
+                "file": "/tmp/relay-gateway-rgCkp6/rules/log.json",
                 "result": "matched",
                 "error": null,
-                "evaluatedAt": "2026-12-04T23:50:44.062Z",
+                "evaluatedAt": "2026-12-05T00:19:53.492Z",
                 "actions": [
                   {
-                    "id": "a50be3f0-2a8b-8798-92d7-36e7fc2c3fda",
+                    "id": "4d34325a-ca94-8407-bd03-7a1f3fbdfeed",
                     "index": 0,
                     "type": "log",
                     "status": "succeeded",
@@ -3472,15 +3481,15 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
                       "level": "info",
                       "message": "svix: invoice.paid"
                     },
-                    "createdAt": "2026-12-04T23:50:44.062Z",
-                    "finishedAt": "2026-12-04T23:50:44.062Z"
+                    "createdAt": "2026-12-05T00:19:53.492Z",
+                    "finishedAt": "2026-12-05T00:19:53.492Z"
                   }
                 ]
               }
             ]
           },
           {
-            "id": "01a24377-a361-7000-beff-d77d664e008d",
+            "id": "01a24392-55b5-7000-b025-f1be2350a844",
             "source": "github",
             "deliveryId": "427d58d8-2894-8e2b-bb5c-6013c7887717",
             "event": "issues",
@@ -3490,21 +3499,21 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
               "event": false,
               "test": false
             },
-            "receivedAt": "2026-12-04T23:50:43.809Z",
+            "receivedAt": "2026-12-05T00:19:53.397Z",
             "run": 0,
             "processedRun": 0,
-            "processedAt": "2026-12-04T23:50:44.070Z",
+            "processedAt": "2026-12-05T00:19:53.508Z",
             "rules": [
               {
                 "run": 0,
                 "rule": "log-everything",
-                "file": "/tmp/relay-gateway-UhO0vL/rules/log.json",
+                "file": "/tmp/relay-gateway-rgCkp6/rules/log.json",
                 "result": "matched",
                 "error": null,
-                "evaluatedAt": "2026-12-04T23:50:44.062Z",
+                "evaluatedAt": "2026-12-05T00:19:53.492Z",
                 "actions": [
                   {
-                    "id": "c92de4f5-2586-84ae-bd75-4282d1dcf995",
+                    "id": "153c222f-a530-8391-a8af-da2b66ebc9a9",
                     "index": 0,
                     "type": "log",
                     "status": "succeeded",
@@ -3517,8 +3526,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
                       "level": "info",
                       "message": "github: issues"
                     },
-                    "createdAt": "2026-12-04T23:50:44.062Z",
-                    "finishedAt": "2026-12-04T23:50:44.062Z"
+                    "createdAt": "2026-12-05T00:19:53.492Z",
+                    "finishedAt": "2026-12-05T00:19:53.492Z"
                   }
                 ]
               }
@@ -3527,7 +3536,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         ],
         "pagination": {
           "total": 6,
-          "last": "01a24377-a361-7000-beff-d77d664e008d",
+          "last": "01a24392-55b5-7000-b025-f1be2350a844",
           "totalCapped": false
         }
       }
@@ -3545,9 +3554,9 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "deliveries": [
           {
-            "id": "01a24377-a37d-7000-aa89-ea0c228b6720",
+            "id": "01a24392-55e2-7000-867b-1a71679b8990",
             "source": "stripe",
-            "deliveryId": "evt_dca55346091e4f78851879f812e88975",
+            "deliveryId": "evt_bbc65e1bc4ec4fbcb7bf45f66dc959dd",
             "event": "invoice.paid",
             "test": true,
             "signed": {
@@ -3555,21 +3564,21 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
               "event": true,
               "test": true
             },
-            "receivedAt": "2026-12-04T23:50:43.837Z",
+            "receivedAt": "2026-12-05T00:19:53.442Z",
             "run": 0,
             "processedRun": 0,
-            "processedAt": "2026-12-04T23:50:44.070Z",
+            "processedAt": "2026-12-05T00:19:53.910Z",
             "rules": [
               {
                 "run": 0,
                 "rule": "log-everything",
-                "file": "/tmp/relay-gateway-UhO0vL/rules/log.json",
+                "file": "/tmp/relay-gateway-rgCkp6/rules/log.json",
                 "result": "matched",
                 "error": null,
-                "evaluatedAt": "2026-12-04T23:50:44.062Z",
+                "evaluatedAt": "2026-12-05T00:19:53.901Z",
                 "actions": [
                   {
-                    "id": "77999b48-ce41-8797-890b-a3439f8a2849",
+                    "id": "53250bee-b3a6-815e-84a7-a14593b3967a",
                     "index": 0,
                     "type": "log",
                     "status": "succeeded",
@@ -3582,8 +3591,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
                       "level": "info",
                       "message": "stripe: invoice.paid"
                     },
-                    "createdAt": "2026-12-04T23:50:44.062Z",
-                    "finishedAt": "2026-12-04T23:50:44.062Z"
+                    "createdAt": "2026-12-05T00:19:53.901Z",
+                    "finishedAt": "2026-12-05T00:19:53.901Z"
                   }
                 ]
               }
@@ -3592,7 +3601,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         ],
         "pagination": {
           "total": 1,
-          "last": "01a24377-a37d-7000-aa89-ea0c228b6720",
+          "last": "01a24392-55e2-7000-867b-1a71679b8990",
           "totalCapped": false
         }
       }
@@ -3623,9 +3632,9 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "delivery": {
-          "id": "01a24377-a37d-7000-aa89-ea0c228b6720",
+          "id": "01a24392-55e2-7000-867b-1a71679b8990",
           "source": "stripe",
-          "deliveryId": "evt_dca55346091e4f78851879f812e88975",
+          "deliveryId": "evt_bbc65e1bc4ec4fbcb7bf45f66dc959dd",
           "event": "invoice.paid",
           "test": true,
           "signed": {
@@ -3633,30 +3642,30 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
             "event": true,
             "test": true
           },
-          "receivedAt": "2026-12-04T23:50:43.837Z",
+          "receivedAt": "2026-12-05T00:19:53.442Z",
           "run": 0,
           "processedRun": 0,
-          "processedAt": "2026-12-04T23:50:44.070Z",
+          "processedAt": "2026-12-05T00:19:53.910Z",
           "headers": {
-            "stripe-signature": "t=1796428243,v1=537821250c5fed2fedd102ae54502d91260add73caba2f108c1460b6ddd08d8e",
+            "stripe-signature": "t=1796429993,v1=e58e5cd9c9b2e6c8d390f046c01b263edc66229525f05221f0e6a80770397302",
             "content-type": "application/json",
-            "host": "127.0.0.1:43113",
+            "host": "127.0.0.1:35735",
             "accept-encoding": "gzip, deflate",
             "content-length": "155",
             "connection": "close"
           },
-          "body": "{\"id\":\"evt_dca55346091e4f78851879f812e88975\",\"object\":\"event\",\"type\":\"invoice.paid\",\"livemode\":false,\"data\":{\"object\":{\"id\":\"in_1001\",\"amount_paid\":4250}}}",
+          "body": "{\"id\":\"evt_bbc65e1bc4ec4fbcb7bf45f66dc959dd\",\"object\":\"event\",\"type\":\"invoice.paid\",\"livemode\":false,\"data\":{\"object\":{\"id\":\"in_1001\",\"amount_paid\":4250}}}",
           "rules": [
             {
               "run": 0,
               "rule": "log-everything",
-              "file": "/tmp/relay-gateway-UhO0vL/rules/log.json",
+              "file": "/tmp/relay-gateway-rgCkp6/rules/log.json",
               "result": "matched",
               "error": null,
-              "evaluatedAt": "2026-12-04T23:50:44.062Z",
+              "evaluatedAt": "2026-12-05T00:19:53.901Z",
               "actions": [
                 {
-                  "id": "77999b48-ce41-8797-890b-a3439f8a2849",
+                  "id": "53250bee-b3a6-815e-84a7-a14593b3967a",
                   "index": 0,
                   "type": "log",
                   "status": "succeeded",
@@ -3669,8 +3678,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
                     "level": "info",
                     "message": "stripe: invoice.paid"
                   },
-                  "createdAt": "2026-12-04T23:50:44.062Z",
-                  "finishedAt": "2026-12-04T23:50:44.062Z"
+                  "createdAt": "2026-12-05T00:19:53.901Z",
+                  "finishedAt": "2026-12-05T00:19:53.901Z"
                 }
               ]
             }
@@ -3712,7 +3721,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 202,
       "response": {
         "success": true,
-        "id": "01a24377-a332-7000-8294-8b3fc31c54d0",
+        "id": "01a24392-54db-7000-8f07-135c11fb5e6f",
         "run": 1
       }
     },
@@ -3825,22 +3834,22 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "config": {
           "version": "e1c8db43971c",
           "generation": 0,
-          "appliedAt": "2026-12-04T23:50:38.443Z",
+          "appliedAt": "2026-12-05T00:19:48.434Z",
           "error": null,
-          "instance": "vm-1965-a2df31"
+          "instance": "vm-2366-c936df"
         },
         "instances": [
           {
-            "id": "vm-1965-a2df31",
+            "id": "vm-2366-c936df",
             "role": "all",
             "host": "vm",
-            "pid": 1965,
-            "startedAt": "2026-12-04T23:50:38.333Z",
-            "heartbeatAt": "2026-12-04T23:50:38.465Z",
+            "pid": 2366,
+            "startedAt": "2026-12-05T00:19:48.336Z",
+            "heartbeatAt": "2026-12-05T00:19:48.462Z",
             "config": {
               "version": "e1c8db43971c",
               "generation": 0,
-              "appliedAt": "2026-12-04T23:50:38.443Z",
+              "appliedAt": "2026-12-05T00:19:48.434Z",
               "error": null
             }
           }
@@ -3864,12 +3873,12 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "response": {
         "success": true,
-        "dir": "/tmp/relay-gateway-UhO0vL/rules",
-        "loadedAt": "2026-12-04T23:50:38.431Z",
+        "dir": "/tmp/relay-gateway-rgCkp6/rules",
+        "loadedAt": "2026-12-05T00:19:48.422Z",
         "rules": [
           {
             "name": "log-everything",
-            "file": "/tmp/relay-gateway-UhO0vL/rules/log.json",
+            "file": "/tmp/relay-gateway-rgCkp6/rules/log.json",
             "enabled": true,
             "sources": [
               "*"
@@ -3912,12 +3921,12 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         ],
         "version": "e1c8db43971c",
         "generation": 1,
-        "dir": "/tmp/relay-gateway-UhO0vL/rules",
-        "loadedAt": "2026-12-04T23:50:44.210Z",
+        "dir": "/tmp/relay-gateway-rgCkp6/rules",
+        "loadedAt": "2026-12-05T00:19:54.227Z",
         "rules": [
           {
             "name": "log-everything",
-            "file": "/tmp/relay-gateway-UhO0vL/rules/log.json",
+            "file": "/tmp/relay-gateway-rgCkp6/rules/log.json",
             "enabled": true,
             "sources": [
               "*"

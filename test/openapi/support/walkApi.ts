@@ -137,6 +137,9 @@ export async function walkApi(r: Recorder, sink: Sink): Promise<void> {
   await limit({ storageTokens: 1, dataSourcesPerBot: 1 });
   await pubCall('post', '/data-sources/sync', { summary: 'No storage tokens left', status: 429, body: { dataSourceId } });
   await pubCall('post', '/data-sources', { summary: 'The plan allows no more', status: 429 });
+  const spare = await r.send({ key: `post /api/admin${BOT}/data-sources/{dataSourceId}/sync-hooks`, url: `/api/admin${B}/data-sources/${dataSourceId}/sync-hooks`, auth: adminAuth() });
+  await r.send({ key: `put /api/admin${HOOK}/enabled`, url: `/api/admin${B}/sync-hooks/${spare.body.hook.id}/enabled`, auth: adminAuth(), body: { enabled: true } });
+  await r.call({ ...trigger, url: new URL(spare.body.url).pathname, summary: 'No storage tokens left', status: 429 });
   await limit({ maxMessageLength: 20 });
   await pubCall('post', '/message', { summary: 'Longer than the bot allows', status: 429, body: { conversationId, message: 'A question that is longer than twenty characters' } });
   await limit({ chatTokens: 0 });
