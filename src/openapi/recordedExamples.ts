@@ -41,7 +41,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "teamId": "3f805c30-ffa8-4009-aa59-7674aa8f5b71",
         "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
         "channelId": "1b789ad5-f848-48d5-867d-013b4fb66ca0",
-        "secretKey": "sk_eR44kh8ns7kbvRZN-SmjpuHrCvqZ336dMBiEH2KMQsE"
+        "secretKey": "sk_EXAMPLEchannelKey00000000000000000000000000"
       }
     },
     {
@@ -481,7 +481,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
           "enabled": true,
           "createdAt": "2026-12-05T00:19:49.647Z"
         },
-        "secretKey": "sk_Pc9hdDrWHgG5gFM86SeXSJac-NRd-XJab3URXWg9Jw0"
+        "secretKey": "sk_EXAMPLEchannelKey00000000000000000000000000"
       }
     },
     {
@@ -559,7 +559,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
           "enabled": true,
           "createdAt": "2026-12-05T00:19:49.647Z"
         },
-        "secretKey": "sk_wFQYjyL69BPZprtevok7tv2Jp_sduO5_r0I-G8M876M"
+        "secretKey": "sk_EXAMPLEchannelKey00000000000000000000000000"
       }
     },
     {
@@ -1689,7 +1689,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
           "createdAt": "2026-12-05T00:19:50.890Z",
           "updatedAt": "2026-12-05T00:19:50.890Z"
         },
-        "secret": "whsec_H/KHOWF+U7zaXW0tsNZx1XRGGO2Gkd88RPQcq/AiqBk="
+        "secret": "whsec_EXAMPLEsigningSecret000000000000000000000000"
       }
     },
     {
@@ -2025,7 +2025,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
           "createdAt": "2026-12-05T00:19:50.890Z",
           "updatedAt": "2026-12-05T00:19:51.100Z"
         },
-        "secret": "whsec_X1NbAb4RcNcW2E7muKcPVrRQOIHBhkxBSP9b74Wp2pM="
+        "secret": "whsec_EXAMPLEsigningSecret000000000000000000000000"
       }
     },
     {

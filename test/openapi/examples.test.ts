@@ -18,7 +18,7 @@ import { Recorder } from './support/recorder.ts';
 import { walkApi } from './support/walkApi.ts';
 import { walkGateway, walkGatewayFiles } from './support/walkGateway.ts';
 import { walkRefusals } from './support/walkRefusals.ts';
-import { normalize } from './support/normalize.ts';
+import { normalize, withPlaceholderSecrets } from './support/normalize.ts';
 
 const RECORD = process.env.OPENAPI_RECORD === '1';
 const FILE = fileURLToPath(new URL('../../src/openapi/recordedExamples.ts', import.meta.url));
@@ -53,7 +53,7 @@ describe('OpenAPI examples, recorded from the real API', () => {
     expect(unwalked, 'operations the walk never called successfully (add them to test/openapi/support/walk*.ts)').toEqual([]);
     if (RECORD) {
       const header = fs.readFileSync(FILE, 'utf8').split('export const RECORDED_EXAMPLES')[0];
-      fs.writeFileSync(FILE, `${header}export const RECORDED_EXAMPLES: RecordedExamples = ${JSON.stringify(r.exchanges, null, 2)};\n`);
+      fs.writeFileSync(FILE, `${header}export const RECORDED_EXAMPLES: RecordedExamples = ${withPlaceholderSecrets(JSON.stringify(r.exchanges, null, 2))};\n`);
       return;
     }
     expect(Object.keys(r.exchanges).sort(), 'the operations recorded').toEqual(Object.keys(RECORDED_EXAMPLES).sort());
