@@ -4,8 +4,8 @@
 // counts against the same numbers. The dispatcher starts an attempt only on an idle slot held here,
 // and with a token when the hook has a rate. A slot is taken when a lane has more work than slots,
 // takes the lane's next attempts without another write, and goes back after IDLE_MS without work
-// or at the end of an attempt once HOLD_MS passed since it was taken (so other processes get
-// their turn). A process that finds no slot free asks again after a bounded backoff.
+// or at the end of an attempt once its hold (at most HOLD_MS) passed, so other processes get their
+// turn. A process that finds no slot free asks again after a bounded backoff.
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../observability/logger.ts';
@@ -18,9 +18,10 @@ import { WebhookLimitModel } from './model.ts';
 export const hookLimits = new SharedLimits(() => WebhookLimitModel.db.db!.collection(WebhookLimitModel.collection.collectionName));
 
 /**
- * A slot starts attempts for this long after it was taken. With the lease at the outbound timeout
- * + 5 s, an attempt started on it ends at least 3 s before the lease runs out: the margin for
- * clocks that differ between processes and for a process that stalls.
+ * A slot starts attempts for at most this long after it was taken (each slot a random part of it
+ * between a half and all, so a hook's slots do not all go back at once). With the lease at the
+ * outbound timeout + 5 s, an attempt started on it ends at least 3 s before the lease runs out: the
+ * margin for clocks that differ between processes and for a process that stalls.
  */
 export const HOLD_MS = 2_000;
 /** A slot that ran no attempt for this long goes back. */
@@ -35,6 +36,8 @@ export interface HeldSlot {
   holder: string;
   /** By the clock: the lease runs out at takenAt + leaseMs. */
   takenAt: number;
+  /** By the clock: attempts start on it until then (between HOLD_MS / 2 and HOLD_MS after takenAt). */
+  holdUntil: number;
   busy: boolean;
   /** By performance.now(): when its last attempt ended. */
   idleSince: number;
@@ -112,7 +115,7 @@ export class FleetLimits {
     slot.busy = false;
     slot.idleSince = performance.now();
     if (!share) return;
-    if (this.closed || this.opts.clock.now().getTime() >= slot.takenAt + HOLD_MS) {
+    if (this.closed || this.opts.clock.now().getTime() >= slot.holdUntil) {
       // Before asking again, a moment in which another process waiting for the hook may take it.
       if (waiting && !share.retry) this.retryIn(key, share, Math.random() * BACKOFF_MAX_MS);
       this.giveBack(key, share, [slot]);
@@ -162,7 +165,7 @@ export class FleetLimits {
   }
 
   private usable(slot: HeldSlot, settings: LaneSettings, now: number): boolean {
-    return !slot.busy && slot.index < settings.concurrency && now < slot.takenAt + HOLD_MS;
+    return !slot.busy && slot.index < settings.concurrency && now < slot.holdUntil;
   }
 
   /** Runs one take; when it got nothing, the hook waits `waitIfNone()` ms before asking again. */
@@ -207,7 +210,8 @@ export class FleetLimits {
     const now = this.opts.clock.now();
     const taken = await this.store.takeSlots(key, settings.concurrency, need, holder, now, this.opts.leaseMs);
     const idleSince = performance.now();
-    const slots = taken.map((index) => ({ index, holder, takenAt: now.getTime(), busy: false, idleSince }));
+    const takenAt = now.getTime();
+    const slots = taken.map((index) => ({ index, holder, takenAt, holdUntil: takenAt + HOLD_MS * (0.5 + Math.random() / 2), busy: false, idleSince }));
     share.slots.push(...slots);
     // Taken while the process was stopping: straight back.
     if (this.closed) this.giveBack(key, share, slots);
