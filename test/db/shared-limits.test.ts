@@ -29,7 +29,10 @@ describe('shared limits', () => {
     // Whatever the race left free goes to a last taker; no slot went to two.
     won.push(await limits.takeSlots('race', 3, 3, 'last', now, 60_000));
     expect(won.flat().sort()).toEqual([0, 1, 2]);
-    const holderOf = (index: number) => { const i = won.findIndex((w) => w.includes(index)); return i === RACERS ? 'last' : `racer-${i}`; };
+    const holderOf = (index: number) => {
+      const i = won.findIndex((w) => w.includes(index));
+      return i === RACERS ? 'last' : `racer-${i}`;
+    };
     const held = await collection.find({}).sort({ _id: 1 }).toArray();
     expect(held.map((d) => d.holder)).toEqual([0, 1, 2].map(holderOf));
     expect(await limits.takeSlots('race', 3, 3, 'later', now, 60_000)).toEqual([]);
