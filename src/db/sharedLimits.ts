@@ -61,7 +61,7 @@ export class SharedLimits {
     const taken = { $set: { holder, expiresAt: new Date(now.getTime() + leaseMs) } };
     const indexOf = (id: string) => Number(id.slice(id.lastIndexOf('#s') + 2));
     if (want <= 1) {
-      const doc = await this.slots.findOneAndUpdate({ _id: range, expiresAt: { $lte: now } }, taken, { projection: { _id: 1 } });
+      const doc = await this.slots.findOneAndUpdate({ _id: range, expiresAt: { $lte: now } }, taken);
       return doc ? [indexOf(doc._id)] : [];
     }
     // Several at once: which are free, then one update of those still free, then which it won.
@@ -93,8 +93,8 @@ export class SharedLimits {
     const _id = windowKey(owner);
     want = Math.min(want, perWindow);
     for (let round = 0; round < 3 && want > 0; round++) {
-      if (await this.windows.findOneAndUpdate({ _id, windowStart, count: { $lte: perWindow - want } }, { $inc: { count: want } }, { projection: { _id: 1 } })) return want;
-      if (await this.windows.findOneAndUpdate({ _id, windowStart: { $lt: windowStart } }, { $set: { windowStart, count: want } }, { projection: { _id: 1 } })) return want;
+      if (await this.windows.findOneAndUpdate({ _id, windowStart, count: { $lte: perWindow - want } }, { $inc: { count: want } })) return want;
+      if (await this.windows.findOneAndUpdate({ _id, windowStart: { $lt: windowStart } }, { $set: { windowStart, count: want } })) return want;
       const current = await this.windows.findOne({ _id });
       if (!current) {
         if (await insertedOnce(this.windows.insertOne({ _id, windowStart, count: want }))) return want;
@@ -103,7 +103,7 @@ export class SharedLimits {
       if (current.windowStart !== windowStart || current.count >= perWindow) return 0;
       // Fewer left than wanted: take what is left, if no one took it meanwhile.
       want = perWindow - current.count;
-      if (await this.windows.findOneAndUpdate({ _id, windowStart, count: current.count }, { $inc: { count: want } }, { projection: { _id: 1 } })) return want;
+      if (await this.windows.findOneAndUpdate({ _id, windowStart, count: current.count }, { $inc: { count: want } })) return want;
     }
     return 0;
   }
