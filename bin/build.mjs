@@ -6,14 +6,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { takeLockFolder } from './lock-folder.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OUT = path.join(ROOT, 'dist');
 export const CLI_ENTRY = path.join(OUT, 'src', 'cli', 'main.js');
 /** The sources of the last build, for the staleness check in bin/relay.js. */
 export const STAMP = path.join(OUT, 'build-inputs.json');
-
-const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 function tsFiles(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -104,8 +103,8 @@ async function compile(esbuild) {
 }
 
 /**
- * Builds dist/ when it is stale. Callers at the same time take turns through a lock folder (one
- * left by a crashed build is taken over after a minute). Returns false when esbuild is not installed.
+ * Builds dist/ when it is stale; callers at the same time take turns. Returns false when esbuild is
+ * not installed.
  */
 export async function ensureBuilt({ quiet = false } = {}) {
   if (!isStale()) return true;
@@ -115,25 +114,14 @@ export async function ensureBuilt({ quiet = false } = {}) {
   } catch {
     return false;
   }
-  const lock = path.join(ROOT, '.dist-lock');
-  for (;;) {
-    try {
-      fs.mkdirSync(lock);
-      break;
-    } catch (err) {
-      if (err.code !== 'EEXIST') throw err;
-      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > 60_000) fs.rmSync(lock, { recursive: true, force: true });
-      else sleep(50);
-    }
-  }
+  const release = takeLockFolder(path.join(ROOT, '.dist-lock'));
   try {
     if (!isStale()) return true;
     if (!quiet) process.stderr.write('relay: compiling src/ to dist/ …\n');
     await compile(esbuild);
     return true;
   } finally {
-    fs.rmSync(lock, { recursive: true, force: true });
+    release();
   }
 }
 

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { takeLockFolder } from '../bin/lock-folder.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const built = path.join(here, 'dist', 'index.html');
@@ -29,26 +30,14 @@ try {
   process.stderr.write('console: vite is not installed; skipping the console build (npm run build:console)\n');
   process.exit(0);
 }
-// Test files may call this at once: one builds, the others wait for it (a lock folder; a lock
-// left by a crashed build is taken over after a minute).
-const lock = path.join(here, '.build-lock');
-const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-for (;;) {
-  try {
-    fs.mkdirSync(lock);
-    break;
-  } catch (err) {
-    if (err.code !== 'EEXIST') throw err;
-    const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-    if (age > 60_000) fs.rmSync(lock, { recursive: true, force: true });
-    else sleep(100);
-    if (!fs.existsSync(lock) && fs.existsSync(built) && fs.statSync(built).mtimeMs >= sources) process.exit(0);
-  }
-}
+// Test files may call this at once: one builds, the others wait and then find it built.
+const release = takeLockFolder(path.join(here, '.build-lock'), 100);
 try {
-  process.stderr.write('console: building the web console (console/dist)…\n');
-  const result = spawnSync(process.execPath, [vite, 'build', '--config', path.join(here, 'vite.config.ts'), '--logLevel', 'warn'], { stdio: 'inherit' });
-  process.exitCode = result.status ?? 1;
+  if (!fs.existsSync(built) || fs.statSync(built).mtimeMs < sources) {
+    process.stderr.write('console: building the web console (console/dist)…\n');
+    const result = spawnSync(process.execPath, [vite, 'build', '--config', path.join(here, 'vite.config.ts'), '--logLevel', 'warn'], { stdio: 'inherit' });
+    process.exitCode = result.status ?? 1;
+  }
 } finally {
-  fs.rmSync(lock, { recursive: true, force: true });
+  release();
 }
