@@ -18,7 +18,10 @@ describe('a hook\'s concurrency across two api instances', () => {
   let open = 0;
   let most = 0;
   const arrivals: number[] = [];
-  /** 'answer': 200 after 100 ms; 'hold': never answered. */
+  /**
+   * 'answer': 200 after a second, so each instance's requests overlap the other's even while its
+   * conversations trickle in (each costs the database a few writes); 'hold': never answered.
+   */
   let mode: 'answer' | 'hold' = 'answer';
   let apis: Relay[];
   let tenant: Tenant;
@@ -30,7 +33,7 @@ describe('a hook\'s concurrency across two api instances', () => {
       most = Math.max(most, open);
       arrivals.push(Date.now());
       res.on('close', () => open--);
-      if (mode === 'answer') setTimeout(() => res.writeHead(200).end('ok'), 100);
+      if (mode === 'answer') setTimeout(() => res.writeHead(200).end('ok'), 1_000);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;

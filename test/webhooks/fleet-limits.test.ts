@@ -89,7 +89,7 @@ describe('hook limits across two sending instances', () => {
     }
     const perSecond = new Map<number, number>();
     for (const req of at('/paced')) perSecond.set(signedIn(req), (perSecond.get(signedIn(req)) ?? 0) + 1);
-    expect([...perSecond.values()].every((n) => n <= 2)).toBe(true);
+    expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(2);
     expect(at('/paced')).toHaveLength(6);
   });
 
