@@ -1,5 +1,6 @@
 // Limits shared by every process on the database: numbered slot leases (at most `count` holders of
-// an owner's slots at once) and window counters (at most `perWindow` tokens an owner's window).
+// an owner's slots at once, with a mark of who last found none free) and window counters (at most
+// `perWindow` tokens an owner's window).
 // Each slot and each counter is one document under a fixed `_id`, created once by insert; taking
 // and giving back are conditional updates, which hand a document to one caller on MongoDB and on
 // Relay's FerretDB (its atomic-update patch, docs/FERRETDB.md). A slot holds an expiry, so a holder
@@ -15,6 +16,12 @@ interface SlotDoc {
   expiresAt: Date;
 }
 
+interface WantedDoc {
+  _id: string;
+  by: string;
+  at: Date;
+}
+
 interface WindowDoc {
   _id: string;
   /** Start of the counted window, in ms since the epoch. */
@@ -25,6 +32,7 @@ interface WindowDoc {
 /** Zero-padded so an owner's slots below `count` are one `_id` range. */
 const slotKey = (owner: string, index: number) => `${owner}#s${String(index).padStart(4, '0')}`;
 const windowKey = (owner: string) => `${owner}#w`;
+const wantedKey = (owner: string) => `${owner}#q`;
 const FREE = new Date(0);
 
 export interface SlotRef {
@@ -42,6 +50,10 @@ export class SharedLimits {
 
   private get windows(): Collection<WindowDoc> {
     return this.collection() as unknown as Collection<WindowDoc>;
+  }
+
+  private get wanted(): Collection<WantedDoc> {
+    return this.collection() as unknown as Collection<WantedDoc>;
   }
 
   /** Creates the owner's slots below `count` that do not exist yet (free). */
@@ -85,6 +97,29 @@ export class SharedLimits {
   }
 
   /**
+   * Moves the lease of slots still held by their holders to `now` + `leaseMs`; false when any of
+   * them is not (its lease ran out and another took it), and then none may be counted on.
+   */
+  async renewSlots(slots: SlotRef[], now: Date, leaseMs: number): Promise<boolean> {
+    if (!slots.length) return true;
+    const res = await this.slots.updateMany(
+      { _id: { $in: slots.map((s) => slotKey(s.owner, s.index)) }, holder: { $in: [...new Set(slots.map((s) => s.holder))] } },
+      { $set: { expiresAt: new Date(now.getTime() + leaseMs) } },
+    );
+    return res.matchedCount === slots.length;
+  }
+
+  /** Notes that `by` found none of the owner's slots free at `now` (holders read it before keeping theirs). */
+  async markWanted(owner: string, by: string, now: Date): Promise<void> {
+    await this.wanted.updateOne({ _id: wantedKey(owner) }, { $set: { by, at: now } }, { upsert: true });
+  }
+
+  /** Who last found none of the owner's slots free, and when; null if no one did. */
+  async lastWanted(owner: string): Promise<{ by: string; at: Date } | null> {
+    return this.wanted.findOne({ _id: wantedKey(owner) });
+  }
+
+  /**
    * Takes up to `want` (at most `perWindow`) of the owner's tokens in the window starting at
    * `windowStart`; answers how many it got. A counter still on an earlier window starts this one;
    * one on a later window (a caller whose clock runs ahead moved it) gives nothing until then.
@@ -108,7 +143,7 @@ export class SharedLimits {
     return 0;
   }
 
-  /** Deletes everything of the owner (its slots and its counter). */
+  /** Deletes everything of the owner (its slots, its counter and its mark). */
   async forget(owner: string): Promise<void> {
     await this.slots.deleteMany({ _id: { $gte: `${owner}#`, $lt: `${owner}$` } });
   }

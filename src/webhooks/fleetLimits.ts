@@ -3,9 +3,11 @@
 // current window, kept in the database (src/db/sharedLimits.ts) so every api and worker process
 // counts against the same numbers. The dispatcher starts an attempt only on an idle slot held here,
 // and with a token when the hook has a rate. A slot is taken when a lane has more work than slots,
-// takes the lane's next attempts without another write, and goes back after IDLE_MS without work
-// or at the end of an attempt once its hold (at most HOLD_MS) passed, so other processes get their
-// turn. A process that finds no slot free asks again after a bounded backoff.
+// takes the lane's next attempts without another write, and goes back after IDLE_MS without work.
+// While it is used, its lease is renewed every HOLD_MS / 2 (one write for all of a hook's slots)
+// unless another process marked that it found none free: then each goes back at the end of an
+// attempt once its hold passed, so that process gets its turn. A process that finds no slot free
+// marks it and asks again after a bounded backoff.
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../observability/logger.ts';
@@ -53,6 +55,7 @@ interface Share {
   retry: NodeJS.Timeout | null;
   backoffMs: number;
   idleTimer: NodeJS.Timeout | null;
+  renewTimer: NodeJS.Timeout | null;
 }
 
 export interface FleetLimitsOptions {
@@ -77,14 +80,19 @@ export class FleetLimits {
   /** How many of each hook's slots are known to exist in the database (made once per process). */
   private readonly ensured = new Map<string, number>();
   private readonly releases: SerialBatcher<SlotRef>;
-  private readonly id = randomBytes(4).toString('hex');
+  /** This process in the slots it holds and in the marks it leaves. */
+  private readonly process: string;
   private takes = 0;
   private closed = false;
+  /** Slots held over all hooks, and those running an attempt. */
+  private held = 0;
+  private busy = 0;
 
   constructor(
     private readonly store: SharedLimits,
     private readonly opts: FleetLimitsOptions,
   ) {
+    this.process = `${opts.holder}/${randomBytes(4).toString('hex')}`;
     this.releases = new SerialBatcher(256, (slots) =>
       this.store.releaseSlots(slots).catch((err) => this.opts.logger.warn({ err, slots: slots.length }, 'webhook slots could not be given back; their leases run out instead')),
     );
@@ -105,6 +113,7 @@ export class FleetLimits {
     const now = this.opts.clock.now().getTime();
     const slot = share.slots.find((s) => this.usable(s, settings, now))!;
     slot.busy = true;
+    this.busy++;
     if (settings.ratePerSecond) share.tokens--;
     return slot;
   }
@@ -113,6 +122,7 @@ export class FleetLimits {
   end(key: string, slot: HeldSlot, waiting: boolean): void {
     const share = this.shares.get(key);
     slot.busy = false;
+    this.busy--;
     slot.idleSince = performance.now();
     if (!share) return;
     if (this.closed || this.opts.clock.now().getTime() >= slot.holdUntil) {
@@ -132,7 +142,7 @@ export class FleetLimits {
     if (this.closed) return;
     let share = this.shares.get(key);
     if (!share) {
-      share = { slots: [], tokens: 0, tokensUntil: 0, asking: false, retry: null, backoffMs: 0, idleTimer: null };
+      share = { slots: [], tokens: 0, tokensUntil: 0, asking: false, retry: null, backoffMs: 0, idleTimer: null, renewTimer: null };
       this.shares.set(key, share);
     }
     const now = this.opts.clock.now().getTime();
@@ -142,7 +152,9 @@ export class FleetLimits {
     if (share.asking || share.retry) return;
     const busy = share.slots.filter((s) => s.busy).length;
     const idle = share.slots.length - busy;
-    const need = Math.min(settings.concurrency, busy + Math.min(waiting, room)) - busy - idle;
+    // Room the process has beside the other hooks' idle slots: a lane takes no slot it could not use.
+    const free = Math.max(0, room - (this.held - this.busy - idle));
+    const need = Math.min(settings.concurrency, busy + Math.min(waiting, free)) - busy - idle;
     if (need > 0) this.ask(key, share, () => this.takeSlots(key, share, settings, need), () => this.backoff(share));
     else if (settings.ratePerSecond && idle > 0 && !(share.tokens > 0 && now < share.tokensUntil)) {
       const { perWindow, windowMs } = rateWindow(settings.ratePerSecond);
@@ -158,7 +170,8 @@ export class FleetLimits {
     for (const [key, share] of this.shares) {
       if (share.retry) clearTimeout(share.retry);
       if (share.idleTimer) clearTimeout(share.idleTimer);
-      share.retry = share.idleTimer = null;
+      if (share.renewTimer) clearTimeout(share.renewTimer);
+      share.retry = share.idleTimer = share.renewTimer = null;
       this.giveBack(key, share, share.slots.filter((s) => !s.busy));
     }
     await this.releases.drained();
@@ -206,16 +219,22 @@ export class FleetLimits {
       await this.store.ensureSlots(key, settings.concurrency);
       this.ensured.set(key, settings.concurrency);
     }
-    const holder = `${this.opts.holder}/${this.id}.${++this.takes}`;
+    const holder = `${this.process}.${++this.takes}`;
     const now = this.opts.clock.now();
     const taken = await this.store.takeSlots(key, settings.concurrency, need, holder, now, this.opts.leaseMs);
+    // Holders read the mark before they renew, and let their slots go back instead.
+    if (!taken.length) await this.store.markWanted(key, this.process, now);
     const idleSince = performance.now();
     const takenAt = now.getTime();
     const slots = taken.map((index) => ({ index, holder, takenAt, holdUntil: takenAt + HOLD_MS * (0.5 + Math.random() / 2), busy: false, idleSince }));
     share.slots.push(...slots);
+    this.held += slots.length;
     // Taken while the process was stopping: straight back.
     if (this.closed) this.giveBack(key, share, slots);
-    else if (slots.length) this.armIdle(key, share);
+    else if (slots.length) {
+      this.armIdle(key, share);
+      this.armRenew(key, share);
+    }
     return this.closed ? 0 : slots.length;
   }
 
@@ -230,13 +249,46 @@ export class FleetLimits {
 
   private giveBack(key: string, share: Share, slots: HeldSlot[]): void {
     share.slots = share.slots.filter((s) => !slots.includes(s));
+    this.held -= slots.length;
     for (const s of slots) this.releases.add({ owner: key, index: s.index, holder: s.holder });
   }
 
   /** A hook this process holds nothing of and waits for nothing of is forgotten. */
   private forgetIfEmpty(key: string, share: Share): void {
-    if (share.slots.length || share.asking || share.retry || share.idleTimer) return;
+    if (share.slots.length || share.asking || share.retry || share.idleTimer || share.renewTimer) return;
     if (this.shares.get(key) === share) this.shares.delete(key);
+  }
+
+  /** Renews the hook's slots every HOLD_MS / 2 while it holds any. */
+  private armRenew(key: string, share: Share): void {
+    if (share.renewTimer || this.closed) return;
+    share.renewTimer = setTimeout(() => {
+      void this.renew(key, share).finally(() => {
+        share.renewTimer = null;
+        if (share.slots.length) this.armRenew(key, share);
+        else this.forgetIfEmpty(key, share);
+      });
+    }, HOLD_MS / 2);
+  }
+
+  /**
+   * Moves the lease and the hold of the hook's slots still within their hold on, unless another
+   * process marked in the last HOLD_MS * 2 that it found none free: then they go back as their
+   * holds run out (end()).
+   */
+  private async renew(key: string, share: Share): Promise<void> {
+    if (this.closed || !share.slots.length) return;
+    try {
+      const wanted = await this.store.lastWanted(key);
+      const now = this.opts.clock.now();
+      if (wanted && wanted.by !== this.process && wanted.at.getTime() > now.getTime() - 2 * HOLD_MS) return;
+      const slots = share.slots.filter((s) => now.getTime() < s.holdUntil);
+      const refs = slots.map((s) => ({ owner: key, index: s.index, holder: s.holder }));
+      if (!slots.length || !(await this.store.renewSlots(refs, now, this.opts.leaseMs))) return;
+      for (const s of slots) s.holdUntil = Math.max(s.holdUntil, now.getTime() + HOLD_MS);
+    } catch (err) {
+      this.opts.logger.warn({ err }, 'webhook slots could not be renewed; they go back as their holds run out');
+    }
   }
 
   /** Gives back the hook's slots that stay idle for IDLE_MS. */

@@ -54,6 +54,21 @@ describe('shared limits', () => {
     expect(await limits.takeSlots('lease', 1, 1, 'third', new Date(at + 1_001), 1_000)).toEqual([0]);
   });
 
+  it('renews a lease only while its holder still holds it, and keeps the last mark of a process that found none free', async () => {
+    await limits.ensureSlots('renew', 1);
+    const at = Date.now();
+    const mine = { owner: 'renew', index: 0, holder: 'first' };
+    expect(await limits.takeSlots('renew', 1, 1, 'first', new Date(at), 1_000)).toEqual([0]);
+    expect(await limits.renewSlots([mine], new Date(at + 900), 1_000)).toBe(true);
+    expect(await limits.takeSlots('renew', 1, 1, 'second', new Date(at + 1_500), 1_000)).toEqual([]);
+    expect(await limits.takeSlots('renew', 1, 1, 'second', new Date(at + 1_900), 1_000)).toEqual([0]);
+    expect(await limits.renewSlots([mine], new Date(at + 2_000), 1_000)).toBe(false);
+    expect(await limits.lastWanted('renew')).toBeNull();
+    await limits.markWanted('renew', 'first', new Date(at));
+    await limits.markWanted('renew', 'third', new Date(at + 5));
+    expect(await limits.lastWanted('renew')).toMatchObject({ by: 'third', at: new Date(at + 5) });
+  });
+
   it('counts at most a window\'s tokens across racers, starts the next window, and gives none to a window already past', async () => {
     const take = (windowStart: number) => Promise.all(Array.from({ length: RACERS }, (_, i) => limits.takeTokens('rate', 5, windowStart, 1 + (i % 2))));
     const first = await take(1_000);
