@@ -20,14 +20,13 @@ import { WebhookLimitModel } from './model.ts';
 export const hookLimits = new SharedLimits(() => WebhookLimitModel.db.db!.collection(WebhookLimitModel.collection.collectionName));
 
 /**
- * A slot starts attempts for at most this long after it was taken (each slot a random part of it
- * between a half and all, so a hook's slots do not all go back at once). With the lease at the
+ * A slot starts attempts for at most this long after it was taken or renewed. With the lease at the
  * outbound timeout + 5 s, an attempt started on it ends at least 3 s before the lease runs out: the
  * margin for clocks that differ between processes and for a process that stalls.
  */
 export const HOLD_MS = 2_000;
-/** A slot that ran no attempt for this long goes back. */
-const IDLE_MS = 200;
+/** A slot that ran no attempt for this long (its hook having nothing queued here) goes back. */
+const IDLE_MS = 1_000;
 /** After a take found nothing free: the first wait, doubled up to the last. */
 const BACKOFF_MIN_MS = 20;
 const BACKOFF_MAX_MS = 250;
@@ -38,7 +37,7 @@ export interface HeldSlot {
   holder: string;
   /** By the clock: the lease runs out at takenAt + leaseMs. */
   takenAt: number;
-  /** By the clock: attempts start on it until then (between HOLD_MS / 2 and HOLD_MS after takenAt). */
+  /** By the clock: attempts start on it until then (HOLD_MS after it was taken or renewed). */
   holdUntil: number;
   busy: boolean;
   /** By performance.now(): when its last attempt ended. */
@@ -56,6 +55,8 @@ interface Share {
   backoffMs: number;
   idleTimer: NodeJS.Timeout | null;
   renewTimer: NodeJS.Timeout | null;
+  /** Attempts of the hook queued here, as last seen: idle slots of a lane with work are kept. */
+  waiting: number;
 }
 
 export interface FleetLimitsOptions {
@@ -125,6 +126,7 @@ export class FleetLimits {
     this.busy--;
     slot.idleSince = performance.now();
     if (!share) return;
+    share.waiting = waiting ? Math.max(1, share.waiting) : 0;
     if (this.closed || this.opts.clock.now().getTime() >= slot.holdUntil) {
       // Before asking again, a moment in which another process waiting for the hook may take it.
       if (waiting && !share.retry) this.retryIn(key, share, Math.random() * BACKOFF_MAX_MS);
@@ -142,9 +144,10 @@ export class FleetLimits {
     if (this.closed) return;
     let share = this.shares.get(key);
     if (!share) {
-      share = { slots: [], tokens: 0, tokensUntil: 0, asking: false, retry: null, backoffMs: 0, idleTimer: null, renewTimer: null };
+      share = { slots: [], tokens: 0, tokensUntil: 0, asking: false, retry: null, backoffMs: 0, idleTimer: null, renewTimer: null, waiting: 0 };
       this.shares.set(key, share);
     }
+    share.waiting = waiting;
     const now = this.opts.clock.now().getTime();
     // Idle slots past their hold (or above a lowered cap) go back: they take no more attempts.
     const stale = share.slots.filter((s) => !s.busy && !this.usable(s, settings, now));
@@ -226,7 +229,7 @@ export class FleetLimits {
     if (!taken.length) await this.store.markWanted(key, this.process, now);
     const idleSince = performance.now();
     const takenAt = now.getTime();
-    const slots = taken.map((index) => ({ index, holder, takenAt, holdUntil: takenAt + HOLD_MS * (0.5 + Math.random() / 2), busy: false, idleSince }));
+    const slots = taken.map((index) => ({ index, holder, takenAt, holdUntil: takenAt + HOLD_MS, busy: false, idleSince }));
     share.slots.push(...slots);
     this.held += slots.length;
     // Taken while the process was stopping: straight back.
@@ -291,13 +294,13 @@ export class FleetLimits {
     }
   }
 
-  /** Gives back the hook's slots that stay idle for IDLE_MS. */
+  /** Gives back the hook's slots that stay idle for IDLE_MS while it has nothing queued here. */
   private armIdle(key: string, share: Share): void {
     if (share.idleTimer || this.closed) return;
     share.idleTimer = setTimeout(() => {
       share.idleTimer = null;
       const cutoff = performance.now() - IDLE_MS;
-      const idle = share.slots.filter((s) => !s.busy && s.idleSince <= cutoff);
+      const idle = share.waiting ? [] : share.slots.filter((s) => !s.busy && s.idleSince <= cutoff);
       if (idle.length) this.giveBack(key, share, idle);
       if (share.slots.some((s) => !s.busy)) this.armIdle(key, share);
       else this.forgetIfEmpty(key, share);
