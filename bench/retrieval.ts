@@ -4,49 +4,22 @@
 // recall at the passages the grounded answerer actually cites (its own selection, composeGroundedReply),
 // plain BM25 (k1 1.2, b 0.75) @1 and @3 on the same chunks, the paraphrased subset apart, and how
 // often the reply is "I don't know" on questions the docs do not answer (and on those they do).
-//   --corpora ai,commander       which corpora (default: the tuning ones)
+//   --corpora ai,commander       which corpora (default: the tuning ones: ai, commander, fastify, date-fns)
 //   --held-out                   the held-out corpora too (score them once, at the end)
 //   --ablate <method>|all        each method turned the other way from the default, one at a time
-//   --min-coverage 0,0.6         the answerer's threshold (grounded.ts MIN_COVERAGE) set otherwise too
+//   --min-coverage 0,0.6         the answerer's thresholds (grounded.ts CONFIDENCE) set otherwise too,
+//   --max-unknown 0.3,0.5        one at a time, or both: --confidence 0.3/0.5,0.25/0.4 (coverage/unknown)
+//   --options '{"feedback":true}' retriever options over the defaults, for every variant
 //   --check                      only check that every expected section exists in its corpus
-import fs from 'node:fs';
-import path from 'node:path';
-import { chunkMarkdown } from '../src/datasources/chunking.ts';
 import { Bm25Segment, DEFAULT_RETRIEVER, type RetrieverOptions } from '../src/knowledge/bm25.ts';
 import { searchSegments, type ScoredChunk } from '../src/knowledge/search.ts';
-import { composeGroundedReply, MIN_COVERAGE } from '../src/chat/answerers/grounded.ts';
+import { composeGroundedReply, CONFIDENCE, type Confidence } from '../src/chat/answerers/grounded.ts';
 import { machineLine } from './lib/runtime.ts';
 import { PlainBm25 } from './lib/plainBm25.ts';
 import { flag } from './lib/args.ts';
+import { CORPORA, hits, loadCorpus, matches, sectionsOf, type Chunk, type Question } from './lib/retrievalCorpora.ts';
 
-interface Question {
-  q: string;
-  /** `file` or `file#heading`: a hit in that row whose heading path contains the heading. */
-  rows: string[];
-  paraphrased?: boolean;
-}
-interface Corpus {
-  name: string;
-  kind: string;
-  pkg: string;
-  /** Which files of the package are rows (their ids: paths inside `root`). */
-  root: string;
-  files: RegExp;
-  heldOut: boolean;
-}
-interface Chunk {
-  id: string;
-  rowId: string;
-  heading: string | null;
-  text: string;
-}
-
-const CORPORA: Corpus[] = [
-  { name: 'ai', kind: 'API reference and guides (MDX)', pkg: 'ai-docs-corpus', root: 'docs', files: /\.mdx?$/, heldOut: false },
-  { name: 'commander', kind: 'single-page manual', pkg: 'commander-docs-corpus', root: '', files: /^Readme\.md$/, heldOut: false },
-  { name: 'fastify', kind: 'reference and guides', pkg: 'fastify-docs-corpus', root: 'docs', files: /\.md$/, heldOut: true },
-  { name: 'date-fns', kind: 'changelog and short guides', pkg: 'date-fns-docs-corpus', root: '', files: /^(?:CHANGELOG\.md|README\.md|docs\/[^/]+\.md)$/, heldOut: true },
-];
+const CANDIDATES = 30;
 
 /** Each retrieval method --ablate can turn: a change to the default retriever. */
 const METHODS: Record<string, Partial<RetrieverOptions>> = {
@@ -64,40 +37,6 @@ const METHODS: Record<string, Partial<RetrieverOptions>> = {
 /** Passage size is the chunker's (a sync's) choice: measured here by re-chunking, not a retriever option. */
 const PASSAGE_SIZES = [800, 3000];
 
-const here = path.dirname(new URL(import.meta.url).pathname);
-const CANDIDATES = 30;
-
-function loadCorpus(corpus: Corpus) {
-  // Found on disk: some packages do not export their package.json.
-  const pkgDir = path.join(here, '..', 'node_modules', corpus.pkg);
-  const { name, version } = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')) as { name: string; version: string };
-  const dir = path.join(pkgDir, corpus.root);
-  const rows = fs
-    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .map((f) => f.split(path.sep).join('/'))
-    .filter((f) => corpus.files.test(f) && !f.includes('node_modules/'))
-    .sort()
-    .map((rowId) => ({ rowId, markdown: fs.readFileSync(path.join(dir, rowId), 'utf8') }));
-  const chunksAt = (maxChars?: number): Chunk[] =>
-    rows.flatMap((r) => chunkMarkdown(r.markdown, maxChars).map((c, i) => ({ id: `${r.rowId}:${i}`, rowId: r.rowId, heading: c.heading, text: c.text })));
-  const file = JSON.parse(fs.readFileSync(path.join(here, 'retrieval', `${corpus.name}.json`), 'utf8')) as { questions: Question[] };
-  return { name, version, rows, chunksAt, questions: file.questions };
-}
-
-const matches = (hit: Pick<Chunk, 'rowId' | 'heading'>, target: string) => {
-  const [file, heading] = target.split('#') as [string, string | undefined];
-  return hit.rowId === file && (heading === undefined || (hit.heading ?? '').includes(heading));
-};
-const hits = (q: Question, ranked: Array<Pick<Chunk, 'rowId' | 'heading'>>) => ranked.some((h) => q.rows.some((t) => matches(h, t)));
-/** Distinct sections (row and heading path), best first: what a reader sees as different passages. */
-function sectionsOf<T extends Pick<Chunk, 'rowId' | 'heading'>>(ranked: T[]): T[] {
-  const seen = new Set<string>();
-  return ranked.filter((h) => {
-    const key = `${h.rowId}\n${h.heading ?? ''}`;
-    return seen.has(key) ? false : (seen.add(key), true);
-  });
-}
-
 interface Tally {
   at1: number;
   at3: number;
@@ -108,7 +47,7 @@ interface Tally {
 const newTally = (): Tally => ({ at1: 0, at3: 0, cited: 0, citedPassages: 0, declined: 0 });
 
 /** One retriever over one corpus's chunks: its ranking and the answerer's citations. */
-function scoreRetriever(chunks: Chunk[], options: RetrieverOptions, questions: Question[], minCoverage: number) {
+function scoreRetriever(chunks: Chunk[], options: RetrieverOptions, questions: Question[], confidence: Confidence) {
   const segment = new Bm25Segment('corpus', 1, options);
   for (const c of chunks) segment.add({ chunkId: c.id, rowId: c.rowId, heading: c.heading, text: c.text });
   segment.compact();
@@ -117,7 +56,7 @@ function scoreRetriever(chunks: Chunk[], options: RetrieverOptions, questions: Q
   const none = newTally();
   for (const q of questions) {
     const found: ScoredChunk[] = searchSegments([segment], q.q, CANDIDATES);
-    const { used } = composeGroundedReply(found, undefined, minCoverage);
+    const { used } = composeGroundedReply(found, undefined, confidence);
     const tallies = q.rows.length ? (q.paraphrased ? [all, para] : [all]) : [none];
     const sections = sectionsOf(found);
     for (const t of tallies) {
@@ -156,6 +95,8 @@ if (selected?.some((n) => CORPORA.find((c) => c.name === n)?.heldOut) && !heldOu
   process.exit(2);
 }
 const ablate = flag('ablate');
+/** The retriever every variant starts from: the defaults, or these options over them. */
+const base: RetrieverOptions = { ...DEFAULT_RETRIEVER, ...(JSON.parse(flag('options') ?? '{}') as Partial<RetrieverOptions>) };
 const methods = ablate === 'all' ? Object.keys(METHODS) : ablate ? [ablate] : [];
 for (const m of methods) {
   if (!(m in METHODS) && m !== 'passage size') {
@@ -182,14 +123,19 @@ for (const corpus of corpora) {
   const plain = scorePlain(chunks, questions);
   console.log(`  ${'retriever'.padEnd(40)} ${'@1'.padStart(7)} ${'@3'.padStart(7)} ${'@cited'.padStart(7)} ${'cited'.padStart(5)}  | para @3, @cited | don't know: unanswerable, answerable`);
   console.log(`  ${'plain BM25 (k1 1.2, b 0.75)'.padEnd(40)} ${pct(plain.all.at1, answerable.length)} ${pct(plain.all.at3, answerable.length)}  |  para @1 ${pct(plain.para.at1, paraphrased)}, @3 ${pct(plain.para.at3, paraphrased)}`);
-  const variants: Array<[string, Chunk[], RetrieverOptions, number?]> = [['relay (defaults)', chunks, DEFAULT_RETRIEVER]];
-  for (const min of flag('min-coverage')?.split(',').map(Number) ?? []) variants.push([`  min coverage ${min}`, chunks, DEFAULT_RETRIEVER, min]);
-  for (const m of methods) {
-    if (m === 'passage size') for (const size of PASSAGE_SIZES) variants.push([`  chunks of ${size} characters`, chunksAt(size), DEFAULT_RETRIEVER]);
-    else variants.push([`  ${m} ${JSON.stringify(METHODS[m])}`, chunks, { ...DEFAULT_RETRIEVER, ...METHODS[m] }]);
+  const variants: Array<[string, Chunk[], RetrieverOptions, Confidence?]> = [[flag('options') ? `relay ${flag('options')}` : 'relay (defaults)', chunks, base]];
+  for (const min of flag('min-coverage')?.split(',').map(Number) ?? []) variants.push([`  min coverage ${min}`, chunks, base, { ...CONFIDENCE, minCoverage: min }]);
+  for (const pair of flag('confidence')?.split(',') ?? []) {
+    const [minCoverage, maxUnknown] = pair.split('/').map(Number) as [number, number];
+    variants.push([`  coverage ${minCoverage}, unknown ${maxUnknown}`, chunks, base, { minCoverage, maxUnknown }]);
   }
-  for (const [name, source, options, minCoverage = MIN_COVERAGE] of variants) {
-    const { all, para, none } = scoreRetriever(source, options, questions, minCoverage);
+  for (const max of flag('max-unknown')?.split(',').map(Number) ?? []) variants.push([`  max unknown ${max}`, chunks, base, { ...CONFIDENCE, maxUnknown: max }]);
+  for (const m of methods) {
+    if (m === 'passage size') for (const size of PASSAGE_SIZES) variants.push([`  chunks of ${size} characters`, chunksAt(size), base]);
+    else variants.push([`  ${m} ${JSON.stringify(METHODS[m])}`, chunks, { ...base, ...METHODS[m] }]);
+  }
+  for (const [name, source, options, confidence = CONFIDENCE] of variants) {
+    const { all, para, none } = scoreRetriever(source, options, questions, confidence);
     const n = answerable.length;
     console.log(
       `  ${name.slice(0, 40).padEnd(40)} ${pct(all.at1, n)} ${pct(all.at3, n)} ${pct(all.cited, n)} ${(all.citedPassages / n).toFixed(2).padStart(5)}  | ${pct(para.at3, paraphrased)} ${pct(para.cited, paraphrased)} | ${pct(none.declined, unanswerable)} ${pct(all.declined, n)}`,

@@ -7,8 +7,8 @@ import type { DomainModule } from './module.ts';
 import { errorMiddleware } from './http/errorMiddleware.ts';
 import { jsonBody } from './http/body.ts';
 import { responseDeadline } from './http/responseDeadline.ts';
-import { createPublicRouter } from './http/publicApi.ts';
-import { authenticatePublic, type PublicState } from './platform/publicAuth.ts';
+import { CONSOLE_PUBLIC_PREFIX, createPublicRouter } from './http/publicApi.ts';
+import { authenticateConsoleChannel, authenticatePublic, type PublicState } from './platform/publicAuth.ts';
 import { adminAuth } from './http/adminAuth.ts';
 import { refuseOperatorQueryKeys } from './http/validate.ts';
 import { httpMetrics } from './observability/metrics.ts';
@@ -42,15 +42,22 @@ export function createApp(ctx: AppContext, modules: DomainModule[]): Koa {
   const admin = new Router({ prefix: '/api/admin', ...ROUTER_MATCHING });
   for (const m of modules) m.adminRoutes?.(admin, ctx);
 
+  // The public routes again, for the web console: the same handlers, entered with the admin token
+  // and a channel of the bot instead of its key (docs/CONSOLE.md). Not in /openapi.json: it is the
+  // public API's mirror, not an API of its own.
+  const consolePublic = createPublicRouter<PublicState>(CONSOLE_PUBLIC_PREFIX);
+  for (const m of modules) m.publicRoutes?.(consolePublic, ctx);
+
   // Authentication first, then the body: nothing is read or parsed for a caller not yet known
   // (F6), and no request reaches a route around its guard (F1, F2). Root routes authenticate
   // themselves (hook secret in the path, gateway signature over the raw body).
   guardRoutes(root, body);
   guardRoutes(publicRouter, authenticatePublic, body);
   guardRoutes(admin, adminAuth(ctx.config.ADMIN_TOKEN), body);
+  guardRoutes(consolePublic, adminAuth(ctx.config.ADMIN_TOKEN), authenticateConsoleChannel, body);
 
-  rememberRouters(app, { root, public: publicRouter, admin }); // for the OpenAPI document
-  for (const router of [root, publicRouter, admin] as Router<any>[]) {
+  rememberRouters(app, { root, public: publicRouter, admin, consolePublic }); // for the OpenAPI document and the route walk
+  for (const router of [root, publicRouter, admin, consolePublic] as Router<any>[]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

@@ -1,5 +1,6 @@
 // How the console talks to the server: the admin API with the operator's token as a Bearer header,
-// and the public API with a channel key in X-API-Secret-Key. Neither ever goes into a URL.
+// and the public API through its admin mirror (/api/admin/bots/:botId/channels/:channelId/public),
+// with the same token, so the browser never holds a channel key. The token never goes into a URL.
 import { adminToken, clearAdminToken } from './session.ts';
 
 export class ApiError extends Error {
@@ -37,14 +38,20 @@ async function send(url: string, method: Method, headers: Record<string, string>
   return json;
 }
 
-/** Calls /api/admin; a 401 forgets the token so the login form comes back. */
+/** The header every admin call carries. */
+export function adminHeaders(): Record<string, string> {
+  return { Authorization: `Bearer ${adminToken() ?? ''}` };
+}
+
+/** A 401 from the admin side means the token changed on the server: forget it so the login form comes back. */
+export function signOutOn401(err: unknown): never {
+  if (err instanceof ApiError && err.status === 401) clearAdminToken();
+  throw err;
+}
+
+/** Calls /api/admin. */
 export async function admin<T = any>(method: Method, path: string, body?: unknown): Promise<T> {
-  try {
-    return await send(`/api/admin${path}`, method, { Authorization: `Bearer ${adminToken() ?? ''}` }, body);
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 401) clearAdminToken();
-    throw err;
-  }
+  return send(`/api/admin${path}`, method, adminHeaders(), body).catch(signOutOn401);
 }
 
 /** Checks a candidate token before the console keeps it. */
@@ -52,18 +59,19 @@ export async function verifyAdminToken(token: string): Promise<void> {
   await send('/api/admin/teams', 'GET', { Authorization: `Bearer ${token}` });
 }
 
+/** The channel of a bot the console calls the public API as (ids only: no key). */
 export interface ChannelAccess {
+  botId: string;
   channelId: string;
-  secretKey: string;
 }
 
 export function publicPath(access: ChannelAccess, version: '1.0' | '2.0', path: string): string {
-  return `/api/public/channels/${encodeURIComponent(access.channelId)}/${version}${path}`;
+  return `/api/admin/bots/${encodeURIComponent(access.botId)}/channels/${encodeURIComponent(access.channelId)}/public/${version}${path}`;
 }
 
-/** Calls the public API of one channel on version 2.0. */
+/** Calls the public API of one channel on version 2.0, through its admin mirror. */
 export function publicApi<T = any>(access: ChannelAccess, method: Method, path: string, body?: unknown): Promise<T> {
-  return send(publicPath(access, '2.0', path), method, { 'X-API-Secret-Key': access.secretKey }, body);
+  return send(publicPath(access, '2.0', path), method, adminHeaders(), body).catch(signOutOn401);
 }
 
 /** Query string from defined values only. */

@@ -1,8 +1,8 @@
 // Small pieces every page uses: loading data, showing errors, a secret shown once, and the
-// channel-key picker for pages that use the public API.
+// channel picker for pages that use the public API.
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { admin, ApiError, type ChannelAccess } from './api.ts';
-import { channelKey, forgetChannelKey, onSessionChange, rememberChannelKey } from './session.ts';
+import { onSessionChange } from './session.ts';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -31,7 +31,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   return { data: state.data, error: state.error, loading: state.loading, reload };
 }
 
-/** Re-renders when the session (token, channel keys) changes. */
+/** Re-renders when the session (the admin token) changes. */
 export function useSessionVersion(): number {
   const [version, setVersion] = useState(0);
   useEffect(() => onSessionChange(() => setVersion((v) => v + 1)), []);
@@ -106,92 +106,65 @@ interface ChannelRow {
 }
 
 /**
- * Picks a channel of the bot whose key this tab knows, for pages that use the public API. The
- * operator pastes a key, or creates a channel for the console (the admin API shows its key once).
+ * Picks the channel of the bot that the public-API pages call as, through the admin mirror of the
+ * public API: the admin token is the only credential, so no channel key is read, shown or kept, and
+ * any number of tabs work side by side. The bot's `console` channel is preferred, and made on the
+ * first visit to a bot that has none (its key, in the answer, is dropped at once).
  */
-export function ChannelKeyPicker({ botId, onAccess }: { botId: string; onAccess: (access: ChannelAccess | undefined) => void }) {
-  const session = useSessionVersion();
+export function ChannelPicker({ botId, onAccess }: { botId: string; onAccess: (access: ChannelAccess | undefined) => void }) {
   const channels = useLoad(() => admin<{ channels: ChannelRow[] }>('GET', `/channels?botId=${encodeURIComponent(botId)}`), [botId]);
-  const [pasteFor, setPasteFor] = useState<string>('');
-  const [pasted, setPasted] = useState('');
+  const [chosen, setChosen] = useState<string>();
   const action = useAction();
 
-  const usable = (channels.data?.channels ?? []).find((c) => c.enabled && channelKey(c.channelId));
-  const consoleChannel = channels.data?.channels.find((c) => c.name === CONSOLE_CHANNEL);
+  const list = channels.data?.channels ?? [];
+  const on = list.filter((c) => c.enabled);
+  const consoleChannel = list.find((c) => c.name === CONSOLE_CHANNEL);
+  const current = on.find((c) => c.channelId === chosen) ?? (consoleChannel?.enabled ? consoleChannel : on[0]);
   useEffect(() => {
-    onAccess(usable ? { channelId: usable.channelId, secretKey: channelKey(usable.channelId)! } : undefined);
+    onAccess(current ? { botId, channelId: current.channelId } : undefined);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [usable?.channelId, session]);
+  }, [botId, current?.channelId]);
   const createConsoleChannel = () =>
     action.run(async () => {
-      const res = await admin<{ channel: ChannelRow; secretKey: string }>('POST', '/channels', { botId, name: CONSOLE_CHANNEL });
-      rememberChannelKey(res.channel.channelId, res.secretKey);
+      await admin('POST', '/channels', { botId, name: CONSOLE_CHANNEL });
       await channels.reload();
     });
-  // The first visit makes the bot's console channel itself, so the page works at once. Once the
-  // bot has one, a tab without its key asks: the server cannot show an existing key again.
   const autoCreated = useRef(false);
   useEffect(() => {
-    if (!channels.data || usable || consoleChannel || autoCreated.current) return;
+    if (!channels.data || consoleChannel || autoCreated.current) return;
     autoCreated.current = true;
     void createConsoleChannel();
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [channels.data, usable, consoleChannel]);
+  }, [channels.data, consoleChannel]);
 
   if (channels.error) return <ErrorNote error={channels.error} />;
   if (!channels.data) return <p className="muted">Loading channels…</p>;
-  if (usable) {
-    return (
-      <p className="channel-key">
-        Using channel <code>{usable.name ?? usable.channelId}</code> for the public API.{' '}
-        <button type="button" className="link" onClick={() => forgetChannelKey(usable.channelId)}>
-          forget key
-        </button>
-      </p>
-    );
-  }
-  const renewConsoleKey = (channelId: string) =>
-    action.run(async () => {
-      const res = await admin<{ channel: ChannelRow; secretKey: string }>('POST', `/channels/${encodeURIComponent(channelId)}/rotate`);
-      rememberChannelKey(res.channel.channelId, res.secretKey);
-      await channels.reload();
-    });
   if (!consoleChannel && !action.error) return <p className="muted">Creating a console channel for this bot…</p>;
-  return (
-    <div className="channel-key">
-      <p>This page uses the public API, which needs a channel key of this bot. Keys stay in this browser tab only.</p>
-      {consoleChannel?.enabled ? (
-        <button type="button" onClick={() => renewConsoleKey(consoleChannel.channelId)} disabled={action.busy}>
-          New key for the console channel
-        </button>
-      ) : (
+  if (!current) {
+    return (
+      <div className="channel-key">
+        <p>Every API channel of this bot is off, and this page calls the public API as one of them. Turn one on under Bots and channels, or:</p>
         <button type="button" onClick={createConsoleChannel} disabled={action.busy}>
           Create a console channel
         </button>
-      )}
-      {consoleChannel?.enabled && <span className="muted"> (another tab using its old key will need this one)</span>}
-      {channels.data.channels.length > 0 && (
-        <form
-          className="inline"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (pasteFor && pasted) rememberChannelKey(pasteFor, pasted.trim());
-            setPasted('');
-          }}
-        >
-          <span>or paste the key of</span>
-          <select value={pasteFor} onChange={(e) => setPasteFor(e.target.value)} aria-label="Channel">
-            <option value="">channel…</option>
-            {channels.data.channels.map((c) => (
-              <option key={c.channelId} value={c.channelId}>
-                {c.name ?? c.channelId}
-              </option>
-            ))}
-          </select>
-          <input type="password" value={pasted} onChange={(e) => setPasted(e.target.value)} placeholder="secret key" aria-label="Secret key" autoComplete="off" />
-          <button type="submit">Use key</button>
-        </form>
-      )}
+        <ErrorNote error={action.error} />
+      </div>
+    );
+  }
+  return (
+    <div className="channel-key">
+      <label className="inline-label">
+        <span>Using channel</span>
+        <select value={current.channelId} onChange={(e) => setChosen(e.target.value)} aria-label="Channel">
+          {on.map((c) => (
+            <option key={c.channelId} value={c.channelId}>
+              {c.name ?? c.channelId}
+            </option>
+          ))}
+        </select>
+        <span>for the public API.</span>
+      </label>
+      <span className="muted">The console calls it with your admin token: no channel key is needed or kept in this browser.</span>
       <ErrorNote error={action.error} />
     </div>
   );

@@ -1,7 +1,10 @@
-// What the console remembers for this browser tab only (sessionStorage): the admin token and the
-// channel keys the operator pasted or created. Closing the tab forgets them; nothing is in a URL.
+// What the console remembers for this browser tab only (sessionStorage): the admin token. Closing
+// the tab forgets it; nothing is in a URL. No channel key is kept: the public API is reached
+// through its admin mirror (api.ts).
 const TOKEN = 'relay.adminToken';
-const KEYS = 'relay.channelKeys';
+
+// A tab an older console ran in may still hold the channel keys it kept here; drop them.
+sessionStorage.removeItem('relay.channelKeys');
 
 type Listener = () => void;
 const listeners = new Set<Listener>();
@@ -24,30 +27,5 @@ export function setAdminToken(token: string): void {
 export function clearAdminToken(): void {
   if (sessionStorage.getItem(TOKEN) === null) return;
   sessionStorage.removeItem(TOKEN);
-  changed();
-}
-
-/** Channel keys by channel id. */
-function keys(): Record<string, string> {
-  try {
-    return JSON.parse(sessionStorage.getItem(KEYS) ?? '{}');
-  } catch {
-    return {};
-  }
-}
-
-export function channelKey(channelId: string): string | undefined {
-  return keys()[channelId];
-}
-
-export function rememberChannelKey(channelId: string, secretKey: string): void {
-  sessionStorage.setItem(KEYS, JSON.stringify({ ...keys(), [channelId]: secretKey }));
-  changed();
-}
-
-export function forgetChannelKey(channelId: string): void {
-  const all = keys();
-  delete all[channelId];
-  sessionStorage.setItem(KEYS, JSON.stringify(all));
   changed();
 }

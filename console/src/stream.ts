@@ -1,6 +1,6 @@
 // Reads the 2.0 chat stream (spec "Streaming on 2.0"): server-sent events, one `data: <json>` per
 // event, ending with `data: [DONE]`. Parsed by hand: the format is small and fixed.
-import { ApiError, publicPath, type ChannelAccess } from './api.ts';
+import { adminHeaders, ApiError, publicPath, signOutOn401, type ChannelAccess } from './api.ts';
 
 export interface StreamChunk {
   type: string;
@@ -32,7 +32,7 @@ export async function streamMessage(
 ): Promise<{ conversationId: string | null }> {
   const res = await fetch(publicPath(access, '2.0', '/message'), {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-API-Secret-Key': access.secretKey, Accept: 'text/event-stream' },
+    headers: { ...adminHeaders(), 'Content-Type': 'application/json', Accept: 'text/event-stream' },
     body: JSON.stringify({ ...body, stream: true }),
     cache: 'no-store',
     signal,
@@ -41,7 +41,7 @@ export async function streamMessage(
   if (!res.ok || !res.headers.get('content-type')?.includes('text/event-stream')) {
     // Limits and bad input answer with a normal JSON error, not a stream.
     const json = await res.json().catch(() => ({}));
-    throw new ApiError(res.status, json.code ?? String(res.status), json.message ?? json.statusMessage ?? res.statusText);
+    signOutOn401(new ApiError(res.status, json.code ?? String(res.status), json.message ?? json.statusMessage ?? res.statusText));
   }
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';

@@ -1,9 +1,12 @@
 // `relay gateway check | dry-run | send`: validate rule files, show what a sample event would set
-// off (without doing it), and sign and send a sample event to a gateway by hand.
+// off (without doing it), and sign a sample event as a source of any scheme signs and send it to a
+// gateway by hand.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Source } from '../gateway/sources.ts';
+// Names only (types.ts loads no scheme code at run time).
+import { SCHEME_NAMES } from '../gateway/schemes/types.ts';
 import type { FixtureReport } from '../gateway/rules/fixtures.ts';
 import { TOP_LEVEL } from './topLevel.ts';
 import { printJson } from './output.ts';
@@ -30,6 +33,23 @@ function parseEventFile(file: string, raw: Buffer): Record<string, unknown> {
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Error(`${file} must hold a JSON object (the event body)`);
   return body as Record<string, unknown>;
+}
+
+/** `--hmac`: the JSON of a source's `hmac` block, checked as GATEWAY_CONFIG's is. */
+async function parseHmacOption(text: string) {
+  const { HmacSchema } = await import('../gateway/schemes/hmacConfig.ts');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`--hmac is not valid JSON: ${(err as Error).message}`);
+  }
+  const parsed = HmacSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`--hmac${issue.path.length ? `.${issue.path.join('.')}` : ''}: ${issue.message}`);
+  }
+  return parsed.data;
 }
 
 /** The operator is the sender of a dry run: a relay-scheme source with nothing to verify. */
@@ -143,26 +163,22 @@ export function registerGatewayCommands(program: Command): void {
 
   gateway
     .command('send')
-    .description('sign a sample event with a secret and POST it to a gateway URL')
+    .description('sign a sample event as a source of the given scheme signs, and POST it to a gateway URL')
     .requiredOption('--url <url>', 'gateway URL, e.g. http://127.0.0.1:3000/gateway/relay')
-    .requiredOption('--secret <secret>', 'the source secret to sign with')
+    .requiredOption('--secret <secret>', 'the source secret to sign with (standard-webhooks: the whsec_… secret)')
     .requiredOption('--event <file>', 'JSON file with the event body')
-    .option('--name <event>', 'X-Service-Event (default: the body\'s "event", or inferred for sync events)')
-    .option('--delivery-id <uuid>', 'delivery id (default: the body\'s, else a new one)')
-    .option('--test', 'send X-Service-Test: true')
+    .addOption(new Option('--scheme <scheme>', 'how to sign, as the source\'s scheme in GATEWAY_CONFIG').choices(SCHEME_NAMES).default('relay'))
+    .option('--name <event>', 'the event: relay X-Service-Event (default: the body\'s "event", or inferred for sync events); github X-GitHub-Event (required); stripe and standard-webhooks the body\'s "type"; hmac its eventHeader')
+    .option('--delivery-id <id>', 'the delivery id: relay X-Service-Delivery-Id (default: the body\'s, else a new one); github X-GitHub-Delivery; stripe the body\'s "id"; standard-webhooks webhook-id; hmac its idHeader (default: a new one)')
+    .option('--test', 'a test send: relay X-Service-Test: true; stripe "livemode": false')
+    .option('--hmac <json>', 'with --scheme hmac: the source\'s "hmac" block of GATEWAY_CONFIG, e.g. \'{"header":"X-Signature","algorithm":"sha1"}\'')
     .action(async (o) => {
-      const [{ inferEventName }, { signBody, signDeliveryFacts }] = await Promise.all([import('../gateway/intake.ts'), import('../security/signature.ts')]);
-      const payload = parseEventFile(o.event, readEventFile(o.event));
-      const deliveryId = o.deliveryId ?? (typeof payload.deliveryId === 'string' ? payload.deliveryId : randomUUID());
-      const body = Buffer.from(JSON.stringify({ ...payload, deliveryId }));
-      const headers: Record<string, string> = {
-        'Content-Type': 'application/json',
-        'X-Service-Signature': signBody(body, o.secret),
-        'X-Service-Delivery-Id': deliveryId,
-        'X-Service-Event': o.name ?? inferEventName(payload),
-      };
-      if (o.test) headers['X-Service-Test'] = 'true';
-      headers['X-Relay-Signature'] = signDeliveryFacts({ deliveryId, event: headers['X-Service-Event']!, test: o.test === true }, body, o.secret, new Date());
+      const { signSend } = await import('../gateway/schemes/sign.ts');
+      if (o.hmac !== undefined && o.scheme !== 'hmac') throw new Error('--hmac goes with --scheme hmac');
+      const raw = readEventFile(o.event);
+      const payload = parseEventFile(o.event, raw);
+      const hmac = o.hmac === undefined ? undefined : await parseHmacOption(o.hmac);
+      const { body, headers, deliveryId } = signSend({ scheme: o.scheme, secret: o.secret, raw, payload, deliveryId: o.deliveryId, event: o.name, test: o.test === true, hmac, now: new Date() });
       const res = await fetch(o.url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(10_000) });
       const text = await res.text();
       let answer: unknown = text;
@@ -171,7 +187,7 @@ export function registerGatewayCommands(program: Command): void {
       } catch {
         // not JSON: print it as text
       }
-      printJson({ status: res.status, deliveryId, response: answer });
+      printJson({ status: res.status, scheme: o.scheme, deliveryId, response: answer });
       if (!res.ok) process.exitCode = 1;
     });
 }

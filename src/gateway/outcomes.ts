@@ -1,19 +1,26 @@
 // What the delivery list and the get show of each delivery's runs: its rule and action outcomes,
-// in run and rule order. An unfiltered list page reads the outcomes of the deliveries after its
-// cursor by their `delivery` key's range, beside the page's own read (one wait), and by id after
-// the page only those of deliveries the range does not hold whole.
+// in run and rule order. An unfiltered list page reads the outcomes of the deliveries past its
+// cursor (after it oldest first, before it newest first) by their `delivery` key's range, beside
+// the page's own read (one wait), and by id after the page only those of deliveries the range does
+// not hold whole.
 import type { Model } from 'mongoose';
 import { trusted } from '../db/connection.ts';
 import { byParent } from '../db/byParent.ts';
 import { findLean } from '../db/find.ts';
+import type { PageOrder } from '../http/pagination.ts';
 import { ActionOutcomeModel, RuleOutcomeModel, type ActionOutcome, type GatewayDelivery, type RuleOutcome } from './model.ts';
 
-/** Outcomes of one kind read by range: every outcome whose delivery lies after `after` and before `before`. */
+/**
+ * Outcomes of one kind read by range, in the page's order: every outcome whose delivery lies past
+ * `from` and short of `to`.
+ */
 interface Range<T> {
   rows: T[];
-  after: string | null;
-  /** Null: the read reached the end, so it holds everything after `after`. */
-  before: string | null;
+  /** The page's cursor; null: from the first delivery in the page's order. */
+  from: string | null;
+  /** Null: the read reached the end, so it holds everything past `from`. */
+  to: string | null;
+  descending: boolean;
 }
 
 export interface OutcomesAhead {
@@ -29,29 +36,35 @@ export interface OutcomesAhead {
  */
 const MARKED_BEFORE_MS = 10_000;
 
-async function rangeAfter<T extends { delivery: string }>(model: Model<any>, after: string | null, limit: number): Promise<Range<T>> {
-  // The unique (delivery, run, rule[, index]) index serves the range and its order on either
-  // database, for rows of every release: `delivery` is the public id, whatever the `_id`.
-  const rows = await findLean<T>(model, { delivery: trusted(after === null ? { $gte: '' } : { $gt: after }) }, { sort: { delivery: 1 }, limit });
+async function rangePast<T extends { delivery: string }>(model: Model<any>, from: string | null, limit: number, descending: boolean): Promise<Range<T>> {
+  // The unique (delivery, run, rule[, index]) index serves the range and its order, read forwards
+  // or backwards, on either database, for rows of every release: `delivery` is the public id,
+  // whatever the `_id`. The first page's bound is a string, as in pageById (one type, no probe).
+  const past = from === null ? { $gte: '' } : descending ? { $lt: from } : { $gt: from };
+  const rows = await findLean<T>(model, { delivery: trusted(past) }, { sort: { delivery: descending ? -1 : 1 }, limit });
   // A full read may end inside its last delivery's outcomes: that delivery is not held whole.
-  return { rows, after, before: rows.length === limit ? rows.at(-1)!.delivery : null };
+  return { rows, from, to: rows.length === limit ? rows.at(-1)!.delivery : null, descending };
 }
 
 /**
- * The outcomes of the deliveries after `after` (a list cursor; none: from the first), read beside
- * an unfiltered page of `limit`: one more of each kind than the page holds deliveries, so with one
+ * The outcomes of the deliveries past `cursor` in `order` (none: from the first), read beside an
+ * unfiltered page of `limit`: one more of each kind than the page holds deliveries, so with one
  * rule and one action a delivery the next page's first proves the page's last is held whole.
  */
-export async function outcomesAfter(after: string | null | undefined, limit: number): Promise<OutcomesAhead> {
+export async function outcomesPast(cursor: string | null | undefined, limit: number, order: PageOrder = 'asc'): Promise<OutcomesAhead> {
+  const descending = order === 'desc';
   const [rules, actions] = await Promise.all([
-    rangeAfter<RuleOutcome>(RuleOutcomeModel, after ?? null, limit + 1),
-    rangeAfter<ActionOutcome>(ActionOutcomeModel, after ?? null, limit + 1),
+    rangePast<RuleOutcome>(RuleOutcomeModel, cursor ?? null, limit + 1, descending),
+    rangePast<ActionOutcome>(ActionOutcomeModel, cursor ?? null, limit + 1, descending),
   ]);
   return { rules, actions };
 }
 
 // Delivery ids are ASCII UUIDs, which JavaScript orders as the database does (by bytes).
-const holds = (range: Range<unknown>, id: string) => (range.after === null || id > range.after) && (range.before === null || id < range.before);
+function holds(range: Range<unknown>, id: string): boolean {
+  const [low, high] = range.descending ? [range.to, range.from] : [range.from, range.to];
+  return (low === null || id > low) && (high === null || id < high);
+}
 
 /** The outcomes of these deliveries: those the range holds whole from it, the rest by id. */
 async function outcomesOf<T extends { delivery: string }>(model: Model<any>, deliveries: GatewayDelivery[], range: Range<T> | undefined, settled: (d: GatewayDelivery) => boolean): Promise<T[]> {
@@ -72,7 +85,7 @@ export interface DeliveryOutcomes {
   actions: ActionOutcome[];
 }
 
-/** `ahead`: outcomes read beside the page (outcomesAfter) at `now`; without it, all are read by id. */
+/** `ahead`: outcomes read beside the page (outcomesPast) at `now`; without it, all are read by id. */
 export async function withOutcomes(deliveries: GatewayDelivery[], ahead?: OutcomesAhead, now = new Date()): Promise<DeliveryOutcomes[]> {
   if (deliveries.length === 0) return [];
   const settled = (d: GatewayDelivery) => !d.processedAt || d.processedAt.getTime() <= now.getTime() - MARKED_BEFORE_MS;

@@ -4,14 +4,14 @@ import type { Model } from 'mongoose';
 import type { AppContext } from '../context.ts';
 import { timeOrderedId } from '../clock.ts';
 import { AppError } from '../http/errors.ts';
-import { paginate, type PageQuery } from '../http/pagination.ts';
+import { pageById, type PageOrder, type PageQuery } from '../http/pagination.ts';
 import { gatewayDeliveries } from '../observability/metrics.ts';
 import type { IncomingDelivery } from './intake.ts';
 import { GatewayDeliveryBodyModel, GatewayDeliveryModel, type GatewayDelivery, type GatewayDeliveryBody } from './model.ts';
 import type { RuleInput } from './rules/plan.ts';
 import type { GatewayState } from './state.ts';
 import { trusted } from '../db/connection.ts';
-import { outcomesAfter, withOutcomes, type DeliveryOutcomes } from './outcomes.ts';
+import { outcomesPast, withOutcomes, type DeliveryOutcomes } from './outcomes.ts';
 import { PROCESS_JOB, type ProcessJobData } from './queue.ts';
 
 export { PROCESS_JOB, type ProcessItem, type ProcessJobData } from './queue.ts';
@@ -34,8 +34,8 @@ export async function acceptDelivery(
   incoming: IncomingDelivery,
   rawBody: Buffer,
 ): Promise<{ id: string; duplicate: boolean }> {
-  // Time-ordered: lists are oldest first by `_id`, and on FerretDB each insert adds to the end of
-  // the `_id` and `id` indexes instead of a random page of them.
+  // Time-ordered: lists are ordered by `_id` (oldest or newest first), and on FerretDB each insert
+  // adds to the end of the `_id` and `id` indexes instead of a random page of them.
   const id = timeOrderedId();
   const now = ctx.clock.now();
   const delivery = {
@@ -115,20 +115,24 @@ export interface DeliveryRecord extends DeliveryOutcomes {
 }
 
 /**
+ * `page.order`: oldest first (default) or newest first, by `_id` (the time of receipt, then the id).
  * `totalLimit`: the total is counted up to it (DELIVERY_LIST_TOTAL_LIMIT); absent, exactly.
  * `now`: when the request began (outcomes.ts tells from it which outcomes a range read holds).
  */
-export async function listDeliveries(filter: { source?: string; event?: string }, page: PageQuery, totalLimit?: number, now = new Date()) {
+export async function listDeliveries(filter: { source?: string; event?: string }, page: PageQuery & { order?: PageOrder }, totalLimit?: number, now = new Date()) {
   const query: Record<string, string> = {};
   if (filter.source) query.source = filter.source;
   if (filter.event) query.event = filter.event;
-  // The list shows neither body nor headers (presentDelivery without `body`): they have their own record.
-  const read = paginate(GatewayDeliveryModel as unknown as Model<GatewayDelivery>, query, page, { totalLimit });
-  // Unfiltered, a page is every delivery of its `_id` range, so the outcomes' range after the
+  const order = page.order ?? 'asc';
+  // A delivery's `_id` is its public id (model.ts). The `_id` index, or `(source, _id)` and
+  // `(event, _id)` when filtered, serves either order. The list shows neither body nor headers
+  // (presentDelivery without `body`): they have their own record.
+  const read = pageById<GatewayDelivery & { _id: string }>(GatewayDeliveryModel as unknown as Model<GatewayDelivery>, query, page, { totalLimit, order });
+  // Unfiltered, a page is every delivery of its `_id` range, so the outcomes' range past the
   // cursor holds its outcomes and little else; filtered, it would hold other deliveries' too.
   const filtered = Object.keys(query).length > 0;
-  const [result, ahead] = await Promise.all([read, filtered ? undefined : outcomesAfter(page.cursor, page.limit)]);
-  return { items: await withOutcomes(result.items as GatewayDelivery[], ahead, now), pagination: result.pagination };
+  const [result, ahead] = await Promise.all([read, filtered ? undefined : outcomesPast(page.cursor, page.limit, order)]);
+  return { items: await withOutcomes(result.items, ahead, now), pagination: result.pagination };
 }
 
 export async function getDelivery(id: string): Promise<DeliveryRecord> {

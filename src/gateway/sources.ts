@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { compileExpression, type CompiledExpression } from './rules/expression.ts';
 import { standardWebhooksKey } from '../security/signature.ts';
 import { SCHEME_NAMES, type HmacOptions, type SchemeName } from './schemes/types.ts';
+import { HmacSchema, type HmacConfig } from './schemes/hmacConfig.ts';
 
 const SECRET_REF = /^(env|file):(.+)$/;
 
@@ -21,26 +22,6 @@ const ApiSchema = z.object({
   secretKey: secretRef,
   version: z.enum(['1.0', '2.0']).default('2.0'),
 });
-
-const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'a header name').transform((h) => h.toLowerCase());
-
-/** The generic `hmac` scheme (schemes/hmac.ts). */
-const HmacSchema = z
-  .object({
-    header: headerName,
-    algorithm: z.enum(['sha1', 'sha256', 'sha512']).default('sha256'),
-    encoding: z.enum(['hex', 'base64']).default('hex'),
-    prefix: z.string().max(100).default(''),
-    timestampHeader: headerName.optional(),
-    timestampSeparator: z.string().max(10).default('.'),
-    idHeader: headerName.optional(),
-    idPath: z.string().min(1).optional(),
-    eventHeader: headerName.optional(),
-    eventPath: z.string().min(1).optional(),
-  })
-  .strict()
-  .refine((h) => !(h.idHeader && h.idPath), 'idHeader and idPath exclude each other')
-  .refine((h) => !(h.eventHeader && h.eventPath), 'eventHeader and eventPath exclude each other');
 
 const SourceSchema = z.object({
   /** How deliveries are signed (docs/GATEWAY.md, "Schemes"). */
@@ -135,7 +116,7 @@ function compilePath(text: string | undefined, where: string): CompiledExpressio
   }
 }
 
-function hmacOptions(name: string, h: z.infer<typeof HmacSchema>): HmacOptions {
+function hmacOptions(name: string, h: HmacConfig): HmacOptions {
   return {
     header: h.header,
     algorithm: h.algorithm,

@@ -1,6 +1,7 @@
 // The list contract of the spec ("Common rules"): `limit` 1..100 (default 10), `cursor` = previous
 // page's `pagination.last`, oldest first, `pagination.total` and `pagination.last`.
-// Documents carry a public `id` (UUID); order is by `_id`, which grows with insertion.
+// Documents carry a public `id` (UUID); order is by `_id`, which grows with insertion. An admin list
+// may also read newest first (`order: 'desc'`), its cursor then paging on to older items.
 import type { Model, QueryFilter } from 'mongoose';
 import { z } from 'zod';
 import { AppError } from './errors.ts';
@@ -19,6 +20,13 @@ export const PageQuerySchema = z.object({
   cursor: z.string({ error: 'cursor must be a string' }).max(200).nullish(),
 });
 export type PageQuery = z.infer<typeof PageQuerySchema>;
+
+/** `asc`: oldest first, the spec's order for every list. `desc`: newest first (admin lists that offer it). */
+export type PageOrder = 'asc' | 'desc';
+export const PageOrderSchema = z
+  .enum(['asc', 'desc'], { error: 'order must be asc or desc' })
+  .default('asc')
+  .describe('asc: oldest first (the default, as every list); desc: newest first. A cursor pages on in the same order.');
 
 export interface Page<T> {
   items: T[];
@@ -75,14 +83,18 @@ export async function pageById<D extends { _id: string }>(
   model: Model<any>,
   filter: Record<string, unknown>,
   page: PageQuery,
-  { projection, totalLimit }: { projection?: Record<string, 0 | 1>; totalLimit?: number } = {},
+  { projection, totalLimit, order = 'asc' }: { projection?: Record<string, 0 | 1>; totalLimit?: number; order?: PageOrder } = {},
 ): Promise<Page<D>> {
   // From the cursor itself on, one item more: the cursor must name an item of this list, as in
   // paginate, and that item comes first if it does. No lookup of it apart.
   // The first page from the lowest string: a bound of one type lets FerretDB's pushdown take the
   // `_id` order from the index without first probing the range for values it would order
   // otherwise (docs/FERRETDB.md, "Sorts"). These `_id`s are all strings, so it holds the same.
-  const query = { ...filter, _id: trusted({ $gte: page.cursor ?? '' }) };
+  // Newest first, the same index is read backwards: an `(f, _id)` index serves `_id` descending.
+  const descending = order === 'desc';
+  const bound = page.cursor ? { [descending ? '$lte' : '$gte']: page.cursor } : { $gte: '' };
+  const query = { ...filter, _id: trusted(bound) };
+  const sort = { _id: descending ? -1 : 1 } as const;
   const take = page.limit + (page.cursor ? 1 : 0);
   const [found, total] = await Promise.all([
     // A batch larger than the limit: FerretDB closes a cursor only after a batch smaller than its
@@ -92,8 +104,8 @@ export async function pageById<D extends { _id: string }>(
       ? // Through the driver (db/find.ts): nothing for mongoose to cast in plain strings, and its
         // query and lean result cost ~0.45 ms of the API's CPU on a page of 100 conversations
         // (measured on the conversations page at full size).
-        findLean<D>(model, query, { projection, sort: { _id: 1 }, limit: take })
-      : model.find(query, projection).sort({ _id: 1 }).limit(take).batchSize(take + 1).lean<D[]>(),
+        findLean<D>(model, query, { projection, sort, limit: take })
+      : model.find(query, projection).sort(sort).limit(take).batchSize(take + 1).lean<D[]>(),
     countOf(model, filter, totalLimit),
   ]);
   if (page.cursor && found[0]?._id !== page.cursor) throw new AppError('invalid_cursor', 'cursor does not name an item of this list');

@@ -10,6 +10,8 @@ export type ApiVersion = (typeof API_VERSIONS)[number];
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const PUBLIC_PREFIX = '/api/public/channels/:channelId/:version';
+/** The same routes for the web console: entered with the admin token instead of a channel key (docs/CONSOLE.md). */
+export const CONSOLE_PUBLIC_PREFIX = '/api/admin/bots/:botId/channels/:channelId/public/:version';
 
 /** The version and channel id (lower case) a public request names: an unknown version or a malformed channel id is 404. */
 export function publicTarget(ctx: Context): { channelId: string; version: ApiVersion } {
@@ -19,6 +21,6 @@ export function publicTarget(ctx: Context): { channelId: string; version: ApiVer
   return { channelId: channelId.toLowerCase(), version: version as ApiVersion };
 }
 
-export function createPublicRouter<State>(): Router<State> {
-  return new Router<State>({ prefix: PUBLIC_PREFIX, ...ROUTER_MATCHING });
+export function createPublicRouter<State>(prefix: string = PUBLIC_PREFIX): Router<State> {
+  return new Router<State>({ prefix, ...ROUTER_MATCHING });
 }

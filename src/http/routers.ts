@@ -1,5 +1,6 @@
 // The routers an app serves, remembered per app so the OpenAPI generator lists exactly what
-// createApp registered (createApp keeps returning the bare Koa app for its callers).
+// createApp registered and the security tests walk every route (createApp keeps returning the
+// bare Koa app for its callers).
 import type Koa from 'koa';
 import type Router from '@koa/router';
 
@@ -10,6 +11,8 @@ export interface AppRouters {
   public: Router<any>;
   /** Mounted under /api/admin. */
   admin: Router;
+  /** The public routes again under /api/admin/bots/:botId/channels/:channelId/public/:version, for the console; not documented. */
+  consolePublic: Router<any>;
 }
 
 const routersByApp = new WeakMap<Koa, AppRouters>();

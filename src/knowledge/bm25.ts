@@ -5,9 +5,9 @@
 // Scoring is BM25F: the heading path and the body are two fields, each normalised by its own
 // average length and weighted before saturation, so a heading that names the question counts more
 // than the same words deep in a body (measured in bench/retrieval.ts; docs/CHAT.md).
-// A chunk's score also takes in its row: the whole row's BM25 (the row read as one text) and half
-// of the best score among the row's other chunks. A paraphrased question rarely has all its words
-// in one chunk, but often has them spread over the page that answers it.
+// A chunk's score also takes in its row: the whole row's BM25 (the row read as one text). A
+// paraphrased question rarely has all its words in one chunk, but often has them spread over the
+// page that answers it.
 import { terms } from './terms.ts';
 import { PostingLists, PostingReader, TermCounts, type PostingList } from './postings.ts';
 import { TextStore } from './textStore.ts';
@@ -31,7 +31,7 @@ export interface RetrieverOptions {
   headingWeight: number | null;
   /** Return at most one chunk per section (row and heading path): the best one. */
   onePerSection: boolean;
-  /** A candidate gains this share of the best score among its row's other candidates (0: off). */
+  /** A candidate gains this share of the best score among its row's other candidates (0: off; measured off in bench/retrieval.ts). */
   rowShare: number;
   /** A chunk gains this share of its whole row's BM25 score, the row read as one text (0: off). */
   rowWeight: number;
@@ -47,7 +47,7 @@ export const DEFAULT_RETRIEVER: RetrieverOptions = {
   splitIdentifiers: true,
   headingWeight: 3,
   onePerSection: true,
-  rowShare: 0.5,
+  rowShare: 0,
   rowWeight: 1,
   questionWords: false,
   feedback: false,

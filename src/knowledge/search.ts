@@ -1,14 +1,15 @@
 // Searching a bot's segments (bm25.ts): BM25F over every segment with the statistics summed over
-// them, each chunk's row score added, a share of the best score among its row's other candidates,
+// them, each chunk's row score added, optionally a share of the best score among its row's other candidates,
 // one chunk per section, and the hits' texts read last, for the hits only.
 import { DEFAULT_RETRIEVER, type Bm25Segment, type ChunkRef, type IndexedChunk } from './bm25.ts';
-import { terms } from './terms.ts';
+import { terms, type TermOptions } from './terms.ts';
 import { TopK } from './topK.ts';
 
 export interface ScoredChunk extends IndexedChunk {
   dataSourceId: string;
   score: number;
   coverage?: number;
+  unknown?: number;
 }
 /** A hit whose text is still in its segment (`withTexts` reads it). */
 export interface ScoredRef extends ChunkRef {
@@ -18,6 +19,8 @@ export interface ScoredRef extends ChunkRef {
   doc: number;
   /** The idf-weighted share of the question's terms the chunk's heading and text hold (0 to 1). */
   coverage?: number;
+  /** The idf-weighted share of the question's terms that no chunk holds (0 to 1): the same for every hit of a question. */
+  unknown?: number;
 }
 
 /**
@@ -29,7 +32,7 @@ export function withTexts(hits: ScoredRef[]): ScoredChunk[] {
   for (const hit of hits) if (!segments.has(hit.segment)) segments.set(hit.segment, segments.size);
   const texts = new Map<ScoredRef, string>();
   for (const hit of [...hits].sort((a, b) => segments.get(a.segment)! - segments.get(b.segment)! || a.doc - b.doc)) texts.set(hit, hit.segment.text(hit.doc));
-  return hits.map((hit) => ({ chunkId: hit.chunkId, rowId: hit.rowId, heading: hit.heading, text: texts.get(hit)!, dataSourceId: hit.dataSourceId, score: hit.score, coverage: hit.coverage }));
+  return hits.map((hit) => ({ chunkId: hit.chunkId, rowId: hit.rowId, heading: hit.heading, text: texts.get(hit)!, dataSourceId: hit.dataSourceId, score: hit.score, coverage: hit.coverage, unknown: hit.unknown }));
 }
 
 export function searchSegments(segments: Bm25Segment[], query: string, limit: number): ScoredChunk[] {
@@ -42,7 +45,7 @@ type QueryTerm = [term: string, weight: number];
 /** searchSegments without the texts: what hybrid search fuses before it keeps `limit` hits. */
 export function searchRefs(segments: Bm25Segment[], query: string, limit: number): ScoredRef[] {
   const options = segments[0]?.options ?? DEFAULT_RETRIEVER;
-  const split = { splitIdentifiers: options.splitIdentifiers };
+  const split: TermOptions = { splitIdentifiers: options.splitIdentifiers };
   let words = [...new Set(terms(query, split))];
   if (options.questionWords) {
     const kept = words.filter((w) => !QUESTION_WORDS.has(w));
@@ -63,7 +66,7 @@ export function searchRefs(segments: Bm25Segment[], query: string, limit: number
   // A section's chunks say one thing: the best one stands for it, so the passages differ.
   const seen = new Set<string>();
   const out: ScoredRef[] = [];
-  for (const { section, ...hit } of ranked) {
+  for (const { section, terms: _terms, ...hit } of ranked) {
     if (out.length === limit) break;
     if (options.onePerSection && seen.has(section)) continue;
     seen.add(section);
@@ -108,14 +111,17 @@ class CorpusStats {
   }
 }
 
-const candidateTerms = (c: Candidate, split: { splitIdentifiers: boolean }) => terms(`${c.heading ?? ''}\n${c.segment.text(c.doc)}`, split);
+/** A candidate's terms, heading then text, read once per query (coverage and feedback both need them). */
+function candidateTerms(c: Candidate, split: TermOptions): string[] {
+  return (c.terms ??= terms(`${c.heading ?? ''}\n${c.segment.text(c.doc)}`, split));
+}
 
 /**
  * RM3-style feedback (Lavrenko & Croft; Abdul-Jaleel et al. 2004): the terms of the first pass's best
  * chunks, each chunk weighted by its share of their scores and each term by its share of the chunk
  * and its idf; the best few, not in the question, join it with FEEDBACK_WEIGHT in all.
  */
-function feedbackTerms(ranked: Candidate[], stats: CorpusStats, words: string[], split: { splitIdentifiers: boolean }): QueryTerm[] {
+function feedbackTerms(ranked: Candidate[], stats: CorpusStats, words: string[], split: TermOptions): QueryTerm[] {
   const top = ranked.slice(0, FEEDBACK_DOCS);
   const sum = top.reduce((n, c) => n + c.score, 0) || 1;
   const weights = new Map<string, number>();
@@ -133,16 +139,21 @@ function feedbackTerms(ranked: Candidate[], stats: CorpusStats, words: string[],
   return scored.map(([t, w]) => [t, (FEEDBACK_WEIGHT * w) / best]);
 }
 
-/** Sets each candidate's coverage: the idf-weighted share of the question's terms its heading and text hold. */
-function setCoverage(ranked: Candidate[], stats: CorpusStats, words: string[], split: { splitIdentifiers: boolean }): void {
+/**
+ * Sets each candidate's coverage, the idf-weighted share of the question's terms its heading and
+ * text hold, and the question's unknown share, the idf-weighted share of its terms no chunk holds.
+ */
+function setCoverage(ranked: Candidate[], stats: CorpusStats, words: string[], split: TermOptions): void {
   const whole = words.reduce((n, w) => n + stats.idf(w), 0) || 1;
+  const unknown = words.reduce((n, w) => n + (stats.df(w) ? 0 : stats.idf(w)), 0) / whole;
   for (const c of ranked) {
     const held = new Set(candidateTerms(c, split));
     c.coverage = words.reduce((n, w) => n + (held.has(w) ? stats.idf(w) : 0), 0) / whole;
+    c.unknown = unknown;
   }
 }
 
-type Candidate = ScoredRef & { section: string };
+type Candidate = ScoredRef & { section: string; terms?: string[] };
 
 /**
  * Adds `share` of the best score among each candidate's row's other candidates, best first again:

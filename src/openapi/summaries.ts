@@ -72,7 +72,7 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
   [`post ${A}/bots/{botId}/webhooks/{webhookId}/deliveries/{deliveryId}/resend`]: 'Send a finished delivery again',
   // Gateway
   ['post /gateway/{source}']: 'Receive a signed webhook delivery from a configured source (scheme relay, standard-webhooks, github, stripe or hmac)',
-  [`get ${A}/gateway/deliveries`]: 'List received gateway deliveries with rule and action outcomes (total counted up to DELIVERY_LIST_TOTAL_LIMIT, then totalCapped)',
+  [`get ${A}/gateway/deliveries`]: 'List received gateway deliveries with rule and action outcomes, oldest first or newest first with order=desc (total counted up to DELIVERY_LIST_TOTAL_LIMIT, then totalCapped)',
   [`get ${A}/gateway/deliveries/{id}`]: 'Get a gateway delivery with its body and outcomes',
   [`post ${A}/gateway/deliveries/{id}/replay`]: 'Run the rules again on a stored delivery',
   [`get ${A}/gateway/sources`]: 'List the configured sources and their signature schemes (never their secrets)',

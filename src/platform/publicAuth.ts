@@ -3,7 +3,7 @@
 import type { Context, Next } from 'koa';
 import { publicTarget, type ApiVersion } from '../http/publicApi.ts';
 import type { IdempotentRequest } from '../http/idempotency.ts';
-import { authenticateChannel, channelTenant, type ChannelAccess } from './service.ts';
+import { authenticateChannel, channelOfBot, channelTenant, type ChannelAccess } from './service.ts';
 import type { ApiChannel } from './model.ts';
 
 export interface PublicState {
@@ -27,7 +27,23 @@ export async function authenticatePublic(ctx: Context, next: Next) {
   const { channelId, version } = publicTarget(ctx);
   const header = ctx.get('x-api-secret-key');
   const channel = await authenticateChannel(channelId, header || undefined);
+  enterChannel(ctx, channel, version);
+  return next();
+}
+
+/**
+ * The web console's way into the same routes (CONSOLE_PUBLIC_PREFIX), after the admin token was
+ * checked: the channel the path names must be on and belong to the bot the path names (else 404),
+ * and no channel key is asked for, so the browser never holds one.
+ */
+export async function authenticateConsoleChannel(ctx: Context, next: Next) {
+  const { channelId, version } = publicTarget(ctx);
+  const { botId } = (ctx as unknown as { params: Record<string, string | undefined> }).params;
+  enterChannel(ctx, await channelOfBot(botId ?? '', channelId), version);
+  return next();
+}
+
+function enterChannel(ctx: Context, channel: ApiChannel, version: ApiVersion): void {
   let tenant: Promise<ChannelAccess> | undefined;
   Object.assign(ctx.state, { channel, botId: channel.botId, tenant: () => (tenant ??= channelTenant(channel)), apiVersion: version });
-  return next();
 }

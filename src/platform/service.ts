@@ -124,6 +124,13 @@ export async function authenticateChannel(channelId: string, secretKey: string |
   return channel;
 }
 
+/** A channel of `botId` that is on, for a caller the admin token let in (the console): 404 otherwise, with no key asked for. */
+export async function channelOfBot(botId: string, channelId: string): Promise<ApiChannel> {
+  const channel = await ApiChannelModel.findOne({ id: channelId }).lean();
+  if (!channel || !channel.enabled || channel.botId !== botId) throw new AppError('channel_not_found', 'Channel not found');
+  return channel;
+}
+
 /** The bot and team behind an authenticated channel, as they are now (usage counters included). */
 export async function channelTenant(channel: ApiChannel): Promise<ChannelAccess> {
   const [bot, team] = await Promise.all([BotModel.findOne({ id: channel.botId }).lean(), TeamModel.findOne({ id: channel.teamId }).lean()]);

@@ -56,6 +56,12 @@ describe('grounded replies over HTTP', () => {
     expect(res.body.sources).toEqual([{ rowId: row!.id, dataSourceId }]);
   });
 
+  it('says it does not know when most of the question is words the documents never use', async () => {
+    // "write" and "file" match the row; "kubernetes", "helm" and "charts" are in no chunk.
+    const res = await api('post', '/message', { message: 'How do I write a file to Kubernetes with Helm charts?' }).expect(200);
+    expect(res.body).toMatchObject({ response: NO_ANSWER, sources: [] });
+  });
+
   it('still says it does not know when nothing matches', async () => {
     const res = await api('post', '/message', { message: 'quasar kettle warranty' }).expect(200);
     expect(res.body).toMatchObject({ response: NO_ANSWER, sources: [] });

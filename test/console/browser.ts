@@ -31,7 +31,10 @@ export interface ConsoleSession {
   browser: BrowserContext;
   page: Page;
   screenshot(name: string): Promise<void>;
-  signIn(): Promise<void>;
+  /** Signs in on `page` (the first tab when left out). */
+  signIn(page?: Page): Promise<void>;
+  /** Another tab of the same browser, signed in: it shares no sessionStorage with the others. */
+  openTab(): Promise<Page>;
 }
 
 /** Serves `rt.app` on a loopback port, launches chromium and opens one page, for one test file. */
@@ -63,11 +66,17 @@ export function useConsoleBrowser(rt: TestRuntime): ConsoleSession {
       async screenshot(name: string) {
         await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
       },
-      async signIn() {
-        await page.goto(`${baseUrl}/console/`);
-        await page.getByLabel('Admin token').fill(TEST_ADMIN_TOKEN);
-        await page.getByRole('button', { name: 'Sign in' }).click();
-        await page.getByRole('link', { name: 'Bots and channels' }).waitFor();
+      async signIn(tab: Page = page) {
+        await tab.goto(`${baseUrl}/console/`);
+        await tab.getByLabel('Admin token').fill(TEST_ADMIN_TOKEN);
+        await tab.getByRole('button', { name: 'Sign in' }).click();
+        await tab.getByRole('link', { name: 'Bots and channels' }).waitFor();
+      },
+      async openTab() {
+        const tab = await browser.newPage();
+        tab.setDefaultTimeout(10_000);
+        await session.signIn(tab);
+        return tab;
       },
     });
   });

@@ -23,8 +23,8 @@ describe.skipIf(!browserPath)(`console: data sources${browserPath ? '' : ` (${no
     const { page } = ui;
     await ui.signIn();
     await page.getByRole('link', { name: 'Data sources' }).click();
-    // The page makes the bot's console channel itself on the first visit.
-    await page.locator('.channel-key code').getByText('console', { exact: true }).waitFor();
+    // The page makes the bot's console channel itself on the first visit, and calls the public API as it.
+    await page.getByLabel('Channel', { exact: true }).locator('option:checked', { hasText: /^console$/ }).waitFor({ state: 'attached' });
     await page.getByRole('button', { name: 'New data source' }).click();
     await page.getByRole('heading', { name: /^Rows of / }).waitFor();
 

@@ -1,9 +1,12 @@
 // Console, gateway page: the rules loaded from RULES_DIR with a rejected file's error, a signed
-// delivery received by the gateway with its rule outcome and action result, filters, and a replay.
+// delivery received by the gateway with its rule outcome and action result, filters, a replay, and
+// the list newest first with Older and Newer pages.
 import { describe, expect, it } from 'vitest';
 import { useTestRuntime, waitFor } from '../helpers/harness.ts';
 import { gatewayFiles } from '../gateway/support/gatewayFiles.ts';
 import { modulesWithGateway } from '../gateway/support/runtime.ts';
+import { idAt, processedRow } from '../gateway/support/ids.ts';
+import { GatewayDeliveryModel } from '../../src/gateway/model.ts';
 import { sendSigned } from '../gateway/support/signing.ts';
 import { browserPath, noBrowserReason, useConsoleBrowser } from './browser.ts';
 
@@ -62,5 +65,33 @@ describe.skipIf(!browserPath)(`console: gateway${browserPath ? '' : ` (${noBrows
       return (await detail.getByTestId('rule-outcome').count()) === 2 && (await detail.getByTestId('action-status').nth(1).textContent()) === 'succeeded';
     });
     await ui.screenshot('gateway-replayed');
+  });
+
+  it('lists the newest first, with Older pages back in time and Newer to return', async () => {
+    // Thirty deliveries received an hour before the two above, stored oldest last: the order
+    // shown is the time of receipt, not the order of storing.
+    const base = Date.now() - 3_600_000;
+    const older = Array.from({ length: 30 }, (_, n) => processedRow(idAt(base + n), { source: 'shop', event: 'order.paid', deliveryId: `older-${n}`, at: new Date(base + n) }));
+    await GatewayDeliveryModel.collection.insertMany([...older].reverse() as never[]);
+    const { page } = ui;
+    await page.getByLabel('Event').fill('');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    const rows = page.getByRole('table', { name: 'Gateway deliveries' }).locator('tbody tr');
+    const shown = async () => rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-delivery')));
+    // A page of 25: the refund sent last, the payment before it, then the newest of the thirty.
+    await waitFor(async () => (await rows.count()) === 25);
+    const first = await shown();
+    expect(first.slice(2)).toEqual(Array.from({ length: 23 }, (_, n) => `older-${29 - n}`));
+    await expect(rows.nth(0).locator('td').nth(2).textContent()).resolves.toBe('order.refunded');
+    await expect(rows.nth(1).locator('td').nth(2).textContent()).resolves.toBe('order.paid');
+    await ui.screenshot('gateway-newest-first');
+
+    await page.getByRole('button', { name: 'Older' }).click();
+    await waitFor(async () => (await rows.count()) === 7);
+    expect(await shown()).toEqual(Array.from({ length: 7 }, (_, n) => `older-${6 - n}`));
+    await expect(page.getByRole('button', { name: 'Older' }).count()).resolves.toBe(0);
+    await page.getByRole('button', { name: 'Newer' }).click();
+    await waitFor(async () => (await rows.count()) === 25);
+    expect(await shown()).toEqual(first);
   });
 });

@@ -145,6 +145,30 @@ describe('gateway delivery list reads', () => {
     expect(byId(got.reads, 'gatewayRuleOutcomes')).toEqual(got.body.deliveries.map((d: any) => d.id));
   });
 
+  it('newest first, reads the outcomes before the cursor beside each page, and shows what reads by id show', async () => {
+    offsetMs = 60_000;
+    const all = (await page('limit=100')).body.deliveries.map((d: any) => d.id);
+    const pages: Array<{ body: any; reads: Read[] }> = [];
+    let cursor: string | null = null;
+    do {
+      const got = await page(`order=desc&limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(got.body.deliveries).toEqual(await shownById(got.body));
+      expect(ranges(got.reads)).toEqual([
+        ['gatewayRuleOutcomes', cursor ? { $lt: cursor } : { $gte: '' }],
+        ['gatewayActionOutcomes', cursor ? { $lt: cursor } : { $gte: '' }],
+      ]);
+      pages.push(got);
+      cursor = got.body.deliveries.length === 3 ? got.body.pagination.last : null;
+    } while (cursor);
+    expect(pages.flatMap((p) => p.body.deliveries.map((d: any) => d.id))).toEqual([...all].reverse());
+    // The third page is three of the first seven, one outcome of each kind apiece: the range of
+    // four holds all three whole (the fourth is the next page's first), so none is read by id.
+    expect(pages[2]!.body.deliveries.map((d: any) => d.id)).toEqual(started.slice(2, 5).reverse());
+    expect(byId(pages[2]!.reads, 'gatewayRuleOutcomes')).toEqual([]);
+    expect(byId(pages[2]!.reads, 'gatewayActionOutcomes')).toEqual([]);
+    expect(pages[2]!.body.deliveries[0].rules).toMatchObject([{ rule: 'started', result: 'matched', actions: [{ type: 'log', status: 'succeeded' }] }]);
+  });
+
   it('closes every cursor of a page of 100 after a cursor with its reply, with no killCursors after it', async () => {
     const at = new Date(Date.now() - 3_600_000);
     const ids = Array.from({ length: 102 }, () => timeOrderedId());

@@ -36,6 +36,7 @@ function routesOf(router: Router<any>): { method: string; template: string }[] {
 /** A concrete path: the real channel (so public auth is reached), random UUIDs for other params. */
 function fill(template: string, tenant: Tenant): string {
   return template
+    .replace(':botId', tenant.botId)
     .replace(':channelId', tenant.channelId)
     .replace(':version', '2.0')
     .replace(/\{\*[A-Za-z]+\}/g, 'x')
@@ -87,7 +88,7 @@ describe('walking every route without credentials', () => {
   beforeAll(async () => {
     tenant = await createTenant();
     const routers = routersOf(rt.app);
-    const all = [...routesOf(routers.root), ...routesOf(routers.public), ...routesOf(routers.admin)];
+    const all = [...routesOf(routers.root), ...routesOf(routers.public), ...routesOf(routers.admin), ...routesOf(routers.consolePublic)];
     routes = all
       .filter((r) => !OPEN_BY_DESIGN.some((re) => re.test(r.template)))
       .map((r) => ({ method: r.method, path: fill(r.template, tenant) }));
@@ -97,6 +98,8 @@ describe('walking every route without credentials', () => {
     const paths = routes.map((r) => r.path);
     expect(paths.filter((p) => p.startsWith('/api/admin/')).length).toBeGreaterThan(20);
     expect(paths.filter((p) => p.startsWith(`/api/public/channels/${tenant.channelId}/2.0/`)).length).toBeGreaterThan(10);
+    // The console's mirror of the public API, with the tenant's real bot and channel: only the admin token opens it.
+    expect(paths.filter((p) => p.startsWith(`/api/admin/bots/${tenant.botId}/channels/${tenant.channelId}/public/2.0/`)).length).toBeGreaterThan(10);
     expect(paths.some((p) => p.startsWith('/api/public/hooks/'))).toBe(true);
     expect(paths.some((p) => p.startsWith('/gateway/'))).toBe(true);
   });

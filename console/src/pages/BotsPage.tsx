@@ -1,7 +1,6 @@
 // Bots and their API channels: create a team or bot, create a channel, rotate its key, turn it on/off.
 import { useState, type FormEvent } from 'react';
 import { admin } from '../api.ts';
-import { rememberChannelKey } from '../session.ts';
 import { ErrorNote, SecretOnce, Section, Time, useAction, useLoad } from '../components.tsx';
 
 export interface BotRow {
@@ -76,7 +75,6 @@ function Channels({ bot }: { bot: BotRow }) {
   const [name, setName] = useState('');
   const action = useAction();
   const showSecret = (channel: ChannelRow, secretKey: string, verb: string) => {
-    rememberChannelKey(channel.channelId, secretKey); // this tab can now use the public API with it
     setSecret({ label: `${verb} key of ${channel.name ?? channel.channelId}`, value: secretKey });
   };
   const create = (e: FormEvent) => {

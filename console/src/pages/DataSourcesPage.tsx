@@ -1,8 +1,8 @@
-// Data sources of a bot, through the public API (spec "Data sources") with a channel key: create,
+// Data sources of a bot, through the public API (spec "Data sources") as one of its channels: create,
 // add rows (typed or uploaded markdown files), sync and watch the state, read and delete rows.
 import { useEffect, useState, type FormEvent } from 'react';
 import { allPages, publicApi, query, type ChannelAccess } from '../api.ts';
-import { ChannelKeyPicker, ErrorNote, Section, Time, useAction, useLoad } from '../components.tsx';
+import { ChannelPicker, ErrorNote, Section, Time, useAction, useLoad } from '../components.tsx';
 import type { BotRow } from './BotsPage.tsx';
 import { renameDataSource, SyncHooks, useDataSourceNames } from './SyncHooks.tsx';
 
@@ -31,7 +31,7 @@ function Rows({ access, source, name: sourceName, onChanged }: { access: Channel
         const res = await publicApi(access, 'POST', '/data-sources/row/list', { dataSourceId: source.id, limit: 100, ...(cursor ? { cursor } : {}) });
         return { items: res.dataSourceRows, last: res.pagination.last };
       }),
-    [source.id, access.secretKey],
+    [source.id, access.channelId],
   );
   const [open, setOpen] = useState<Row>();
   const [name, setName] = useState('');
@@ -137,7 +137,7 @@ function SourceTable({ access, botId }: { access: ChannelAccess; botId: string }
         const res = await publicApi(access, 'POST', '/data-sources/list', { limit: 100, ...(cursor ? { cursor } : {}) });
         return { items: res.dataSources, last: res.pagination.last };
       }),
-    [access.channelId, access.secretKey],
+    [access.channelId],
   );
   const [openId, setOpenId] = useState<string>();
   const action = useAction();
@@ -285,7 +285,7 @@ export function DataSourcesPage({ bot }: { bot: BotRow }) {
   return (
     <>
       <Section title={`Data sources of ${bot.name}`}>
-        <ChannelKeyPicker botId={bot.id} onAccess={setAccess} />
+        <ChannelPicker botId={bot.id} onAccess={setAccess} />
       </Section>
       {access && <SourceTable access={access} botId={bot.id} />}
     </>

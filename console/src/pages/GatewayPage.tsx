@@ -1,6 +1,7 @@
 // The gateway as an operator sees it: the rules loaded from RULES_DIR with the files it rejected,
-// the deliveries it received (filtered by source and event), each delivery's rule outcomes and
-// action results, and a replay. The gateway serves every bot, so this page ignores the bot picker.
+// the deliveries it received, newest first (filtered by source and event), each delivery's rule
+// outcomes and action results, and a replay. The gateway serves every bot, so this page ignores
+// the bot picker.
 import { useState, type FormEvent } from 'react';
 import { admin, query } from '../api.ts';
 import { ErrorNote, Section, useAction, useLoad } from '../components.tsx';
@@ -216,7 +217,8 @@ function DeliveriesSection() {
   const [cursor, setCursor] = useState<string[]>([]);
   const [open, setOpen] = useState<string>();
   const list = useLoad(
-    () => admin<{ deliveries: GatewayDelivery[]; pagination: { total: number; last: string | null; totalCapped: boolean } }>('GET', `/gateway/deliveries${query({ ...filters, limit: PAGE, cursor: cursor.at(-1) })}`),
+    // Newest first: each cursor pages on to older deliveries, and the stack of them leads back.
+    () => admin<{ deliveries: GatewayDelivery[]; pagination: { total: number; last: string | null; totalCapped: boolean } }>('GET', `/gateway/deliveries${query({ ...filters, order: 'desc', limit: PAGE, cursor: cursor.at(-1) })}`),
     [filters, cursor],
   );
   const apply = (e: FormEvent) => {
@@ -291,7 +293,7 @@ function DeliveriesSection() {
             )}{' '}
             {page.deliveries.length === PAGE && page.pagination.last && (
               <button type="button" className="link" onClick={() => setCursor([...cursor, page.pagination.last!])}>
-                More
+                Older
               </button>
             )}
           </p>

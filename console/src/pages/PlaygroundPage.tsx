@@ -1,9 +1,9 @@
-// Chat playground: talks to the bot through the public 2.0 stream with a channel key, showing the
+// Chat playground: talks to the bot through the public 2.0 stream as one of its channels, showing the
 // reply as it arrives (rendered as sanitised markdown), power-up activity and the conversation id.
 import { useRef, useState, type FormEvent } from 'react';
 import { publicApi, query, type ChannelAccess } from '../api.ts';
 import { streamMessage, type StreamChunk } from '../stream.ts';
-import { ChannelKeyPicker, ErrorNote, Section, useAction, useLoad } from '../components.tsx';
+import { ChannelPicker, ErrorNote, Section, useAction, useLoad } from '../components.tsx';
 import { useDataSourceNames } from './SyncHooks.tsx';
 import type { BotRow } from './BotsPage.tsx';
 import { Markdown } from '../markdown.tsx';
@@ -171,7 +171,7 @@ export function PlaygroundPage({ bot }: { bot: BotRow }) {
   return (
     <>
       <Section title={`Chat with ${bot.name}`}>
-        <ChannelKeyPicker botId={bot.id} onAccess={setAccess} />
+        <ChannelPicker botId={bot.id} onAccess={setAccess} />
       </Section>
       {access && <Chat key={access.channelId} access={access} botId={bot.id} />}
     </>

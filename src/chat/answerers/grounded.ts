@@ -18,21 +18,34 @@ const NEW_WORDS = 0.5;
 /**
  * A passage is quoted only when it holds at least this share of the question's terms, weighted by
  * idf (knowledge/search.ts): below it the words that matched are the question's commonest, and the
- * honest reply is "I don't know". A share, not a score, so it means the same on every corpus. 0.2 is
- * the highest share that, on the tuning corpora, keeps the cited recall and its paraphrased part at
- * or above plain BM25@3 (bench/retrieval.ts; docs/CHAT.md): higher shares refuse paraphrases too.
+ * honest reply is "I don't know". A share, not a score, so it means the same on every corpus. Higher
+ * shares refuse paraphrased questions as often as unanswerable ones (bench/retrieval.ts; docs/CHAT.md).
  */
 export const MIN_COVERAGE = 0.2;
+/**
+ * Nothing is quoted when more than half of the question's weight (idf-weighted terms) is words no
+ * chunk of the bot's knowledge holds: the question is mostly about something the documents never
+ * name, however well a passage matches the rest ("deploy … to Kubernetes with Helm").
+ */
+export const MAX_UNKNOWN = 0.5;
 
-const strong = (hit: KnowledgeHit, minCoverage: number) => hit.score > 0 && (hit.coverage === undefined || hit.coverage >= minCoverage);
+/** What a best passage needs before it is quoted (bench/retrieval.ts sets it otherwise to measure). */
+export interface Confidence {
+  minCoverage: number;
+  maxUnknown: number;
+}
+export const CONFIDENCE: Confidence = { minCoverage: MIN_COVERAGE, maxUnknown: MAX_UNKNOWN };
+
+const strong = (hit: KnowledgeHit, c: Confidence) =>
+  hit.score > 0 && (hit.coverage === undefined || hit.coverage >= c.minCoverage) && (hit.unknown === undefined || hit.unknown <= c.maxUnknown);
 
 /**
  * The best passage, when it is strong, then up to two more when they score close to it and say
  * something else: those are judged against the best, since the right one is often the second.
  */
-export function selectPassages(hits: KnowledgeHit[], minCoverage = MIN_COVERAGE): KnowledgeHit[] {
+export function selectPassages(hits: KnowledgeHit[], confidence = CONFIDENCE): KnowledgeHit[] {
   const best = hits[0];
-  if (!best || !strong(best, minCoverage)) return [];
+  if (!best || !strong(best, confidence)) return [];
   const used = [best];
   const seen = new Set(terms(best.text));
   for (const hit of hits.slice(1)) {
@@ -53,8 +66,8 @@ function groundedText(used: KnowledgeHit[], rowNames: ReadonlyMap<string, string
 }
 
 /** Selection and text in one call (bench/retrieval.ts). */
-export function composeGroundedReply(hits: KnowledgeHit[], rowNames: ReadonlyMap<string, string> = new Map(), minCoverage = MIN_COVERAGE): { text: string; used: KnowledgeHit[] } {
-  const used = selectPassages(hits, minCoverage);
+export function composeGroundedReply(hits: KnowledgeHit[], rowNames: ReadonlyMap<string, string> = new Map(), confidence = CONFIDENCE): { text: string; used: KnowledgeHit[] } {
+  const used = selectPassages(hits, confidence);
   return { text: groundedText(used, rowNames), used };
 }
 

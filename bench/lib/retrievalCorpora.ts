@@ -1,0 +1,70 @@
+// The retrieval bench's corpora: each the markdown docs of a pinned npm package (devDependencies
+// `*-docs-corpus`), chunked as a sync chunks them, with its questions (bench/retrieval/<name>.json).
+import fs from 'node:fs';
+import path from 'node:path';
+import { chunkMarkdown } from '../../src/datasources/chunking.ts';
+
+export interface Question {
+  q: string;
+  /** `file` or `file#heading`: a hit in that row whose heading path contains the heading. */
+  rows: string[];
+  paraphrased?: boolean;
+}
+export interface Corpus {
+  name: string;
+  kind: string;
+  pkg: string;
+  /** Which files of the package are rows (their ids: paths inside `root`). */
+  root: string;
+  files: RegExp;
+  heldOut: boolean;
+}
+export interface Chunk {
+  id: string;
+  rowId: string;
+  heading: string | null;
+  text: string;
+}
+
+export const CORPORA: Corpus[] = [
+  { name: 'ai', kind: 'API reference and guides (MDX)', pkg: 'ai-docs-corpus', root: 'docs', files: /\.mdx?$/, heldOut: false },
+  { name: 'commander', kind: 'single-page manual', pkg: 'commander-docs-corpus', root: '', files: /^Readme\.md$/, heldOut: false },
+  { name: 'fastify', kind: 'reference and guides', pkg: 'fastify-docs-corpus', root: 'docs', files: /\.md$/, heldOut: false },
+  { name: 'date-fns', kind: 'changelog and short guides', pkg: 'date-fns-docs-corpus', root: '', files: /^(?:CHANGELOG\.md|README\.md|docs\/[^/]+\.md)$/, heldOut: false },
+  { name: 'axios', kind: 'long single-page manual', pkg: 'axios-docs-corpus', root: '', files: /^README\.md$/, heldOut: true },
+  { name: 'pino', kind: 'FAQ, short guides and API reference', pkg: 'pino-docs-corpus', root: '', files: /^(?:README\.md|docs\/[^/]+\.md)$/, heldOut: true },
+];
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+
+export function loadCorpus(corpus: Corpus) {
+  // Found on disk: some packages do not export their package.json.
+  const pkgDir = path.join(here, '..', '..', 'node_modules', corpus.pkg);
+  const { name, version } = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')) as { name: string; version: string };
+  const dir = path.join(pkgDir, corpus.root);
+  const rows = fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((f) => f.split(path.sep).join('/'))
+    .filter((f) => corpus.files.test(f) && !f.includes('node_modules/'))
+    .sort()
+    .map((rowId) => ({ rowId, markdown: fs.readFileSync(path.join(dir, rowId), 'utf8') }));
+  const chunksAt = (maxChars?: number): Chunk[] =>
+    rows.flatMap((r) => chunkMarkdown(r.markdown, maxChars).map((c, i) => ({ id: `${r.rowId}:${i}`, rowId: r.rowId, heading: c.heading, text: c.text })));
+  const file = JSON.parse(fs.readFileSync(path.join(here, '..', 'retrieval', `${corpus.name}.json`), 'utf8')) as { questions: Question[] };
+  return { name, version, rows, chunksAt, questions: file.questions };
+}
+
+export const matches = (hit: Pick<Chunk, 'rowId' | 'heading'>, target: string) => {
+  const [file, heading] = target.split('#') as [string, string | undefined];
+  return hit.rowId === file && (heading === undefined || (hit.heading ?? '').includes(heading));
+};
+export const hits = (q: Question, ranked: Array<Pick<Chunk, 'rowId' | 'heading'>>) => ranked.some((h) => q.rows.some((t) => matches(h, t)));
+/** Distinct sections (row and heading path), best first: what a reader sees as different passages. */
+export function sectionsOf<T extends Pick<Chunk, 'rowId' | 'heading'>>(ranked: T[]): T[] {
+  const seen = new Set<string>();
+  return ranked.filter((h) => {
+    const key = `${h.rowId}\n${h.heading ?? ''}`;
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
+}
+
