@@ -120,7 +120,21 @@ export type Config = Env & { dataDir: string; lockLifetimeFloorMs: number; gatew
 
 /** Delivery attempts time out at 10 s (spec "Delivery behaviour"); locks must outlive them comfortably. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
-const LOCK_LIFETIME_FLOOR_MS = 3 * DELIVERY_TIMEOUT_MS;
+/**
+ * Jobs longer than one step (gateway process and action jobs, syncs) extend their lock every 5 s
+ * between steps, so no lock may be shorter than a step plus that with room to spare.
+ */
+const LOCK_LIFETIME_MIN_MS = 15_000;
+
+/**
+ * The shortest job lock: three times the outbound timeout, so a job whose attempt can still be
+ * running is never picked up twice; 30 s with the spec's 10 s. A shorter OUTBOUND_TIMEOUT_MS lowers
+ * it (to 15 s at least), and with it how soon a killed process's work is sent again
+ * (docs/DEPLOY.md, "Recovery after a crash"); a longer one keeps 30 s.
+ */
+export function lockLifetimeFloorMs(outboundTimeoutMs: number): number {
+  return Math.max(LOCK_LIFETIME_MIN_MS, 3 * Math.min(outboundTimeoutMs, DELIVERY_TIMEOUT_MS));
+}
 
 export class ConfigError extends Error {}
 
@@ -140,10 +154,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const config = parsed.data;
-  if (config.JOB_LOCK_LIFETIME_MS < LOCK_LIFETIME_FLOOR_MS) {
+  const floorMs = lockLifetimeFloorMs(config.OUTBOUND_TIMEOUT_MS);
+  if (config.JOB_LOCK_LIFETIME_MS < floorMs) {
     throw new ConfigError(
-      `Invalid configuration:\n  JOB_LOCK_LIFETIME_MS: must be at least ${LOCK_LIFETIME_FLOOR_MS} ms ` +
-        `(three times the ${DELIVERY_TIMEOUT_MS} ms delivery timeout) so a running job is never picked up twice`,
+      `Invalid configuration:\n  JOB_LOCK_LIFETIME_MS: must be at least ${floorMs} ms ` +
+        `(three times the ${Math.min(config.OUTBOUND_TIMEOUT_MS, DELIVERY_TIMEOUT_MS)} ms delivery timeout, OUTBOUND_TIMEOUT_MS) so a running job is never picked up twice`,
     );
   }
   if (config.HTTP_HEADERS_TIMEOUT_MS > config.HTTP_RECEIVE_TIMEOUT_MS) {
@@ -163,5 +178,5 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('Invalid configuration:\n  OPENAI_BASE_URL: required when EMBEDDING_MODEL is set');
   }
   const gatewaySecretEnv = Object.fromEntries(Object.entries(cleaned).filter(([k]) => k.startsWith('GATEWAY_SECRET_'))) as Record<string, string>;
-  return { ...config, dataDir: path.resolve(config.DATA_DIR), lockLifetimeFloorMs: LOCK_LIFETIME_FLOOR_MS, gatewaySecretEnv };
+  return { ...config, dataDir: path.resolve(config.DATA_DIR), lockLifetimeFloorMs: floorMs, gatewaySecretEnv };
 }

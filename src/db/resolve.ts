@@ -84,18 +84,30 @@ export async function resolveDatabase(config: Config, log: (line: string) => voi
     const whose = owner.dataDir ? `the embedded database of another data directory (${owner.dataDir})` : 'something other than the embedded database of this data directory';
     throw new EmbeddedDbUnavailable(`relay: EMBEDDED_DB_PORT ${port} is in use by ${whose}; set EMBEDDED_DB_PORT to a free port for ${dataDir}`);
   }
-  tightenDatabaseFiles(dbDir);
   log(`relay: MONGODB_URI is unset; starting embedded FerretDB (SQLite under ${dbDir}) on port ${port}`);
-  const embedded = await startFerretDb({ dataDir: dbDir, port, database: 'relay' }).catch(async (err) => {
+  const embedded = await startOwnEmbeddedDb(dataDir, port).catch(async (err) => {
     // Taken between the check and the start (or on another address): say which variable to set.
     if (await portAcceptsConnections(port)) throw new EmbeddedDbUnavailable(`relay: EMBEDDED_DB_PORT ${port} is already in use; set EMBEDDED_DB_PORT to a free port`);
     throw err;
   });
+  return { uri, embedded };
+}
+
+/**
+ * Starts the embedded FerretDB of `dataDir` (a real path, prepared) on `port` and marks it as that
+ * data directory's, so another process on the same DATA_DIR without MONGODB_URI uses it (the
+ * server beside `relay db serve`, or the CLI beside `npm start`).
+ */
+export async function startOwnEmbeddedDb(dataDir: string, port: number): Promise<EmbeddedDb> {
+  const dbDir = path.join(dataDir, 'db');
+  fs.mkdirSync(dbDir, { recursive: true, mode: 0o700 });
+  tightenDatabaseFiles(dbDir);
+  const embedded = await startFerretDb({ dataDir: dbDir, port, database: 'relay' });
   try {
     await markInstance(port, dbDir, dataDir);
   } catch (err) {
     await embedded.stop();
     throw err;
   }
-  return { uri, embedded };
+  return embedded;
 }

@@ -97,7 +97,8 @@ const AttemptBody = z.strictObject({
   finishedAt: isoOrNull,
   httpStatus: int.nullable(),
   durationMs: z.number().nullable(),
-  error: z.string().nullable(),
+  /** Why the attempt failed without an answer (refused, timed out, blocked address), as the delivery's own error. */
+  error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
   responseBody: z.string().nullable(),
   responseTruncated: z.boolean(),
 });
@@ -215,8 +216,8 @@ export const ADMIN_RESPONSE_SCHEMAS: Record<string, z.ZodType> = {
   'get /readyz': z.strictObject({ success: z.boolean(), checks: z.strictObject({ database: z.boolean(), scheduler: z.boolean() }) }),
   // 202 on a new delivery (with the stored id), 200 on a duplicate of one already received.
   'post /gateway/{source}': ok({ duplicate: z.boolean(), deliveryId: z.string(), id: z.string().optional() }),
-  // A sync hook answers any method alike.
-  ...Object.fromEntries(['get', 'post', 'put', 'patch', 'delete'].map((m) => [`${m} /api/public/hooks/{hookId}/{secret}`, Done])),
+  // A sync hook answers GET, PUT, PATCH and DELETE as POST; it is documented once, under POST.
+  'post /api/public/hooks/{hookId}/{secret}': Done,
 
   [`post ${A}/bootstrap`]: ok({ teamId: z.string(), botId: z.string(), channelId: z.string(), secretKey: z.string().startsWith('sk_') }),
   [`post ${A}/teams`]: ok({ team: TeamBody }),

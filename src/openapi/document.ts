@@ -4,11 +4,14 @@ import type Router from '@koa/router';
 import { z } from 'zod';
 import { validationOf } from '../http/validate.ts';
 import { API_VERSIONS } from '../http/publicApi.ts';
-import { ERROR_STATUS } from '../http/errors.ts';
 import type { AppRouters } from '../http/routers.ts';
 import { OPERATION_SUMMARIES } from './summaries.ts';
 import { RESPONSE_SCHEMAS, STREAM_CONTENT } from './responses.ts';
 import { ADMIN_RESPONSE_SCHEMAS } from './adminResponses.ts';
+import { errorComponents, errorResponsesOf, IDEMPOTENCY_KEY_PARAMETER, IDEMPOTENT } from './errorResponses.ts';
+import { examplesOf, parameterExampleOf, requestExamplesOf, successExchanges, successStatusesOf } from './examples.ts';
+import { GATEWAY_DESCRIPTION, GATEWAY_INTAKE, gatewayHeaderParameters, gatewayRequestBody } from './gateway.ts';
+import { FALLBACK_TAGS, TAG_RULES, tagOfPath } from './tags.ts';
 
 /** Every documented success body: the public API's and the admin API's (with the JSON root routes). */
 export const ALL_RESPONSE_SCHEMAS: Record<string, z.ZodType> = { ...RESPONSE_SCHEMAS, ...ADMIN_RESPONSE_SCHEMAS };
@@ -22,8 +25,8 @@ export interface RouteEntry {
   /** OpenAPI path template: /api/admin/bots/{botId}. */
   path: string;
   paramNames: string[];
-  /** Registered with router.all(): every HTTP method answers; the usual five are documented. */
-  anyMethod?: boolean;
+  /** One handler registered for several methods (the sync hook): listed once, these named in its description. */
+  alsoAnswers?: string[];
   /** The route's name, when registered as router.get('name', path, ...); the operation's summary. */
   name?: string;
   body?: z.ZodType;
@@ -44,14 +47,19 @@ export function toOpenApiPath(koaPath: string): string {
 
 /** OpenAPI 3.1 can describe these; router.all() also registers WebDAV and other verbs it cannot. */
 const OPENAPI_METHODS = ['get', 'put', 'post', 'delete', 'options', 'patch', 'trace'];
-const ANY_METHOD_SHOWN = ['get', 'post', 'put', 'patch', 'delete'];
 
-/** The methods a layer is documented with (HEAD is implied by GET in koa-router and omitted). */
-export function documentedMethods(layerMethods: string[]): { methods: string[]; anyMethod: boolean } {
-  const lower = layerMethods.map((m) => m.toLowerCase());
-  // router.all() registers every verb Node knows; document it once, as "any method".
-  if (lower.length > OPENAPI_METHODS.length + 1) return { methods: ANY_METHOD_SHOWN, anyMethod: true };
-  return { methods: lower.filter((m) => OPENAPI_METHODS.includes(m)), anyMethod: false };
+/**
+ * The method a layer is documented under (HEAD is implied by GET in koa-router and omitted). One
+ * handler registered for several methods is one operation: listed once, under POST when it takes
+ * POST, with the other methods it answers alike named in its description.
+ */
+export function documentedMethods(layerMethods: string[]): { methods: string[]; alsoAnswers: string[] } {
+  const lower = layerMethods.map((m) => m.toLowerCase()).filter((m) => OPENAPI_METHODS.includes(m));
+  if (lower.length <= 1) return { methods: lower, alsoAnswers: [] };
+  const shown = lower.includes('post') ? 'post' : lower[0]!;
+  // router.all() registers every verb Node knows.
+  if (layerMethods.length > OPENAPI_METHODS.length + 1) return { methods: [shown], alsoAnswers: ['any'] };
+  return { methods: [shown], alsoAnswers: lower.filter((m) => m !== shown) };
 }
 
 /** Every route (method + path) of the three routers, with the schemas validate() attached. */
@@ -72,9 +80,9 @@ export function listRoutes(routers: AppRouters): RouteEntry[] {
         if (validation) schemas[validation.source] = validation.schema;
       }
       const paramNames = [...new Set(layer.paramNames.map((key) => String(key.name)))];
-      const { methods, anyMethod } = documentedMethods(layer.methods);
+      const { methods, alsoAnswers } = documentedMethods(layer.methods);
       for (const method of methods) {
-        entries.push({ area, method, path: toOpenApiPath(layer.path), paramNames, ...(anyMethod ? { anyMethod } : {}), ...(layer.name ? { name: layer.name } : {}), ...schemas });
+        entries.push({ area, method, path: toOpenApiPath(layer.path), paramNames, ...(alsoAnswers.length ? { alsoAnswers } : {}), ...(layer.name ? { name: layer.name } : {}), ...schemas });
       }
     }
   }
@@ -85,7 +93,27 @@ function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'input'): Json
   // 'input' for requests: what a client sends (defaults make fields optional); unrepresentable types become {}.
   const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
   delete out.$schema;
-  return out;
+  withoutSafeIntegerBounds(out);
+  return io === 'input' ? withIntegerLimit(out) : out;
+}
+
+/**
+ * zod writes `.int()` as an integer between ±(2^53 - 1); those bounds say nothing a reader needs
+ * and a reference page shows the lower one as the example value, so they are left out.
+ */
+function withoutSafeIntegerBounds(node: unknown): void {
+  if (node === null || typeof node !== 'object') return;
+  const schema = node as JsonSchema;
+  if (schema.minimum === Number.MIN_SAFE_INTEGER) delete schema.minimum;
+  if (schema.maximum === Number.MAX_SAFE_INTEGER) delete schema.maximum;
+  for (const child of Object.values(schema)) withoutSafeIntegerBounds(child);
+}
+
+/** The list `limit` of a body or query (pagination.ts) as the integer it is. */
+function withIntegerLimit(schema: JsonSchema): JsonSchema {
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  if (properties?.limit?.anyOf) properties.limit = PAGE_LIMIT;
+  return schema;
 }
 
 /** The zod schema accepts a missing body (validate() parses `{}` then). */
@@ -107,12 +135,12 @@ function queryParameters(query: z.ZodType) {
   const schema = jsonSchemaOf(query);
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.required ?? []) as string[]);
-  return Object.entries(properties).map(([name, property]) => ({ name, in: 'query', required: required.has(name), schema: name === 'limit' && property.anyOf ? PAGE_LIMIT : property }));
+  return Object.entries(properties).map(([name, property]) => ({ name, in: 'query', required: required.has(name), schema: property }));
 }
 
 /**
  * The list `limit` (pagination.ts): its schema takes a JSON number or the digits of a query
- * string, which a generator renders `number | (number | string)`; in a query it is an integer.
+ * string, which a generator renders `number | (number | string)`; what it accepts is an integer.
  */
 const PAGE_LIMIT: JsonSchema = { type: 'integer', minimum: 1, maximum: 100, default: 10 };
 
@@ -124,14 +152,6 @@ const AREA_SECURITY: Record<ApiArea, Record<string, string[]>[]> = {
   root: [],
 };
 
-function tagOf(entry: RouteEntry): string {
-  if (entry.area !== 'root') return entry.area === 'public' ? 'Public API' : 'Admin API';
-  const first = entry.path.split('/')[1] ?? '';
-  if (['healthz', 'readyz', 'metrics'].includes(first)) return 'Operations';
-  if (['docs', 'openapi.json', 'console', 'favicon.ico'].includes(first)) return 'Documentation and console';
-  return first ? `Root: /${first}` : 'Root';
-}
-
 function operationId(entry: RouteEntry): string {
   const words = entry.path
     .replace('/api/public/channels/{channelId}/{version}', '/public')
@@ -139,32 +159,6 @@ function operationId(entry: RouteEntry): string {
     .filter(Boolean)
     .map((w) => w[0]!.toUpperCase() + w.slice(1));
   return entry.method + words.join('');
-}
-
-/** Operations that answer 409 conflict: a second bootstrap of a team name, a claim of a claimed conversation, a reply before the claim. */
-const CONFLICTS = new Set(['post /api/admin/bootstrap', 'post /api/admin/conversations/{conversationId}/claim', 'post /api/admin/conversations/{conversationId}/messages']);
-
-/** Operations that take an Idempotency-Key (http/idempotency.ts; docs/API_NOTES.md, "Idempotent retries"). */
-const IDEMPOTENT = new Set(['post /api/public/channels/{channelId}/{version}/conversation', 'post /api/public/channels/{channelId}/{version}/message']);
-
-const IDEMPOTENCY_KEY_PARAMETER = {
-  name: 'Idempotency-Key',
-  in: 'header',
-  required: false,
-  description:
-    'Any 1-255 printable ASCII characters, unique per request (a UUID). A retry with the same key on the same channel within 24 h answers the first answer (with `Idempotent-Replayed: true`) and creates nothing; while the first still runs it is 409 `idempotency_key_in_use`; the same key with another route, version or body is 422 `idempotency_key_reused`. A request that was refused or failed frees its key.',
-  schema: { type: 'string', minLength: 1, maxLength: 255 },
-};
-
-function errorResponses(entry: RouteEntry) {
-  const ref = { $ref: '#/components/responses/Error' };
-  const responses: Record<string, unknown> = { '400': ref, '404': ref };
-  if (entry.area === 'public') responses['403'] = ref;
-  if (entry.area === 'admin') responses['401'] = ref;
-  if (CONFLICTS.has(`${entry.method} ${entry.path}`)) responses['409'] = ref;
-  if (IDEMPOTENT.has(`${entry.method} ${entry.path}`)) Object.assign(responses, { '409': ref, '422': ref });
-  responses.default = ref;
-  return responses;
 }
 
 /** Root routes that answer something other than a JSON envelope. */
@@ -179,20 +173,42 @@ const NOT_JSON: Record<string, { description: string; content?: Record<string, u
   'get /console/{file}': { description: 'A console page (index.html) or one of its assets', content: { 'text/html': { schema: { type: 'string' } }, 'application/octet-stream': { schema: { type: 'string' } } } },
 };
 
-/** The success answer: the operation's own schema where there is one, else the JSON envelope. */
-function successResponse(key: string) {
+/** The success answers, one per status the operation was recorded answering (200 when none was recorded). */
+function successResponses(key: string): Record<string, unknown> {
   const other = NOT_JSON[key];
-  if (other) return { description: other.description, ...(other.content ? { content: other.content } : {}) };
+  if (other) return { [other.status ?? '200']: { description: other.description, ...(other.content ? { content: other.content } : {}) } };
   const known = ALL_RESPONSE_SCHEMAS[key];
-  const json = { schema: known ? jsonSchemaOf(known, 'output') : { $ref: '#/components/schemas/Success' } };
-  const content: Record<string, unknown> = { 'application/json': json };
-  if (key.endsWith('}/message')) Object.assign(content, STREAM_CONTENT);
-  return { description: known ? 'Success' : 'Success: `{ "success": true, ... }`', content };
+  const schema = known ? jsonSchemaOf(known, 'output') : { $ref: '#/components/schemas/Success' };
+  const statuses = successStatusesOf(key);
+  const out: Record<string, unknown> = {};
+  for (const status of statuses.length ? statuses : ['200']) {
+    const exchanges = successExchanges(key, status);
+    const content: Record<string, unknown> = { 'application/json': { schema, ...(exchanges.length ? { examples: examplesOf(exchanges) } : {}) } };
+    if (key.endsWith('}/message')) Object.assign(content, STREAM_CONTENT);
+    out[status] = { description: SUCCESS_WORDS[status] ?? 'Success', content };
+  }
+  return out;
 }
+
+const SUCCESS_WORDS: Record<string, string> = { '200': 'Success', '201': 'Created', '202': 'Accepted: stored, and done in the background' };
 
 /** Summary: the table's line, else the route's name, else the method and path (the test forbids that last one). */
 export function summaryOf(entry: Pick<RouteEntry, 'method' | 'path' | 'name'>): string {
   return OPERATION_SUMMARIES[`${entry.method} ${entry.path}`] ?? entry.name ?? `${entry.method.toUpperCase()} ${entry.path}`;
+}
+
+function requestBodyOf(entry: RouteEntry, key: string) {
+  if (key === GATEWAY_INTAKE) return gatewayRequestBody();
+  if (!entry.body) return undefined;
+  const examples = requestExamplesOf(key)['application/json'];
+  return { required: !acceptsEmpty(entry.body), content: { 'application/json': { schema: jsonSchemaOf(entry.body), ...(examples ? { examples } : {}) } } };
+}
+
+function descriptionOf(entry: RouteEntry, key: string): string | undefined {
+  if (key === GATEWAY_INTAKE) return GATEWAY_DESCRIPTION;
+  if (!entry.alsoAnswers) return undefined;
+  if (entry.alsoAnswers[0] === 'any') return 'Answers any HTTP method alike.';
+  return `Answers ${entry.alsoAnswers.map((m) => m.toUpperCase()).join(', ')} alike (one operation, listed once).`;
 }
 
 function operationOf(entry: RouteEntry) {
@@ -200,23 +216,32 @@ function operationOf(entry: RouteEntry) {
   const params = entry.params ? jsonSchemaOf(entry.params) : undefined;
   const parameters = [
     ...entry.paramNames.map((n) => pathParameter(n, entry.area, params)),
-    ...(entry.query ? queryParameters(entry.query) : []),
+    ...(entry.query ? queryParameters(entry.query).map((p) => withExample(p, typedExample(p.schema, parameterExampleOf(key, 'query', p.name)))) : []),
     ...(IDEMPOTENT.has(key) ? [IDEMPOTENCY_KEY_PARAMETER] : []),
+    ...(key === GATEWAY_INTAKE ? gatewayHeaderParameters() : []),
   ];
+  const description = descriptionOf(entry, key);
+  const errors = errorResponsesOf({ ...entry, hasBody: Boolean(entry.body), hasQuery: Boolean(entry.query), hasParams: Boolean(entry.params) });
   const operation: Record<string, unknown> = {
     operationId: operationId(entry),
     summary: summaryOf(entry),
-    tags: [tagOf(entry)],
-    ...(entry.anyMethod ? { description: 'Answers any HTTP method; the usual ones are listed.', 'x-relay-any-method': true } : {}),
+    tags: [tagOfPath(entry.path, entry.area)],
+    ...(description ? { description } : {}),
+    ...(entry.alsoAnswers ? { 'x-relay-methods': [entry.method, ...entry.alsoAnswers] } : {}),
     parameters,
-    responses: { [NOT_JSON[key]?.status ?? '2XX']: successResponse(key), ...errorResponses(entry) },
+    responses: { ...successResponses(key), ...errors },
   };
-  if (entry.body) {
-    operation.requestBody = { required: !acceptsEmpty(entry.body), content: { 'application/json': { schema: jsonSchemaOf(entry.body) } } };
-  }
+  const requestBody = requestBodyOf(entry, key);
+  if (requestBody) operation.requestBody = requestBody;
   operation.security = AREA_SECURITY[entry.area];
   return operation;
 }
+
+const withExample = <T extends object>(parameter: T, example: unknown) => (example === undefined ? parameter : { ...parameter, example });
+
+/** A query string's value as its schema types it: `limit=10` is the integer 10. */
+const typedExample = (schema: JsonSchema, value: string | undefined): unknown =>
+  value !== undefined && (schema.type === 'integer' || schema.type === 'number') && /^\d+$/.test(value) ? Number(value) : value;
 
 export interface OpenApiDocument {
   openapi: string;
@@ -228,25 +253,35 @@ export interface OpenApiDocument {
 
 export function buildOpenApi(routers: AppRouters, info: { version: string; serverUrl?: string }): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
+  // Statuses whose schema is used, and those whose shared answer is (components list only those).
+  const errorStatuses = new Set<string>();
+  const sharedStatuses = new Set<string>();
+  let usesSuccess = false;
+  const tagsUsed = new Set<string>();
   for (const entry of listRoutes(routers)) {
+    const operation = operationOf(entry);
     paths[entry.path] ??= {};
-    paths[entry.path]![entry.method] = operationOf(entry);
+    paths[entry.path]![entry.method] = operation;
+    for (const [status, response] of Object.entries(operation.responses as Record<string, { $ref?: string }>)) {
+      if (Number(status) >= 400) (response.$ref ? sharedStatuses : errorStatuses).add(status);
+    }
+    if (JSON.stringify(operation.responses).includes('#/components/schemas/Success')) usesSuccess = true;
+    tagsUsed.add((operation.tags as string[])[0]!);
   }
+  const errors = errorComponents([...errorStatuses, ...sharedStatuses], sharedStatuses);
+  const fallbackTags = Object.values(FALLBACK_TAGS).filter((name) => tagsUsed.has(name)).map((name) => ({ name, description: 'Routes of a module no domain tag names yet.' }));
   return {
     openapi: '3.1.0',
     info: {
       title: 'Relay',
       version: info.version,
       description:
-        'The Bot Service API (public, versions 1.0 and 2.0), the admin API and the root routes (health, hooks, gateway). ' +
-        'Generated from the routes the server registers and the zod schemas it validates requests with.',
+        'The Bot Service API (public, versions 1.0 and 2.0, authenticated with a channel key in `X-API-Secret-Key`), the admin API (`Authorization: Bearer $ADMIN_TOKEN`) and the root routes (health, sync hooks, the gateway). ' +
+        'Generated from the routes the server registers and the zod schemas it validates requests with; every example is a real request and answer recorded by the test suite.',
     },
     // Relative unless PUBLIC_BASE_URL says where the service lives: the page then calls the server it came from.
     servers: [{ url: info.serverUrl ?? '/', description: info.serverUrl ? 'This service' : 'The server this document came from' }],
-    tags: [
-      { name: 'Public API', description: 'Authenticated with a channel key in X-API-Secret-Key.' },
-      { name: 'Admin API', description: 'Authenticated with Authorization: Bearer $ADMIN_TOKEN.' },
-    ],
+    tags: [...TAG_RULES.filter((rule) => tagsUsed.has(rule.name)).map(({ name, description }) => ({ name, description })), ...fallbackTags],
     paths,
     components: {
       securitySchemes: {
@@ -254,16 +289,10 @@ export function buildOpenApi(routers: AppRouters, info: { version: string; serve
         AdminToken: { type: 'http', scheme: 'bearer' },
       },
       schemas: {
-        Success: { type: 'object', required: ['success'], properties: { success: { const: true } }, additionalProperties: true },
-        Error: {
-          type: 'object',
-          required: ['success', 'code', 'message'],
-          properties: { success: { const: false }, code: { type: 'string', enum: Object.keys(ERROR_STATUS) }, message: { type: 'string' } },
-        },
+        ...(usesSuccess ? { Success: { type: 'object', required: ['success'], properties: { success: { const: true } }, additionalProperties: true } } : {}),
+        ...errors.schemas,
       },
-      responses: {
-        Error: { description: 'An error: `{ "success": false, "code", "message" }`', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-      },
+      responses: errors.responses,
     },
   };
 }

@@ -22,12 +22,8 @@ export const OPERATION_SUMMARIES: Record<string, string> = {
   [`post ${P}/message`]: 'Send a message and get the reply: whole, or streamed (2.0 SSE, 1.0 NDJSON)',
   [`post ${P}/conversations`]: "List the bot's conversations",
   [`post ${P}/messages`]: "List a conversation's messages",
-  // Incoming sync-trigger hook
-  ['get /api/public/hooks/{hookId}/{secret}']: 'Trigger a sync through a secret hook URL',
+  // Incoming sync-trigger hook: one operation, documented under POST (GET, PUT, PATCH and DELETE answer alike).
   ['post /api/public/hooks/{hookId}/{secret}']: 'Trigger a sync through a secret hook URL',
-  ['put /api/public/hooks/{hookId}/{secret}']: 'Trigger a sync through a secret hook URL',
-  ['patch /api/public/hooks/{hookId}/{secret}']: 'Trigger a sync through a secret hook URL',
-  ['delete /api/public/hooks/{hookId}/{secret}']: 'Trigger a sync through a secret hook URL',
   // Admin API: tenancy
   [`post ${A}/bootstrap`]: 'Create a team, a bot and an API channel in one call',
   [`post ${A}/teams`]: 'Create a team',

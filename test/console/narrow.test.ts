@@ -1,6 +1,7 @@
 // Console at 420 px wide (a phone): every page fits the window with nothing scrolled sideways or
-// cut off inside a card, and the controls each page is for are on screen. A screenshot of each
-// page goes to this test's temporary folder (its path is printed).
+// cut off inside a card, the controls each page is for are on screen, and each table cell shows its
+// column's name (the header row is hidden there). A screenshot of each page goes to this test's
+// temporary folder (its path is printed).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,6 +31,36 @@ async function layout(page: Page): Promise<{ innerWidth: number; scrollWidth: nu
       .filter((el) => el.scrollWidth > el.clientWidth + 1)
       .map((el) => el.tagName.toLowerCase() + '.' + el.className + ' (' + el.scrollWidth + ' > ' + el.clientWidth + '): ' + (el.textContent ?? '').slice(0, 40)),
   })`);
+}
+
+/**
+ * The column name each visible body cell shows before its content (its `::before`), against the
+ * header text of its column; cells under an empty header (the buttons) are left out.
+ */
+async function cellLabels(page: Page): Promise<{ checked: number; shown: string[]; wrong: string[] }> {
+  return page.evaluate(`(() => {
+    let checked = 0;
+    const shown = [];
+    const wrong = [];
+    for (const table of document.querySelectorAll('table')) {
+      const names = [];
+      for (const th of table.tHead?.rows[0]?.cells ?? []) for (let i = 0; i < th.colSpan; i++) names.push(th.textContent.trim());
+      for (const body of table.tBodies) for (const row of body.rows) {
+        let column = 0;
+        for (const td of row.cells) {
+          const name = names[column] ?? '';
+          column += td.colSpan;
+          if (td.getClientRects().length === 0) continue;
+          const before = getComputedStyle(td, '::before').content;
+          if (before !== 'none' && before !== 'normal') shown.push(before);
+          if (!name) continue;
+          checked++;
+          if (before !== JSON.stringify(name)) wrong.push(name + ' shows ' + before + ' before ' + JSON.stringify(td.textContent.slice(0, 30)));
+        }
+      }
+    }
+    return { checked, shown, wrong };
+  })()`);
 }
 
 /** Visible, and wholly inside the window's width. */
@@ -79,6 +110,7 @@ describe.skipIf(!browserPath)(`console: 420 px wide${browserPath ? '' : ` (${noB
       ['Chat playground', 'playground', (p) => [p.getByRole('button', { name: 'New conversation' }), p.getByPlaceholder('Ask the bot…'), p.getByRole('button', { name: 'Send' })]],
       ['Gateway', 'gateway', (p) => [p.getByRole('button', { name: 'Reload rules' }), p.getByRole('button', { name: 'Filter' }), p.getByRole('button', { name: 'Open' })]],
     ];
+    let labelled = 0;
     for (const [link, name, controls] of pages) {
       await page.getByRole('link', { name: link }).click();
       for (const [i, control] of controls(page).entries()) await expectOnScreen(control, `${name} control ${i}`);
@@ -99,9 +131,25 @@ describe.skipIf(!browserPath)(`console: 420 px wide${browserPath ? '' : ` (${noB
       expect(found.innerWidth).toBe(WIDTH);
       expect(found.scrollWidth, `${name}: page wider than the window`).toBeLessThanOrEqual(found.innerWidth);
       expect(found.clipped, `${name}: content cut off in a sideways scroll`).toEqual([]);
+      const labels = await cellLabels(page);
+      expect(labels.wrong, `${name}: cells without their column's name`).toEqual([]);
+      labelled += labels.checked;
       const file = path.join(shots, `${name}-${WIDTH}.png`);
       await page.screenshot({ path: file, fullPage: true });
       expect(fs.statSync(file).size).toBeGreaterThan(1000);
+    }
+    // Every page but the playground has a table with rows here.
+    expect(labelled).toBeGreaterThan(20);
+
+    // A wide window keeps the header row, and its cells show no column names of their own.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    for (const link of ['Webhooks', 'Data sources', 'Gateway']) {
+      await page.getByRole('link', { name: link }).click();
+      await page.locator('tbody tr').first().waitFor();
+      expect((await page.locator('thead th').first().boundingBox())?.height, `${link} header row`).toBeGreaterThan(10);
+      const wide = await cellLabels(page);
+      expect(wide.checked, link).toBeGreaterThan(0);
+      expect(wide.shown, `${link} at 1280 px`).toEqual([]);
     }
   });
 });

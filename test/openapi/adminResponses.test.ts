@@ -11,7 +11,6 @@ import { modulesWithGateway } from '../gateway/support/runtime.ts';
 import { sendSigned } from '../gateway/support/signing.ts';
 import { startSink, type Sink } from '../gateway/support/servers.ts';
 import { ADMIN_RESPONSE_SCHEMAS } from '../../src/openapi/adminResponses.ts';
-import { RESPONSE_SCHEMAS } from '../../src/openapi/responses.ts';
 
 const SECRET = 'gateway-secret-0123456789';
 const files = gatewayFiles(
@@ -30,24 +29,25 @@ describe('OpenAPI admin and root response schemas', () => {
   });
   afterAll(() => sink?.close());
 
+  const successOf = (op: any) => Object.entries(op.responses as Record<string, any>).find(([status]) => status.startsWith('2'))?.[1];
   const operations = () =>
     Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ key: `${method} ${path}`, op })));
 
   it('documents a schema of its own for every admin operation and JSON root route', () => {
     const envelopeOnly = operations()
       .filter(({ key }) => !key.includes(' /api/public/channels/') && !NOT_ENVELOPES.includes(key))
-      .filter(({ op }) => op.responses['2XX']?.content?.['application/json']?.schema.$ref !== undefined)
+      .filter(({ op }) => successOf(op)?.content?.['application/json']?.schema.$ref !== undefined)
       .map(({ key }) => key);
     expect(envelopeOnly).toEqual([]);
     // The others say what they send instead.
-    expect(Object.keys(doc.paths['/metrics'].get.responses['2XX'].content)).toEqual(['text/plain']);
-    expect(Object.keys(doc.paths['/docs'].get.responses['2XX'].content)).toEqual(['text/html']);
+    expect(Object.keys(doc.paths['/metrics'].get.responses['200'].content)).toEqual(['text/plain']);
+    expect(Object.keys(doc.paths['/docs'].get.responses['200'].content)).toEqual(['text/html']);
     expect(Object.keys(doc.paths['/'].get.responses)).toContain('302');
-    expect(doc.paths[`${A}/bootstrap`].post.responses['409']).toEqual({ $ref: '#/components/responses/Error' });
+    expect(doc.paths[`${A}/bootstrap`].post.responses['409'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error409' });
     // And no schema is kept for an operation that no longer exists.
     const documented = new Set(operations().map(({ key }) => key));
     expect(Object.keys(ADMIN_RESPONSE_SCHEMAS).filter((key) => !documented.has(key))).toEqual([]);
-    expect(doc.paths[`${A}/teams`].get.responses['2XX'].content['application/json'].schema.properties.teams.items.required).toEqual(
+    expect(doc.paths[`${A}/teams`].get.responses['200'].content['application/json'].schema.properties.teams.items.required).toEqual(
       expect.arrayContaining(['id', 'name', 'plan', 'limits', 'usage', 'createdAt']),
     );
   });
@@ -72,7 +72,8 @@ describe('OpenAPI admin and root response schemas', () => {
       const parsed = schema!.safeParse(res.body);
       expect(parsed.success, `${key}: ${JSON.stringify(parsed.error?.issues)} in ${JSON.stringify(res.body)}`).toBe(true);
       const [method, path] = key.split(' ') as [string, string];
-      expect(doc.paths[path][method].responses['2XX'].content['application/json'].schema.properties, key).toBeDefined();
+      // The document gives this answer under the status the route really answered.
+      expect(doc.paths[path][method].responses[String(status)].content['application/json'].schema.properties, key).toBeDefined();
       seen.add(key);
       return res.body;
     };
@@ -152,9 +153,6 @@ describe('OpenAPI admin and root response schemas', () => {
     await check(`get ${A}/gateway/rules`, 200, admin('get', '/gateway/rules'));
     await check(`post ${A}/gateway/reload`, 200, admin('post', '/gateway/reload'));
 
-    // The sync hook answers every method with the same body; one call stands for the five.
-    const sameAsPost = ['get', 'put', 'patch', 'delete'].map((m) => `${m} /api/public/hooks/{hookId}/{secret}`);
-    expect([...seen].sort()).toEqual(Object.keys(ADMIN_RESPONSE_SCHEMAS).filter((k) => !sameAsPost.includes(k)).sort());
-    for (const key of sameAsPost) expect(ADMIN_RESPONSE_SCHEMAS[key]).toBe(RESPONSE_SCHEMAS[`delete /api/public/channels/{channelId}/{version}/data-sources`]);
+    expect([...seen].sort()).toEqual(Object.keys(ADMIN_RESPONSE_SCHEMAS).sort());
   });
 });

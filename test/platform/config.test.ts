@@ -22,6 +22,15 @@ describe('configuration', () => {
     expect(loadConfig({ JOB_LOCK_LIFETIME_MS: '30000' }).JOB_LOCK_LIFETIME_MS).toBe(30_000);
   });
 
+  it('lowers the lock floor with a shorter outbound timeout, to three times it and never under 15 s', () => {
+    expect(loadConfig({ OUTBOUND_TIMEOUT_MS: '5000', JOB_LOCK_LIFETIME_MS: '15000' }).lockLifetimeFloorMs).toBe(15_000);
+    expect(() => loadConfig({ OUTBOUND_TIMEOUT_MS: '5000', JOB_LOCK_LIFETIME_MS: '14000' })).toThrow(/at least 15000 ms/);
+    expect(() => loadConfig({ OUTBOUND_TIMEOUT_MS: '1000', JOB_LOCK_LIFETIME_MS: '10000' })).toThrow(/at least 15000 ms/);
+    expect(loadConfig({ OUTBOUND_TIMEOUT_MS: '8000', JOB_LOCK_LIFETIME_MS: '24000' }).lockLifetimeFloorMs).toBe(24_000);
+    // A longer timeout keeps the 30 s floor an operator could always set.
+    expect(loadConfig({ OUTBOUND_TIMEOUT_MS: '20000', JOB_LOCK_LIFETIME_MS: '30000' }).lockLifetimeFloorMs).toBe(30_000);
+  });
+
   it('requires a model name when a model server is configured', () => {
     expect(() => loadConfig({ OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' })).toThrow(/OPENAI_MODEL/);
   });

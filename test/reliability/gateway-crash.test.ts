@@ -1,13 +1,14 @@
 // Gateway processes killed (SIGKILL) between storing a delivery and finishing its actions: a new
 // worker runs the action, and the receiver sees it exactly once when the crash came before the
 // request left, and exactly twice (at-least-once: the lost request, then the retry) when the
-// crash came while the request was on the wire.
+// crash came while the request was on the wire. Issue 39 "Bounded recovery": the action runs again
+// once the dead worker's job lock has run out, not before, and within the bound that implies.
 import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUri, uniqueDatabaseName } from '../helpers/harness.ts';
 import { gatewayFiles } from '../gateway/support/gatewayFiles.ts';
-import { startSink, type Sink } from '../webhooks/sink.ts';
-import { adminApi, eventually, lockedJob, relayCluster, type Relay } from './support/cluster.ts';
+import { startSink, type ReceivedRequest, type Sink } from '../webhooks/sink.ts';
+import { adminApi, eventually, lockedJob, QUICK_RECOVERY, QUICK_RECOVERY_ENV, relayCluster, type Relay } from './support/cluster.ts';
 
 const SECRET = 'reliability-gateway-secret-0123456789';
 
@@ -29,27 +30,31 @@ describe('gateway processes killed before their actions finish', () => {
   let files: ReturnType<typeof gatewayFiles>;
   let cluster: ReturnType<typeof relayCluster>;
   let api: Relay;
-  /** Paths whose first request the sink holds open forever. */
-  const holdFirst = new Set<string>();
+  /** Paths whose first request the sink holds open forever, with the process to kill when it arrives. */
+  const holdFirst = new Map<string, () => Relay>();
+  /** When each request reached the sink, and when a kill was sent (this process's clock). */
+  const arrivals = new Map<ReceivedRequest, number>();
+  let killedAt = 0;
 
   beforeAll(async () => {
     sink = await startSink((req) => {
-      if (holdFirst.has(req.path) && sink.requests.filter((r) => r.path === req.path).length === 1) return 'hang';
+      arrivals.set(req, Date.now());
+      const victim = holdFirst.get(req.path);
+      if (victim && sink.requests.filter((r) => r.path === req.path).length === 1) {
+        // At once: the 5 s outbound timeout cannot end the attempt first.
+        victim().child.kill('SIGKILL');
+        killedAt = Date.now();
+        return 'hang';
+      }
       return { status: 200, body: 'ok' };
     });
     files = gatewayFiles(
       { sources: { relay: { secrets: [SECRET] } }, vars: { sink: sink.url } },
       { 'notify.json': { name: 'notify', actions: [{ type: 'http', url: "vars.sink & '/hook/' & deliveryId", body: 'payload' }] } },
     );
-    cluster = relayCluster({
-      MONGODB_URI: databaseUri(uniqueDatabaseName()),
-      JOB_PROCESS_EVERY_MS: '200',
-      // Longer than the test holds a request, so an attempt ends by the crash, not a timeout.
-      OUTBOUND_TIMEOUT_MS: '20000',
-      ...files.env,
-    });
+    cluster = relayCluster({ MONGODB_URI: databaseUri(uniqueDatabaseName()), ...QUICK_RECOVERY_ENV, ...files.env });
     api = await cluster.start('api');
-  });
+  }, 300_000);
   afterAll(async () => {
     await cluster?.stopAll();
     await sink?.close();
@@ -67,7 +72,7 @@ describe('gateway processes killed before their actions finish', () => {
 
     const worker = await cluster.start('worker');
     // Agenda's queued process job runs at once; had the kill beaten the 20 ms enqueue window, the
-    // sweep enqueues the stored delivery after its 2 minute grace period instead.
+    // sweep enqueues the stored delivery after its grace (twice the 15 s lock) instead.
     const done = await eventually(async () => {
       const d = await record(sent.body.id);
       return actionsOf(d)[0]?.status === 'succeeded' && d;
@@ -81,18 +86,22 @@ describe('gateway processes killed before their actions finish', () => {
     const first = await cluster.start('worker');
     const deliveryId = randomUUID();
     const path = `/hook/${deliveryId}`;
-    holdFirst.add(path);
+    holdFirst.set(path, () => first);
     const sent = await sendSigned(api, { event: 'conversation.started', conversation: { id: 'c-2' } }, deliveryId);
     expect(sent.status).toBe(202);
     const { id } = sent.body;
 
-    await eventually(() => sink.requests.some((r) => r.path === path), 120_000);
-    expect((await lockedJob(await cluster.db(), 'gateway.action'))?.lastModifiedBy).toBe(first.agendaName);
-    await cluster.crash(first);
+    await eventually(() => killedAt > 0, 120_000);
+    await first.exited;
+    // The dead worker's lock stays on the job until it runs out.
+    const locked = await lockedJob(await cluster.db(), 'gateway.action');
+    expect(locked?.lastModifiedBy).toBe(first.agendaName);
+    const lockedAt = locked!.lockedAt.getTime();
     expect(actionsOf(await record(id))).toEqual([expect.objectContaining({ status: 'running', attempts: 1 })]);
 
-    // The dead worker's job lock and the attempt's lease both last JOB_LOCK_LIFETIME_MS (30 s here).
+    // The dead worker's job lock and the attempt's lease both last JOB_LOCK_LIFETIME_MS (15 s here).
     await cluster.start('worker');
+    const readyAt = Date.now();
     const done = await eventually(async () => {
       const d = await record(id);
       return actionsOf(d)[0]?.status === 'succeeded' && d;
@@ -101,5 +110,15 @@ describe('gateway processes killed before their actions finish', () => {
     const received = sink.requests.filter((r) => r.path === path);
     expect(received).toHaveLength(2);
     expect(received[1]!.raw.equals(received[0]!.raw)).toBe(true);
+
+    // Not before the lock ran out: only its expiry hands a locked job over (the sweep takes only
+    // pending actions). Within the bound (the lock, a poll, and a second if the attempt's lease
+    // had not quite run out) counted from the lock or from a worker being there, whichever came
+    // later; asserted at three times that, the room a loaded machine needs for a late poll or
+    // lock query. The lower bound is the exact one.
+    const resentAt = arrivals.get(received[1]!)!;
+    console.info('recovery of a gateway action lost in a killed worker', { killedAfterLockMs: killedAt - lockedAt, resentAfterLockMs: resentAt - lockedAt, resentAfterReadyMs: resentAt - readyAt });
+    expect(resentAt).toBeGreaterThanOrEqual(lockedAt + QUICK_RECOVERY.lockMs);
+    expect(resentAt - Math.max(lockedAt, readyAt)).toBeLessThanOrEqual(3 * QUICK_RECOVERY.lockedBoundMs);
   });
 });

@@ -1,7 +1,8 @@
 // Issue 39 "Recovery after a crash takes 63 to 180 s": with the default settings, what a killed
 // process held (a job's lock, a first attempt's record, a gateway delivery or action) is handed to
 // another process within 90 s. The bound is the sweep's grace plus its interval (docs/DEPLOY.md,
-// "Recovery after a crash").
+// "Recovery after a crash"). crash-mid-delivery.test.ts and gateway-crash.test.ts show it with
+// kill -9, at settings scaled down to keep them short (QUICK_RECOVERY in support/cluster.ts).
 import { describe, expect, it } from 'vitest';
 import { useTestRuntime } from '../helpers/harness.ts';
 import { createWebhooksModule } from '../../src/webhooks/index.ts';

@@ -2,6 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { admin } from '../api.ts';
 import { ErrorNote, SecretOnce, Section, Time, useAction, useLoad } from '../components.tsx';
+import { Table } from '../table.tsx';
 
 export interface BotRow {
   id: string;
@@ -102,39 +103,28 @@ function Channels({ bot }: { bot: BotRow }) {
     <Section title={`API channels of ${bot.name}`}>
       {secret && <SecretOnce label={secret.label} value={secret.value} onDismiss={() => setSecret(undefined)} />}
       <ErrorNote error={channels.error ?? action.error} />
-      <table>
-        <thead>
-          <tr>
-            <th>Channel</th>
-            <th>Id</th>
-            <th>Enabled</th>
-            <th>Created</th>
-            <th />
+      <Table columns={['Channel', 'Id', 'Enabled', 'Created', '']}>
+        {(channels.data?.channels ?? []).map((c) => (
+          <tr key={c.channelId} data-channel={c.channelId}>
+            <td>{c.name ?? '—'}</td>
+            <td>
+              <code>{c.channelId}</code>
+            </td>
+            <td>{c.enabled ? 'yes' : 'no'}</td>
+            <td>
+              <Time value={c.createdAt} />
+            </td>
+            <td className="actions">
+              <button type="button" onClick={() => rotate(c)} disabled={action.busy}>
+                Rotate key
+              </button>
+              <button type="button" onClick={() => toggle(c)} disabled={action.busy}>
+                {c.enabled ? 'Disable' : 'Enable'}
+              </button>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {(channels.data?.channels ?? []).map((c) => (
-            <tr key={c.channelId} data-channel={c.channelId}>
-              <td>{c.name ?? '—'}</td>
-              <td>
-                <code>{c.channelId}</code>
-              </td>
-              <td>{c.enabled ? 'yes' : 'no'}</td>
-              <td>
-                <Time value={c.createdAt} />
-              </td>
-              <td className="actions">
-                <button type="button" onClick={() => rotate(c)} disabled={action.busy}>
-                  Rotate key
-                </button>
-                <button type="button" onClick={() => toggle(c)} disabled={action.busy}>
-                  {c.enabled ? 'Disable' : 'Enable'}
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
       <form onSubmit={create} className="inline" aria-label="Create a channel">
         <input name="channelName" value={name} onChange={(e) => setName(e.target.value)} placeholder="channel name (optional)" />
         <button type="submit" disabled={action.busy}>
@@ -153,40 +143,30 @@ export function BotsPage({ bots, reloadBots, selectBot }: { bots: BotRow[]; relo
     <>
       <Section title="Bots">
         <ErrorNote error={teams.error} />
-        <table>
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Id</th>
-              <th>Created</th>
-              <th />
+        <Table columns={['Name', 'Id', 'Created', '']}>
+          {bots.map((b) => (
+            <tr key={b.id} className={b.id === open?.id ? 'selected' : undefined}>
+              <td>{b.name}</td>
+              <td>
+                <code>{b.id}</code>
+              </td>
+              <td>
+                <Time value={b.createdAt} />
+              </td>
+              <td className="actions">
+                <button
+                  type="button"
+                  onClick={() => {
+                    setOpenId(b.id);
+                    selectBot(b.id);
+                  }}
+                >
+                  Channels
+                </button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {bots.map((b) => (
-              <tr key={b.id} className={b.id === open?.id ? 'selected' : undefined}>
-                <td>{b.name}</td>
-                <td>
-                  <code>{b.id}</code>
-                </td>
-                <td>
-                  <Time value={b.createdAt} />
-                </td>
-                <td className="actions">
-                  <button
-                    type="button"
-                    onClick={() => {
-                      setOpenId(b.id);
-                      selectBot(b.id);
-                    }}
-                  >
-                    Channels
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
         {bots.length === 0 && <p className="muted">No bots yet.</p>}
         <h3>New bot</h3>
         <CreateBot

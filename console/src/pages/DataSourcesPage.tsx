@@ -3,6 +3,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { allPages, publicApi, query, type ChannelAccess } from '../api.ts';
 import { ChannelPicker, ErrorNote, Section, Time, useAction, useLoad } from '../components.tsx';
+import { Table } from '../table.tsx';
 import type { BotRow } from './BotsPage.tsx';
 import { renameDataSource, SyncHooks, useDataSourceNames } from './SyncHooks.tsx';
 
@@ -71,33 +72,24 @@ function Rows({ access, source, name: sourceName, onChanged }: { access: Channel
   return (
     <Section title={`Rows of ${sourceName || source.id}`}>
       <ErrorNote error={rows.error ?? action.error} />
-      <table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Id</th>
-            <th />
+      <Table columns={['Name', 'Id', '']}>
+        {(rows.data ?? []).map((r) => (
+          <tr key={r.id} data-row={r.name}>
+            <td>{r.name}</td>
+            <td>
+              <code>{r.id}</code>
+            </td>
+            <td className="actions">
+              <button type="button" onClick={() => view(r.id)}>
+                View
+              </button>
+              <button type="button" onClick={() => remove(r.id)}>
+                Delete
+              </button>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {(rows.data ?? []).map((r) => (
-            <tr key={r.id} data-row={r.name}>
-              <td>{r.name}</td>
-              <td>
-                <code>{r.id}</code>
-              </td>
-              <td className="actions">
-                <button type="button" onClick={() => view(r.id)}>
-                  View
-                </button>
-                <button type="button" onClick={() => remove(r.id)}>
-                  Delete
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
       {rows.data?.length === 0 && <p className="muted">No rows yet.</p>}
       {open && (
         <article className="row-view" aria-label="Row">
@@ -198,80 +190,69 @@ function SourceTable({ access, botId }: { access: ChannelAccess; botId: string }
         }
       >
         <ErrorNote error={sources.error ?? action.error} />
-        <table>
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>State</th>
-              <th>Last sync</th>
-              <th>Auto sync</th>
-              <th />
+        <Table columns={['Name', 'State', 'Last sync', 'Auto sync', '']}>
+          {(sources.data ?? []).map((s) => (
+            <tr key={s.id} className={s.id === openId ? 'selected' : undefined} data-source={s.id}>
+              <td>
+                {renaming?.id === s.id ? (
+                  <form onSubmit={saveName} className="inline" aria-label="Rename data source">
+                    <input
+                      value={renaming.name}
+                      onChange={(e) => setRenaming({ id: s.id, name: e.target.value })}
+                      aria-label="Data source name"
+                      title="Sync webhooks carry this name"
+                      autoFocus
+                      required
+                    />
+                    <button type="submit" disabled={action.busy}>
+                      Save
+                    </button>
+                    <button type="button" className="link" onClick={() => setRenaming(undefined)}>
+                      cancel
+                    </button>
+                  </form>
+                ) : (
+                  <>
+                    <span data-testid="source-name">{names.data?.get(s.id)?.name ?? '—'}</span>{' '}
+                    <button type="button" className="link" onClick={() => setRenaming({ id: s.id, name: names.data?.get(s.id)?.name ?? '' })}>
+                      rename
+                    </button>
+                  </>
+                )}
+                <br />
+                <code>{s.id}</code>
+              </td>
+              <td>
+                <span className={`state ${s.state}`} data-testid="sync-state">
+                  {s.state}
+                </span>
+                {s.state === 'sync_error' && names.data?.get(s.id)?.lastError && <div className="muted">{names.data.get(s.id)!.lastError}</div>}
+              </td>
+              <td>
+                <Time value={s.lastSync} />
+              </td>
+              <td>
+                <select value={s.syncInterval ?? ''} onChange={(e) => setInterval_(s.id, e.target.value)} aria-label="Sync interval">
+                  <option value="">never</option>
+                  <option value="day">day</option>
+                  <option value="week">week</option>
+                  <option value="month">month</option>
+                </select>
+              </td>
+              <td className="actions">
+                <button type="button" onClick={() => setOpenId(s.id)}>
+                  Rows
+                </button>
+                <button type="button" onClick={() => sync(s.id)} disabled={s.state === 'syncing'}>
+                  Sync
+                </button>
+                <button type="button" onClick={() => remove(s.id)}>
+                  Delete
+                </button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {(sources.data ?? []).map((s) => (
-              <tr key={s.id} className={s.id === openId ? 'selected' : undefined} data-source={s.id}>
-                <td>
-                  {renaming?.id === s.id ? (
-                    <form onSubmit={saveName} className="inline" aria-label="Rename data source">
-                      <input
-                        value={renaming.name}
-                        onChange={(e) => setRenaming({ id: s.id, name: e.target.value })}
-                        aria-label="Data source name"
-                        title="Sync webhooks carry this name"
-                        autoFocus
-                        required
-                      />
-                      <button type="submit" disabled={action.busy}>
-                        Save
-                      </button>
-                      <button type="button" className="link" onClick={() => setRenaming(undefined)}>
-                        cancel
-                      </button>
-                    </form>
-                  ) : (
-                    <>
-                      <span data-testid="source-name">{names.data?.get(s.id)?.name ?? '—'}</span>{' '}
-                      <button type="button" className="link" onClick={() => setRenaming({ id: s.id, name: names.data?.get(s.id)?.name ?? '' })}>
-                        rename
-                      </button>
-                    </>
-                  )}
-                  <br />
-                  <code>{s.id}</code>
-                </td>
-                <td>
-                  <span className={`state ${s.state}`} data-testid="sync-state">
-                    {s.state}
-                  </span>
-                  {s.state === 'sync_error' && names.data?.get(s.id)?.lastError && <div className="muted">{names.data.get(s.id)!.lastError}</div>}
-                </td>
-                <td>
-                  <Time value={s.lastSync} />
-                </td>
-                <td>
-                  <select value={s.syncInterval ?? ''} onChange={(e) => setInterval_(s.id, e.target.value)} aria-label="Sync interval">
-                    <option value="">never</option>
-                    <option value="day">day</option>
-                    <option value="week">week</option>
-                    <option value="month">month</option>
-                  </select>
-                </td>
-                <td className="actions">
-                  <button type="button" onClick={() => setOpenId(s.id)}>
-                    Rows
-                  </button>
-                  <button type="button" onClick={() => sync(s.id)} disabled={s.state === 'syncing'}>
-                    Sync
-                  </button>
-                  <button type="button" onClick={() => remove(s.id)}>
-                    Delete
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
         {sources.data?.length === 0 && <p className="muted">No data sources yet.</p>}
       </Section>
       {open && <Rows key={open.id} access={access} source={open} name={names.data?.get(open.id)?.name} onChanged={() => void sources.reload()} />}

@@ -5,6 +5,7 @@
 import { useState, type FormEvent } from 'react';
 import { admin, query } from '../api.ts';
 import { ErrorNote, Section, useAction, useLoad } from '../components.tsx';
+import { Table } from '../table.tsx';
 import { SourcesSection } from './GatewaySources.tsx';
 
 interface LoadedRule {
@@ -93,33 +94,22 @@ function RulesSection() {
         </div>
       )}
       {set && (
-        <table aria-label="Rules">
-          <thead>
-            <tr>
-              <th>Rule</th>
-              <th>Sources</th>
-              <th>Events</th>
-              <th>Actions</th>
-              <th>File</th>
+        <Table label="Rules" columns={['Rule', 'Sources', 'Events', 'Actions', 'File']}>
+          {set.rules.map((r) => (
+            <tr key={r.name}>
+              <td>
+                {r.name}
+                {!r.enabled && <span className="muted"> (disabled)</span>}
+              </td>
+              <td>{r.sources.join(', ')}</td>
+              <td>{r.events.join(', ')}</td>
+              <td>{r.actions.join(', ')}</td>
+              <td>
+                <code>{r.file}</code>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {set.rules.map((r) => (
-              <tr key={r.name}>
-                <td>
-                  {r.name}
-                  {!r.enabled && <span className="muted"> (disabled)</span>}
-                </td>
-                <td>{r.sources.join(', ')}</td>
-                <td>{r.events.join(', ')}</td>
-                <td>{r.actions.join(', ')}</td>
-                <td>
-                  <code>{r.file}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       )}
       {set?.rules.length === 0 && <p className="muted">No rules loaded.</p>}
     </Section>
@@ -175,28 +165,17 @@ function DeliveryDetail({ id, onClose }: { id: string; onClose: () => void }) {
               <strong>{r.rule}</strong> <span className="muted">(run {r.run}, {r.file})</span>: <span data-testid="rule-result">{r.result}</span>
               {r.error && <p className="note error">{r.error}</p>}
               {r.actions.length > 0 && (
-                <table aria-label={`Actions of ${r.rule}`}>
-                  <thead>
-                    <tr>
-                      <th>#</th>
-                      <th>Action</th>
-                      <th>Status</th>
-                      <th>Attempts</th>
-                      <th>Result or error</th>
+                <Table label={`Actions of ${r.rule}`} columns={['#', 'Action', 'Status', 'Attempts', 'Result or error']}>
+                  {r.actions.map((a) => (
+                    <tr key={a.id}>
+                      <td>{a.index}</td>
+                      <td>{a.type}</td>
+                      <td data-testid="action-status">{a.status}</td>
+                      <td>{a.attempts}</td>
+                      <td className="wrap">{a.error ?? (a.result == null ? '-' : <code>{JSON.stringify(a.result)}</code>)}</td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {r.actions.map((a) => (
-                      <tr key={a.id}>
-                        <td>{a.index}</td>
-                        <td>{a.type}</td>
-                        <td data-testid="action-status">{a.status}</td>
-                        <td>{a.attempts}</td>
-                        <td className="wrap">{a.error ?? (a.result == null ? '-' : <code>{JSON.stringify(a.result)}</code>)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                  ))}
+                </Table>
               )}
             </div>
           ))}
@@ -250,37 +229,26 @@ function DeliveriesSection() {
         </form>
         <ErrorNote error={list.error} />
         {page && (
-          <table aria-label="Gateway deliveries">
-            <thead>
-              <tr>
-                <th>Received</th>
-                <th>Source</th>
-                <th>Event</th>
-                <th>Rules and actions</th>
-                <th />
+          <Table label="Gateway deliveries" columns={['Received', 'Source', 'Event', 'Rules and actions', '']}>
+            {page.deliveries.map((d) => (
+              <tr key={d.id} data-delivery={d.deliveryId}>
+                <td>{time(d.receivedAt)}</td>
+                <td>{d.source}</td>
+                <td>
+                  {d.event}
+                  {d.test && <span className="muted"> (test)</span>}
+                </td>
+                <td className="wrap" data-testid="outcome">
+                  {outcomeSummary(d)}
+                </td>
+                <td className="actions">
+                  <button type="button" onClick={() => setOpen(d.id)}>
+                    Open
+                  </button>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {page.deliveries.map((d) => (
-                <tr key={d.id} data-delivery={d.deliveryId}>
-                  <td>{time(d.receivedAt)}</td>
-                  <td>{d.source}</td>
-                  <td>
-                    {d.event}
-                    {d.test && <span className="muted"> (test)</span>}
-                  </td>
-                  <td className="wrap" data-testid="outcome">
-                    {outcomeSummary(d)}
-                  </td>
-                  <td className="actions">
-                    <button type="button" onClick={() => setOpen(d.id)}>
-                      Open
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </Table>
         )}
         {page?.deliveries.length === 0 && <p className="muted">No deliveries{filters.source || filters.event ? ' match these filters' : ' yet'}.</p>}
         {page && (

@@ -2,6 +2,7 @@
 // signature scheme, the time tolerance, how many secrets (rotation); never the secrets themselves.
 import { admin } from '../api.ts';
 import { ErrorNote, Section, useLoad } from '../components.tsx';
+import { Table } from '../table.tsx';
 
 interface SourceView {
   name: string;
@@ -24,34 +25,23 @@ export function SourcesSection() {
   return (
     <Section title="Sources">
       <ErrorNote error={sources.error} />
-      <table aria-label="Sources">
-        <thead>
-          <tr>
-            <th>Source</th>
-            <th>Scheme</th>
-            <th>Secrets</th>
-            <th>Tolerance</th>
-            <th>Intake URL</th>
+      <Table label="Sources" columns={['Source', 'Scheme', 'Secrets', 'Tolerance', 'Intake URL']}>
+        {(sources.data?.sources ?? []).map((s) => (
+          <tr key={s.name} data-source={s.name}>
+            <td>{s.name}</td>
+            <td data-testid="scheme">
+              {s.scheme}
+              {s.hmac && <div className="muted">{hmacLine(s.hmac)}</div>}
+              {s.allowLegacySecretHeader && <div className="muted">also X-Secret-Key (legacy)</div>}
+            </td>
+            <td>{s.secrets}</td>
+            <td>{s.scheme === 'github' || (s.scheme === 'hmac' && !s.hmac?.timestampHeader) ? 'no signed time' : `${s.toleranceSeconds} s`}</td>
+            <td>
+              <code>/gateway/{s.name}</code>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {(sources.data?.sources ?? []).map((s) => (
-            <tr key={s.name} data-source={s.name}>
-              <td>{s.name}</td>
-              <td data-testid="scheme">
-                {s.scheme}
-                {s.hmac && <div className="muted">{hmacLine(s.hmac)}</div>}
-                {s.allowLegacySecretHeader && <div className="muted">also X-Secret-Key (legacy)</div>}
-              </td>
-              <td>{s.secrets}</td>
-              <td>{s.scheme === 'github' || (s.scheme === 'hmac' && !s.hmac?.timestampHeader) ? 'no signed time' : `${s.toleranceSeconds} s`}</td>
-              <td>
-                <code>/gateway/{s.name}</code>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
       {sources.data?.sources.length === 0 && <p className="muted">No sources: set GATEWAY_CONFIG (docs/GATEWAY.md).</p>}
     </Section>
   );

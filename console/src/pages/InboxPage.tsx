@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import { admin } from '../api.ts';
 import { ErrorNote, Section, Time, useAction, useLoad } from '../components.tsx';
+import { Table } from '../table.tsx';
 import type { BotRow } from './BotsPage.tsx';
 
 interface Agent {
@@ -160,39 +161,28 @@ export function InboxPage({ bot }: { bot: BotRow }) {
           </label>
         </div>
         <ErrorNote error={list.error} />
-        <table aria-label="Conversations">
-          <thead>
-            <tr>
-              <th>Conversation</th>
-              <th>User</th>
-              <th>First message</th>
-              <th>Started</th>
-              <th />
+        <Table label="Conversations" columns={['Conversation', 'User', 'First message', 'Started', '']}>
+          {(list.data?.conversations ?? []).map((c) => (
+            <tr key={c.id} className={c.id === openId ? 'selected' : undefined} data-conversation={c.id}>
+              <td>
+                <code>{c.id}</code>
+              </td>
+              <td>{String((c.userData as { name?: string }).name ?? c.userEmail ?? '—')}</td>
+              <td>{c.initialMessage ?? <span className="muted">—</span>}</td>
+              <td>
+                <Time value={c.createdAt} />
+              </td>
+              <td className="actions">
+                <button
+                  type="button"
+                  onClick={() => setOpenId(c.id)}
+                >
+                  Open
+                </button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {(list.data?.conversations ?? []).map((c) => (
-              <tr key={c.id} className={c.id === openId ? 'selected' : undefined} data-conversation={c.id}>
-                <td>
-                  <code>{c.id}</code>
-                </td>
-                <td>{String((c.userData as { name?: string }).name ?? c.userEmail ?? '—')}</td>
-                <td>{c.initialMessage ?? <span className="muted">—</span>}</td>
-                <td>
-                  <Time value={c.createdAt} />
-                </td>
-                <td className="actions">
-                  <button
-                    type="button"
-                    onClick={() => setOpenId(c.id)}
-                  >
-                    Open
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
         {list.data?.conversations.length === 0 && <p className="muted">Nothing here.</p>}
       </Section>
       {current && <Thread key={current.id} bot={bot} conversation={current} agent={agent} onMoved={setState} />}

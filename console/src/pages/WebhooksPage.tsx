@@ -5,6 +5,7 @@
 import { useState, type FormEvent } from 'react';
 import { admin } from '../api.ts';
 import { ErrorNote, SecretOnce, Section, Time, useAction, useLoad } from '../components.tsx';
+import { Table } from '../table.tsx';
 import type { BotRow } from './BotsPage.tsx';
 import { WebhookSettings, type HookDeliverySettings } from './WebhookSettings.tsx';
 
@@ -109,67 +110,55 @@ function Deliveries({ bot, hook }: { bot: BotRow; hook: Webhook }) {
       }
     >
       <ErrorNote error={log.error ?? action.error} />
-      <table aria-label="Deliveries">
-        <thead>
-          <tr>
-            <th>Delivery</th>
-            <th>Event</th>
-            <th>Status</th>
-            <th>Attempts</th>
-            <th>Created</th>
-            <th />
+      <Table label="Deliveries" columns={['Delivery', 'Event', 'Status', 'Attempts', 'Created', '']}>
+        {(log.data?.deliveries ?? []).map((d) => (
+          <tr key={d.id} data-delivery={d.id}>
+            <td>
+              <code>{d.id}</code>
+              {d.test && <span className="muted"> (test)</span>}
+            </td>
+            <td>{d.event}</td>
+            <td>
+              <span className={`state ${d.status}`} data-testid="delivery-status">
+                {d.status}
+              </span>
+            </td>
+            <td className="attempts">
+              {(d.attempts ?? []).map((a) => (
+                <div key={a.number} className="attempt">
+                  #{a.number} {a.status}
+                  {a.httpStatus !== null && ` HTTP ${a.httpStatus}`}
+                  {a.durationMs !== null && ` ${a.durationMs} ms`}
+                  {attemptError(a) && (
+                    <div className="muted wrap" data-testid="attempt-error">
+                      {attemptError(a)}
+                    </div>
+                  )}
+                </div>
+              ))}
+              {d.nextAttemptAt && d.status === 'pending' && (
+                <div className="muted" data-testid="next-attempt">
+                  next attempt <Time value={d.nextAttemptAt} />
+                </div>
+              )}
+              {d.cancelReason && <div className="muted">cancelled: {d.cancelReason}</div>}
+              {d.error && (
+                <div className="muted wrap" data-testid="delivery-error">
+                  not sent: {d.error.code}: {d.error.message}
+                </div>
+              )}
+            </td>
+            <td>
+              <Time value={d.createdAt} />
+            </td>
+            <td className="actions">
+              <button type="button" onClick={() => resend(d)} disabled={action.busy || d.status === 'pending' || d.test === true || !!d.error} title={d.test ? 'A test send is not resent: send a new test' : undefined}>
+                Resend
+              </button>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {(log.data?.deliveries ?? []).map((d) => (
-            <tr key={d.id} data-delivery={d.id}>
-              <td>
-                <code>{d.id}</code>
-                {d.test && <span className="muted"> (test)</span>}
-              </td>
-              <td>{d.event}</td>
-              <td>
-                <span className={`state ${d.status}`} data-testid="delivery-status">
-                  {d.status}
-                </span>
-              </td>
-              <td className="attempts">
-                {(d.attempts ?? []).map((a) => (
-                  <div key={a.number} className="attempt">
-                    #{a.number} {a.status}
-                    {a.httpStatus !== null && ` HTTP ${a.httpStatus}`}
-                    {a.durationMs !== null && ` ${a.durationMs} ms`}
-                    {attemptError(a) && (
-                      <div className="muted wrap" data-testid="attempt-error">
-                        {attemptError(a)}
-                      </div>
-                    )}
-                  </div>
-                ))}
-                {d.nextAttemptAt && d.status === 'pending' && (
-                  <div className="muted" data-testid="next-attempt">
-                    next attempt <Time value={d.nextAttemptAt} />
-                  </div>
-                )}
-                {d.cancelReason && <div className="muted">cancelled: {d.cancelReason}</div>}
-                {d.error && (
-                  <div className="muted wrap" data-testid="delivery-error">
-                    not sent: {d.error.code}: {d.error.message}
-                  </div>
-                )}
-              </td>
-              <td>
-                <Time value={d.createdAt} />
-              </td>
-              <td className="actions">
-                <button type="button" onClick={() => resend(d)} disabled={action.busy || d.status === 'pending' || d.test === true || !!d.error} title={d.test ? 'A test send is not resent: send a new test' : undefined}>
-                  Resend
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
       {log.data?.deliveries.length === 0 && <p className="muted">No deliveries yet.</p>}
     </Section>
   );
@@ -244,51 +233,41 @@ export function WebhooksPage({ bot }: { bot: BotRow }) {
             {tested.body && <pre>{tested.body}</pre>}
           </div>
         )}
-        <table aria-label="Webhooks">
-          <thead>
-            <tr>
-              <th>Event</th>
-              <th>Target URL</th>
-              <th>Enabled</th>
-              <th />
+        <Table label="Webhooks" columns={['Event', 'Target URL', 'Enabled', '']}>
+          {(hooks.data?.webhooks ?? []).map((h) => (
+            <tr key={h.id} className={h.id === openId ? 'selected' : undefined} data-webhook={h.id}>
+              <td>{h.type}</td>
+              <td className="url">
+                <code>{h.url}</code>
+              </td>
+              <td>
+                <HookHealth hook={h} />
+              </td>
+              <td className="actions wrapping">
+                <button type="button" onClick={() => toggle(h)} disabled={action.busy}>
+                  {h.enabled ? 'Disable' : 'Enable'}
+                </button>
+                {!h.enabled && h.failingSince && (
+                  <button type="button" onClick={() => toggle(h, true)} disabled={action.busy}>
+                    Enable and resend failed
+                  </button>
+                )}
+                <button type="button" onClick={() => testSend(h)} disabled={action.busy}>
+                  Send test
+                </button>
+                <button type="button" onClick={() => setOpenId(h.id)}>
+                  Deliveries
+                </button>
+                <button type="button" onClick={() => regenerate(h)} disabled={action.busy}>
+                  New secret
+                </button>
+                <button type="button" onClick={() => remove(h)} disabled={action.busy}>
+                  Delete
+                </button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {(hooks.data?.webhooks ?? []).map((h) => (
-              <tr key={h.id} className={h.id === openId ? 'selected' : undefined} data-webhook={h.id}>
-                <td>{h.type}</td>
-                <td className="url">
-                  <code>{h.url}</code>
-                </td>
-                <td>
-                  <HookHealth hook={h} />
-                </td>
-                <td className="actions wrapping">
-                  <button type="button" onClick={() => toggle(h)} disabled={action.busy}>
-                    {h.enabled ? 'Disable' : 'Enable'}
-                  </button>
-                  {!h.enabled && h.failingSince && (
-                    <button type="button" onClick={() => toggle(h, true)} disabled={action.busy}>
-                      Enable and resend failed
-                    </button>
-                  )}
-                  <button type="button" onClick={() => testSend(h)} disabled={action.busy}>
-                    Send test
-                  </button>
-                  <button type="button" onClick={() => setOpenId(h.id)}>
-                    Deliveries
-                  </button>
-                  <button type="button" onClick={() => regenerate(h)} disabled={action.busy}>
-                    New secret
-                  </button>
-                  <button type="button" onClick={() => remove(h)} disabled={action.busy}>
-                    Delete
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
         {hooks.data?.webhooks.length === 0 && <p className="muted">No webhooks yet. New hooks start disabled (spec).</p>}
         <form onSubmit={create} className="inline" aria-label="Create a webhook">
           <select value={type} onChange={(e) => setType(e.target.value)} aria-label="Event">

@@ -7,10 +7,25 @@ import { MongoClient, type Db } from 'mongodb';
 import { startServiceProcess, type ServiceProcess } from '../../helpers/process.ts';
 
 export const ADMIN_TOKEN = 'reliability-admin-token-0123456789';
-/** Process start-up (tsx, indexes, Agenda) is slow on a loaded two-core machine. */
-const START_TIMEOUT_MS = 90_000;
+/** Process start-up (tsx, indexes, Agenda) is slow on a loaded two-core machine: over 90 s at a load of 28. */
+const START_TIMEOUT_MS = 180_000;
 
 export type Role = 'api' | 'worker' | 'all';
+
+/**
+ * Recovery settings scaled down for the kill tests (pass them to relayCluster). A 5 s outbound
+ * timeout allows a 15 s job lock (config.ts), and with it:
+ * - a job a killed worker had locked is taken again once the lock runs out, 15 s, and runs after a
+ *   0.2 s poll (a gateway action whose attempt's lease, taken just after the lock, has not quite
+ *   run out comes back a second after it does): 16.2 s;
+ * - what the sweeps hand over (a webhook first attempt, a gateway delivery or pending action, an
+ *   event not fanned out) waits for their grace, twice the lock (the webhook one: or twice the
+ *   attempt's 10 s lease, timeout + 5 s, whichever is longer; events: 30 s) = 30 s, then for the next sweep,
+ *   every 15 s (SWEEP_INTERVAL): 45 s.
+ * With the defaults (10 s timeout, 30 s lock, 1 s poll) the same sums give 32 s and 75 s (docs/DEPLOY.md).
+ */
+export const QUICK_RECOVERY_ENV = { OUTBOUND_TIMEOUT_MS: '5000', JOB_LOCK_LIFETIME_MS: '15000', JOB_PROCESS_EVERY_MS: '200' };
+export const QUICK_RECOVERY = { lockMs: 15_000, pollMs: 200, graceMs: 30_000, sweepEveryMs: 15_000, lockedBoundMs: 16_200, sweptBoundMs: 45_000 };
 
 export interface Relay extends ServiceProcess {
   role: Role;
@@ -119,8 +134,8 @@ export function adminApi(relay: Pick<Relay, 'url'>) {
 }
 
 export function publicApi(relay: Pick<Relay, 'url'>, tenant: Tenant) {
-  return (method: string, route: string, body?: unknown) =>
-    call(`${relay.url}/api/public/channels/${tenant.channelId}/2.0${route}`, method, { 'x-api-secret-key': tenant.secretKey }, body);
+  return (method: string, route: string, body?: unknown, headers: Record<string, string> = {}) =>
+    call(`${relay.url}/api/public/channels/${tenant.channelId}/2.0${route}`, method, { ...headers, 'x-api-secret-key': tenant.secretKey }, body);
 }
 
 export async function bootstrap(relay: Pick<Relay, 'url'>): Promise<Tenant> {
@@ -129,10 +144,10 @@ export async function bootstrap(relay: Pick<Relay, 'url'>): Promise<Tenant> {
   return res.body as Tenant;
 }
 
-/** Creates an enabled outgoing hook of `type` for the tenant's bot, pointing at `url`. */
-export async function enabledHook(relay: Pick<Relay, 'url'>, tenant: Tenant, type: string, url: string): Promise<string> {
+/** Creates an enabled outgoing hook of `type` for the tenant's bot, pointing at `url`, with any other `settings`. */
+export async function enabledHook(relay: Pick<Relay, 'url'>, tenant: Tenant, type: string, url: string, settings: Record<string, unknown> = {}): Promise<string> {
   const admin = adminApi(relay);
-  const created = await admin('POST', `/bots/${tenant.botId}/webhooks`, { type, url });
+  const created = await admin('POST', `/bots/${tenant.botId}/webhooks`, { ...settings, type, url });
   if (created.status !== 201) throw new Error(`webhook create failed: ${created.status} ${JSON.stringify(created.body)}`);
   const id = created.body.webhook.id as string;
   const enabled = await admin('PUT', `/bots/${tenant.botId}/webhooks/${id}/enabled`, { enabled: true });
@@ -141,8 +156,8 @@ export async function enabledHook(relay: Pick<Relay, 'url'>, tenant: Tenant, typ
 }
 
 /** The Agenda job of `name` that a process holds locked right now, if any. */
-export async function lockedJob(db: Db, name: string): Promise<{ lastModifiedBy: string | null; data: unknown } | null> {
-  return db.collection('agendaJobs').findOne<{ lastModifiedBy: string | null; data: unknown }>({ name, lockedAt: { $ne: null } });
+export async function lockedJob(db: Db, name: string): Promise<{ lastModifiedBy: string | null; lockedAt: Date; data: unknown } | null> {
+  return db.collection('agendaJobs').findOne<{ lastModifiedBy: string | null; lockedAt: Date; data: unknown }>({ name, lockedAt: { $ne: null } });
 }
 
 /**
