@@ -76,7 +76,7 @@ const EnvSchema = z.object({
   OUTBOUND_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   OUTBOUND_RESPONSE_LIMIT_BYTES: z.coerce.number().int().min(0).default(4096),
 
-  /** Outgoing webhooks: attempts of one hook in flight at once in a process, unless the hook sets its own. */
+  /** Outgoing webhooks: attempts of one hook in flight at once across every process, unless the hook sets its own. */
   WEBHOOK_HOOK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(10),
   /** Disable a hook whose attempts failed without a success for this long (hours; 0 never). Svix's 5 days. */
   WEBHOOK_DISABLE_AFTER_FAILING_HOURS: z.coerce.number().min(0).default(120),

@@ -32,8 +32,8 @@ function payloadOptions(cmd: Command): Command {
     .option('--body <text>', 'custom payload body, sent exactly; {{dot.path}} placeholders allowed')
     .option('--standard-webhooks', 'also send the Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature)')
     .option('--no-standard-webhooks', 'send the spec\'s headers only (the default)')
-    .option('--concurrency <n>', 'this hook\'s attempts in flight at once per process (default WEBHOOK_HOOK_CONCURRENCY, 10)', Number)
-    .option('--rate <perSecond>', 'at most this many attempts of this hook started per second per process', Number)
+    .option('--concurrency <n>', 'this hook\'s attempts in flight at once, across every instance (default WEBHOOK_HOOK_CONCURRENCY, 10)', Number)
+    .option('--rate <perSecond>', 'at most this many attempts of this hook started per second, across every instance', Number)
     .option('--retry-delays <seconds>', 'waits between attempts, comma-separated seconds (at most 9, 3 days in all); "default" for the spec\'s schedule', retryDelays);
 }
 

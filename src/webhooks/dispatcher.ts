@@ -9,7 +9,9 @@
 // settled onto the row afterwards in bulk, and a failure gets its retry on Agenda. Anything lost
 // here (crash, database trouble) stays in the database for the sweep job to find. Each hook has
 // its own lane (lanes.ts): a cap on its attempts in flight and an optional rate, so a hook whose
-// endpoint hangs for the whole timeout holds only its own slots.
+// endpoint hangs for the whole timeout holds only its own slots. The cap and the rate hold across
+// every process on the database: an attempt starts only on a slot (and with a token) this process
+// took from the hook's shared ones (fleetLimits.ts).
 import { bulkWriteInBatches, SERIAL_WRITE_BATCH } from '../db/connection.ts';
 import { SerialBatcher } from '../db/serialBatcher.ts';
 import { deliveries as deliveriesMetric } from '../observability/metrics.ts';
@@ -20,6 +22,8 @@ import type { OpenFirstAttempts } from './firstAttempts.ts';
 import { DeliveryModel, WebhookModel, type AttemptResult, type Delivery } from './model.ts';
 import { signedRequest } from './request.ts';
 import { laneOf, Lanes, type HookLane, type LaneSettings } from './lanes.ts';
+import { FleetLimits } from './fleetLimits.ts';
+import type { SharedLimits } from '../db/sharedLimits.ts';
 
 type Item = { first: FreshDelivery } | { deliveryId: string };
 
@@ -50,14 +54,20 @@ export class DeliveryDispatcher {
   private lateWarnedAt = -Infinity;
   private readonly results: SerialBatcher<Ended>;
   private readonly settles: SerialBatcher<Ended>;
+  private readonly limits: FleetLimits;
+  private readonly mayStart = (key: string, settings: LaneSettings) => this.limits.mayStart(key, settings);
 
   constructor(
     private readonly deps: DeliveryDeps,
     private readonly concurrency: number,
-    /** A hook's attempts in flight at once unless it sets its own (WEBHOOK_HOOK_CONCURRENCY). */
-    private readonly hookConcurrency = 10,
+    /** A hook's attempts in flight at once unless it sets its own (WEBHOOK_HOOK_CONCURRENCY), across the fleet. */
+    private readonly hookConcurrency: number,
+    /** The hooks' slots and rate windows shared by every process on the database. */
+    shared: SharedLimits,
   ) {
     this.lanes = new Lanes(() => this.deps.ctx.clock.now().getTime());
+    const { clock, logger, jobs } = deps.ctx;
+    this.limits = new FleetLimits(shared, { clock, logger, leaseMs: deps.leaseMs, holder: jobs.attrs.name ?? 'relay', wake: () => this.pump() });
     this.results = new SerialBatcher(RESULT_BATCH, (items) => this.recordResults(items), () => this.wakeIfIdle());
     this.settles = new SerialBatcher(RESULT_BATCH, (items) => this.settle(items), () => this.wakeIfIdle());
   }
@@ -78,7 +88,7 @@ export class DeliveryDispatcher {
     return { concurrency: lane.concurrency ?? this.hookConcurrency, ratePerSecond: lane.ratePerSecond };
   }
 
-  /** Runs one delivery's due attempt now and waits for it (resend from the CLI, tests). */
+  /** Runs one delivery's due attempt now and waits for it, outside the hook's lane and limits (tests). */
   async runNow(deliveryId: string): Promise<void> {
     this.running++;
     try {
@@ -100,6 +110,11 @@ export class DeliveryDispatcher {
     });
   }
 
+  /** Gives back the hooks' slots this process holds (shutdown, after idle()). */
+  close(): Promise<void> {
+    return this.limits.close();
+  }
+
   private isIdle(): boolean {
     return this.running === 0 && !this.lanes.size && this.results.idle && this.settles.idle;
   }
@@ -115,16 +130,21 @@ export class DeliveryDispatcher {
 
   private pump(): void {
     while (this.running < this.concurrency) {
-      const next = this.lanes.take();
+      const next = this.lanes.take(this.mayStart);
       if (!next) break;
       this.running++;
       const { key, item } = next;
+      const slot = this.limits.start(key, next.settings);
       const run = 'first' in item ? this.firstAttempt(item.first) : this.attempt(item.deliveryId);
       void run.finally(() => {
         this.lanes.done(key);
+        this.limits.end(key, slot, this.lanes.waitingIn(key) > 0);
         this.release();
       });
     }
+    // Lanes with work beyond the slots they hold ask the fleet for more (answered by a later pump).
+    const room = this.concurrency - this.running;
+    if (room > 0) for (const lane of this.lanes.waitingLanes()) this.limits.want(lane.key, lane.settings, lane.waiting, room);
     // Lanes held back by their rate only: come back when the first may start.
     const wake = this.running < this.concurrency ? this.lanes.wakeIn() : null;
     if (wake !== null && !this.wakeTimer) {

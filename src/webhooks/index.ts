@@ -43,6 +43,7 @@ export function createWebhooksModule(opts: WebhooksOptions = {}): WebhooksModule
     prune: (before) => pruneDeliveries(before),
     async stop() {
       await current?.dispatcher.idle(20_000);
+      await current?.dispatcher.close();
       await current?.firstAttempts.drained();
       await current?.outbound.close();
       current = null;

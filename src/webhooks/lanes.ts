@@ -2,7 +2,8 @@
 // its own queue, at most `concurrency` of its attempts in flight and, optionally, at most
 // `ratePerSecond` started per second (a token bucket). Free slots go round robin over the hooks
 // that may start one, so a hook whose endpoint hangs for the whole timeout holds its own slots
-// only and never delays another hook's deliveries. Pure: the dispatcher owns the slots and timers.
+// only and never delays another hook's deliveries. Pure: the dispatcher owns the slots and timers,
+// and tells `take` which lanes the fleet lets start one more (fleetLimits.ts).
 
 export interface LaneSettings {
   /** Attempts of this hook in flight at once. */
@@ -57,14 +58,17 @@ export class Lanes<T> {
     this.waiting++;
   }
 
-  /** The next item that may start now (round robin over lanes below their cap and rate), or null. */
-  take(): { key: string; item: T } | null {
+  /**
+   * The next item that may start now (round robin over lanes below their cap and rate, and that
+   * `allowed` lets start one), or null.
+   */
+  take(allowed: (key: string, settings: LaneSettings) => boolean = () => true): { key: string; item: T; settings: LaneSettings } | null {
     const now = this.now();
     for (let i = 0; i < this.order.length; i++) {
       const index = (this.cursor + i) % this.order.length;
       const key = this.order[index]!;
       const lane = this.lanes.get(key)!;
-      if (lane.running >= lane.settings.concurrency || !this.takeToken(lane, now)) continue;
+      if (lane.running >= lane.settings.concurrency || !allowed(key, lane.settings) || !this.takeToken(lane, now)) continue;
       const item = lane.items.shift()!;
       lane.running++;
       this.waiting--;
@@ -73,9 +77,22 @@ export class Lanes<T> {
         this.order.splice(index, 1);
         this.cursor = this.order.length ? index % this.order.length : 0;
       }
-      return { key, item };
+      return { key, item, settings: lane.settings };
     }
     return null;
+  }
+
+  /** The lanes with items waiting, with what each runs and has waiting. */
+  *waitingLanes(): Generator<{ key: string; settings: LaneSettings; running: number; waiting: number }> {
+    for (const key of this.order) {
+      const lane = this.lanes.get(key)!;
+      yield { key, settings: lane.settings, running: lane.running, waiting: lane.items.length };
+    }
+  }
+
+  /** Items of this lane waiting to start. */
+  waitingIn(key: string): number {
+    return this.lanes.get(key)?.items.length ?? 0;
   }
 
   /** A started item of this lane ended. */

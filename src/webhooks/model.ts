@@ -46,9 +46,9 @@ const WebhookSchema = new Schema(
     standardWebhooks: { type: Boolean, default: false },
     /** Waits between attempts in seconds (attempts = waits + 1); absent = the service's schedule (the spec's). */
     retryDelaysSeconds: { type: [Number], default: undefined },
-    /** This hook's attempts in flight at once per process; null = WEBHOOK_HOOK_CONCURRENCY (lanes.ts). */
+    /** This hook's attempts in flight at once across every process; null = WEBHOOK_HOOK_CONCURRENCY (fleetLimits.ts). */
     concurrency: { type: Number, default: null },
-    /** This hook's attempts started per second per process; null = no limit. */
+    /** This hook's attempts started per second across every process; null = no limit. */
     ratePerSecond: { type: Number, default: null },
     /** Endpoint health (health.ts): since when attempts failed without a success; null = healthy. */
     failingSince: { type: Date, default: null },
@@ -205,6 +205,13 @@ const UnfinishedFirstAttemptsSchema = new Schema(
   { versionKey: false },
 );
 
+/**
+ * Each hook's limits across every process (fleetLimits.ts, src/db/sharedLimits.ts): its slots,
+ * `_id` = `<hook>#s<nnnn>` {`holder`, `expiresAt`}, and its rate window, `<hook>#w`
+ * {`windowStart`, `count`}. Written by the driver, read only by `_id`.
+ */
+const WebhookLimitSchema = new Schema({ _id: { type: String, required: true } }, { strict: false, versionKey: false });
+
 export type Webhook = InferSchemaType<typeof WebhookSchema>;
 export type Delivery = InferSchemaType<typeof DeliverySchema>;
 export type AttemptClaim = InferSchemaType<typeof AttemptSchema>;
@@ -227,3 +234,4 @@ export const DeliveryModel = mongoose.model('WebhookDelivery', DeliverySchema);
 export const AttemptModel = mongoose.model('WebhookDeliveryAttempt', AttemptSchema);
 export const AttemptResultModel = mongoose.model('WebhookDeliveryAttemptResult', AttemptResultSchema, 'webhookdeliveryattemptresults');
 export const UnfinishedFirstAttemptsModel = mongoose.model('UnfinishedFirstAttempts', UnfinishedFirstAttemptsSchema, 'webhookfirstattempts');
+export const WebhookLimitModel = mongoose.model('WebhookLimit', WebhookLimitSchema, 'webhooklimits');

@@ -11,6 +11,7 @@ import { fixedOrigin } from './templates.ts';
 import type { StoredEvent } from '../events/model.ts';
 import { AttemptModel, AttemptResultModel, DeliveryModel, SCOPED_TYPES, WebhookModel, type Webhook, type WebhookType } from './model.ts';
 import type { WebhookCreateReq, WebhookUpdateReq } from './schema.ts';
+import { hookLimits } from './fleetLimits.ts';
 import { trusted } from '../db/connection.ts';
 import { pagesById } from '../db/pagesById.ts';
 import { findOwned } from '../db/byId.ts';
@@ -141,6 +142,7 @@ export async function deleteWebhook(botId: string, webhookId: string): Promise<v
     await AttemptResultModel.deleteMany(ofDeliveries);
   }
   await DeliveryModel.deleteMany({ webhookId });
+  await hookLimits.forget(webhookId);
 }
 
 /** The enabled hooks each event goes to (scope included), read in one query for all of them. */

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { createOutboundClient, type OutboundClient, type OutboundClientOptions } from '../outbound/client.ts';
 import type { DeliveryDeps } from './delivery.job.ts';
 import { DeliveryDispatcher } from './dispatcher.ts';
+import { hookLimits } from './fleetLimits.ts';
 import { FanOut } from './fanout.ts';
 import { HookHealth } from './health.ts';
 import { FirstAttemptRecords } from './firstAttempts.ts';
@@ -53,7 +54,7 @@ export function createWebhooksState(ctx: AppContext, opts: WebhooksOptions): Web
     outbound,
     schedule,
     deps,
-    dispatcher: new DeliveryDispatcher(deps, opts.dispatchConcurrency ?? 64, config.WEBHOOK_HOOK_CONCURRENCY),
+    dispatcher: new DeliveryDispatcher(deps, opts.dispatchConcurrency ?? 64, config.WEBHOOK_HOOK_CONCURRENCY, hookLimits),
     // Twice the lease: a first attempt may wait up to one lease for a slot in a burst (dispatcher.ts).
     fanOut: new FanOut(ctx, schedule, 2 * deps.leaseMs, firstAttempts, health, opts.requestLimits),
     firstAttempts,

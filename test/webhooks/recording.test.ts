@@ -172,9 +172,10 @@ describe('recording first attempts', () => {
     await dispatcher().idle();
     const row = (await DeliveryModel.findOne({ webhookId }).lean<Delivery>())!;
     // A new delivery that waited for a slot until less than a lease (15 s) of its claim was left.
-    // Three of them, as a backlog makes them.
+    // Three of them, as a backlog makes them. 5 s left: the copies after the first wait for a
+    // hook slot of their own (a database round trip), and all of it must happen within the claim.
     const now = Date.now();
-    const firstClaim = { startedAt: new Date(now - 29_000), leaseUntil: new Date(now + 1_000) };
+    const firstClaim = { startedAt: new Date(now - 25_000), leaseUntil: new Date(now + 5_000) };
     const copies = [0, 1, 2].map(() => {
       const id = crypto.randomUUID();
       return { ...row, _id: id, id, eventId: `copy-${id}`, createdAt: firstClaim.startedAt, nextAttemptAt: firstClaim.startedAt, firstClaim };
