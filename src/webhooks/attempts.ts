@@ -11,7 +11,7 @@ import { findLean } from '../db/find.ts';
 /**
  * An attempt as its claim and its result (if it has one yet) tell it. One literal of every field,
  * not a spread of the claim and then the outcome's fields: V8 gave each such object a shape of its
- * own, ~15 µs a row against well under one for the literal (docs/BENCHMARKS.md, "loglist").
+ * own, ~15 µs a row against well under one for the literal (docs/BENCHMARKS.md, "delivery lists").
  */
 export function withResult(claim: AttemptClaim, result: AttemptResult | null | undefined): DeliveryAttempt {
   const { _id, deliveryId, number, startedAt, leaseUntil, runner } = claim;

@@ -18,7 +18,7 @@ export type DeliveryWithAttempts = Delivery & { attempts: DeliveryAttempt[]; set
 /**
  * The deliveries as their attempts tell them. The rows are the caller's fresh read, so each
  * becomes its answer in place: copying a row of some 25 fields, twice for a fresh row whose
- * result is not yet settled on it, cost more than the rest of the merge (docs/BENCHMARKS.md, "loglist").
+ * result is not yet settled on it, cost more than the rest of the merge (docs/BENCHMARKS.md, "delivery lists").
  */
 async function withAttempts(deliveries: Delivery[], known?: AttemptResult[]): Promise<DeliveryWithAttempts[]> {
   const byDelivery = byParent(await readAttempts(deliveries, known), (a) => a.deliveryId);
