@@ -141,7 +141,7 @@ export class EventBus {
     const failure = await EventDispatchFailureModel.findOneAndUpdate(
       { _id: event.id },
       { $inc: { tries: 1 }, $set: { lastError, lastAt: now } },
-      { upsert: true, new: true },
+      { upsert: true, returnDocument: 'after' },
     ).lean<{ tries: number }>();
     if (failure!.tries < MAX_SWEEP_TRIES) return false;
     try {

@@ -148,7 +148,7 @@ export async function getDelivery(id: string): Promise<DeliveryRecord> {
 
 /** Runs the current rules over a stored delivery again, as a new run with its own outcomes. */
 export async function replayDelivery(ctx: AppContext, id: string): Promise<{ run: number }> {
-  const updated = typeof id === 'string' ? await GatewayDeliveryModel.findOneAndUpdate({ _id: id }, { $inc: { run: 1 } }, { new: true }).lean<GatewayDelivery>() : null;
+  const updated = typeof id === 'string' ? await GatewayDeliveryModel.findOneAndUpdate({ _id: id }, { $inc: { run: 1 } }, { returnDocument: 'after' }).lean<GatewayDelivery>() : null;
   if (!updated) throw new AppError('delivery_not_found', 'Delivery not found');
   await ctx.jobs.now<ProcessJobData>(PROCESS_JOB, { deliveries: [{ id, run: updated.run }] });
   return { run: updated.run };

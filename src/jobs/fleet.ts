@@ -105,7 +105,7 @@ export class InstanceRegistry {
     const row = await FleetSettingModel.findOneAndUpdate(
       { _id: name },
       { $inc: { generation: 1 }, $set: { changedAt: this.opts.clock.now(), changedBy: this.id } },
-      { upsert: true, new: true },
+      { upsert: true, returnDocument: 'after' },
     ).lean();
     return row!.generation;
   }
