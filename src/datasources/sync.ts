@@ -117,9 +117,10 @@ export async function completeSync(ctx: AppContext, ds: DataSource, run: number,
     if (results.totalTokens > 0) await charge(-results.totalTokens);
     return false;
   }
+  // Counted before the next await, so whoever sees `synced` also sees it in /metrics.
   if (results.totalTokens > 0) tokensUsed.inc({ kind: 'storage' }, results.totalTokens);
-  await SyncClaimModel.deleteOne({ _id: ds._id, run });
   syncs.inc({ outcome: 'success' });
+  await SyncClaimModel.deleteOne({ _id: ds._id, run });
   await ctx.events.emit({
     type: 'sync.success',
     teamId: ds.teamId,
@@ -139,9 +140,10 @@ export async function failSync(ctx: AppContext, ds: DataSource, run: number, rea
     { $set: { state: 'sync_error', lastError: reason, syncHeartbeatAt: null } },
     { returnDocument: 'after' },
   ).lean<DataSource>();
+  // Counted before the next await, so whoever sees `sync_error` also sees it in /metrics.
+  if (updated) syncs.inc({ outcome: 'failure' });
   await SyncClaimModel.deleteOne({ _id: ds._id, run });
   if (!updated) return false;
-  syncs.inc({ outcome: 'failure' });
   await ctx.events.emit({
     type: 'sync.failure',
     teamId: ds.teamId,
