@@ -2,9 +2,9 @@
 // scheme's check beside this file. A sample event is a JSON object; where a scheme reads the
 // delivery's id, event or test flag from the body (stripe, standard-webhooks), an option given on
 // the command line is written into it, and otherwise the file's bytes go out unchanged.
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { signBody, signDeliveryFacts, signStandardWebhook } from '../../security/signature.ts';
-import { inferEventName } from './common.ts';
+import { hmac as mac, inferEventName } from './common.ts';
 import type { HmacConfig } from './hmacConfig.ts';
 import type { SchemeName } from './types.ts';
 
@@ -61,7 +61,7 @@ function github(input: SendInput): SignedSend {
   refuseTest(input);
   if (!input.event) throw new SendOptionError('--name is required with --scheme github: the X-GitHub-Event, e.g. issues or ping');
   const deliveryId = input.deliveryId ?? randomUUID();
-  const digest = (algorithm: 'sha1' | 'sha256') => `${algorithm}=${createHmac(algorithm, input.secret).update(input.raw).digest('hex')}`;
+  const digest = (algorithm: 'sha1' | 'sha256') => `${algorithm}=${mac(algorithm, input.secret, input.raw).toString('hex')}`;
   const headers = { ...json, 'X-GitHub-Event': input.event, 'X-GitHub-Delivery': deliveryId, 'X-Hub-Signature-256': digest('sha256'), 'X-Hub-Signature': digest('sha1') };
   return { body: input.raw, headers, deliveryId };
 }
@@ -72,7 +72,7 @@ function stripe(input: SendInput): SignedSend {
   const id = JSON.parse(body.toString('utf8')).id;
   if (typeof id !== 'string') throw new SendOptionError('--delivery-id is required with --scheme stripe when the event has no "id" (evt_…)');
   const t = seconds(input.now);
-  const v1 = createHmac('sha256', input.secret).update(`${t}.`).update(body).digest('hex');
+  const v1 = mac('sha256', input.secret, `${t}.`, body).toString('hex');
   return { body, headers: { ...json, 'Stripe-Signature': `t=${t},v1=${v1}` }, deliveryId: id };
 }
 
@@ -90,13 +90,13 @@ function hmac(input: SendInput): SignedSend {
   const o = input.hmac;
   if (!o) throw new SendOptionError('--hmac is required with --scheme hmac: the source\'s "hmac" block of GATEWAY_CONFIG, e.g. \'{"header":"X-Signature"}\'');
   const headers: Record<string, string> = { ...json };
-  const mac = createHmac(o.algorithm, input.secret);
+  const signed: Array<string | Buffer> = [input.raw];
   if (o.timestampHeader) {
     const t = String(seconds(input.now));
     headers[o.timestampHeader] = t;
-    mac.update(`${t}${o.timestampSeparator}`);
+    signed.unshift(`${t}${o.timestampSeparator}`);
   }
-  headers[o.header] = o.prefix + mac.update(input.raw).digest(o.encoding);
+  headers[o.header] = o.prefix + mac(o.algorithm, input.secret, ...signed).toString(o.encoding);
   // An id or event header only where the source reads one; elsewhere they come from the body.
   if (!o.idHeader && input.deliveryId) throw new SendOptionError('--delivery-id: this source has no idHeader; its id is the body\'s (idPath) or the body\'s digest');
   if (!o.eventHeader && input.event) throw new SendOptionError('--name: this source has no eventHeader; its event is the body\'s (eventPath, type or event)');
