@@ -117,7 +117,7 @@ export async function completeSync(ctx: AppContext, ds: DataSource, run: number,
     if (results.totalTokens > 0) await charge(-results.totalTokens);
     return false;
   }
-  // Counted before the next await, so whoever sees `synced` also sees it in /metrics.
+  // Counted as soon as the state's write returns, before anything else is awaited.
   if (results.totalTokens > 0) tokensUsed.inc({ kind: 'storage' }, results.totalTokens);
   syncs.inc({ outcome: 'success' });
   await SyncClaimModel.deleteOne({ _id: ds._id, run });
@@ -140,7 +140,7 @@ export async function failSync(ctx: AppContext, ds: DataSource, run: number, rea
     { $set: { state: 'sync_error', lastError: reason, syncHeartbeatAt: null } },
     { returnDocument: 'after' },
   ).lean<DataSource>();
-  // Counted before the next await, so whoever sees `sync_error` also sees it in /metrics.
+  // Counted as soon as the state's write returns, before anything else is awaited.
   if (updated) syncs.inc({ outcome: 'failure' });
   await SyncClaimModel.deleteOne({ _id: ds._id, run });
   if (!updated) return false;

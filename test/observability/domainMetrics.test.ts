@@ -27,6 +27,14 @@ describe('/metrics for the domains', () => {
     return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
   }
 
+  /**
+   * Waits until a counter has moved from `before`. The sync counts its outcome when its own write of
+   * the state returns, and a poll on another connection can see that state a moment earlier.
+   */
+  async function metricMoved(name: string, labels: Record<string, string>, before: number): Promise<void> {
+    await waitFor(async () => (await series(name, labels)) !== before);
+  }
+
   it('counts a successful sync and the storage tokens it charged', async () => {
     const tenant = await createTenant();
     const api = publicApi(rt, tenant);
@@ -37,6 +45,7 @@ describe('/metrics for the domains', () => {
     expect((await syncAndWait(api, id)).state).toBe('synced');
     const charged = (await getTeam(tenant.teamId)).usage?.storageTokens ?? 0;
     expect(charged).toBeGreaterThan(0);
+    await metricMoved('relay_syncs_total', { outcome: 'success' }, successBefore);
     expect(await series('relay_syncs_total', { outcome: 'success' })).toBe(successBefore + 1);
     expect(await series('relay_tokens_used_total', { kind: 'storage' })).toBe(tokensBefore + charged);
   });
@@ -50,6 +59,7 @@ describe('/metrics for the domains', () => {
     const before = await series('relay_syncs_total', { outcome: 'failure' });
 
     expect((await syncAndWait(api, id)).state).toBe('sync_error');
+    await metricMoved('relay_syncs_total', { outcome: 'failure' }, before);
     expect(await series('relay_syncs_total', { outcome: 'failure' })).toBe(before + 1);
   });
 
