@@ -31,8 +31,11 @@ export const CORPORA: Corpus[] = [
   { name: 'commander', kind: 'single-page manual', pkg: 'commander-docs-corpus', root: '', files: /^Readme\.md$/, heldOut: false },
   { name: 'fastify', kind: 'reference and guides', pkg: 'fastify-docs-corpus', root: 'docs', files: /\.md$/, heldOut: false },
   { name: 'date-fns', kind: 'changelog and short guides', pkg: 'date-fns-docs-corpus', root: '', files: /^(?:CHANGELOG\.md|README\.md|docs\/[^/]+\.md)$/, heldOut: false },
-  { name: 'axios', kind: 'long single-page manual', pkg: 'axios-docs-corpus', root: '', files: /^README\.md$/, heldOut: true },
-  { name: 'pino', kind: 'FAQ, short guides and API reference', pkg: 'pino-docs-corpus', root: '', files: /^(?:README\.md|docs\/[^/]+\.md)$/, heldOut: true },
+  { name: 'axios', kind: 'long single-page manual', pkg: 'axios-docs-corpus', root: '', files: /^README\.md$/, heldOut: false },
+  { name: 'pino', kind: 'FAQ, short guides and API reference', pkg: 'pino-docs-corpus', root: '', files: /^(?:README\.md|docs\/[^/]+\.md)$/, heldOut: false },
+  // doc/Rules.md is left out: it is every doc/mdNNN.md page again, one after another.
+  { name: 'markdownlint', kind: 'rule catalog: one short page per rule', pkg: 'markdownlint-docs-corpus', root: '', files: /^(?:README\.md|CHANGELOG\.md|doc\/(?:md\d+|CustomRules|Prettier)\.md)$/, heldOut: true },
+  { name: 'undici', kind: 'API reference, one page per class, and best practices', pkg: 'undici-docs-corpus', root: '', files: /^(?:README\.md|docs\/docs\/(?:api|best-practices)\/[^/]+\.md)$/, heldOut: true },
 ];
 
 const here = path.dirname(new URL(import.meta.url).pathname);
