@@ -8,7 +8,8 @@
 //   --held-out                   the held-out corpora too (score them once, at the end)
 //   --ablate <method>|all        each method turned the other way from the default, one at a time
 //   --min-coverage 0,0.6         the answerer's thresholds (grounded.ts CONFIDENCE) set otherwise too,
-//   --max-unknown 0.3,0.5        one at a time, or both: --confidence 0.3/0.5,0.25/0.4 (coverage/unknown)
+//   --max-unknown 0.3,0.5        one at a time, or both: --confidence 0.3/0.5,0.25/0.4/0.5 (coverage/unknown[/name]);
+//   --name-coverage 0,0.5        the coverage a best passage that lacks a name of the question needs
 //   --options '{"feedback":true}' retriever options over the defaults, for every variant
 //   --check                      only check that every expected section exists in its corpus
 import { Bm25Segment, DEFAULT_RETRIEVER, type RetrieverOptions } from '../src/knowledge/bm25.ts';
@@ -33,6 +34,7 @@ const METHODS: Record<string, Partial<RetrieverOptions>> = {
   'coverage rerank': { coverageRerank: DEFAULT_RETRIEVER.coverageRerank ? 0 : 1 },
   'coverage rerank 0.5': { coverageRerank: 0.5 },
   'coverage rerank 2': { coverageRerank: 2 },
+  'b from the spread of chunk lengths': { lengthSpreadB: !DEFAULT_RETRIEVER.lengthSpreadB },
 };
 /** Passage size is the chunker's (a sync's) choice: measured here by re-chunking, not a retriever option. */
 const PASSAGE_SIZES = [800, 3000];
@@ -126,9 +128,10 @@ for (const corpus of corpora) {
   const variants: Array<[string, Chunk[], RetrieverOptions, Confidence?]> = [[flag('options') ? `relay ${flag('options')}` : 'relay (defaults)', chunks, base]];
   for (const min of flag('min-coverage')?.split(',').map(Number) ?? []) variants.push([`  min coverage ${min}`, chunks, base, { ...CONFIDENCE, minCoverage: min }]);
   for (const pair of flag('confidence')?.split(',') ?? []) {
-    const [minCoverage, maxUnknown] = pair.split('/').map(Number) as [number, number];
-    variants.push([`  coverage ${minCoverage}, unknown ${maxUnknown}`, chunks, base, { minCoverage, maxUnknown }]);
+    const [minCoverage, maxUnknown, nameCoverage = CONFIDENCE.nameCoverage] = pair.split('/').map(Number) as [number, number, number?];
+    variants.push([`  coverage ${minCoverage}, unknown ${maxUnknown}, name ${nameCoverage}`, chunks, base, { minCoverage, maxUnknown, nameCoverage }]);
   }
+  for (const min of flag('name-coverage')?.split(',').map(Number) ?? []) variants.push([`  name coverage ${min}`, chunks, base, { ...CONFIDENCE, nameCoverage: min }]);
   for (const max of flag('max-unknown')?.split(',').map(Number) ?? []) variants.push([`  max unknown ${max}`, chunks, base, { ...CONFIDENCE, maxUnknown: max }]);
   for (const m of methods) {
     if (m === 'passage size') for (const size of PASSAGE_SIZES) variants.push([`  chunks of ${size} characters`, chunksAt(size), base]);

@@ -2,7 +2,7 @@
 // them, each chunk's row score added, optionally a share of the best score among its row's other candidates,
 // one chunk per section, and the hits' texts read last, for the hits only.
 import { DEFAULT_RETRIEVER, type Bm25Segment, type ChunkRef, type IndexedChunk } from './bm25.ts';
-import { terms, type TermOptions } from './terms.ts';
+import { nameTerms, terms, type TermOptions } from './terms.ts';
 import { TopK } from './topK.ts';
 
 export interface ScoredChunk extends IndexedChunk {
@@ -10,6 +10,7 @@ export interface ScoredChunk extends IndexedChunk {
   score: number;
   coverage?: number;
   unknown?: number;
+  missingName?: boolean;
 }
 /** A hit whose text is still in its segment (`withTexts` reads it). */
 export interface ScoredRef extends ChunkRef {
@@ -21,6 +22,8 @@ export interface ScoredRef extends ChunkRef {
   coverage?: number;
   /** The idf-weighted share of the question's terms that no chunk holds (0 to 1): the same for every hit of a question. */
   unknown?: number;
+  /** Whether the chunk lacks a name the question writes (terms.ts nameTerms): "… with Kubernetes" and no "kubernetes" in it. */
+  missingName?: boolean;
 }
 
 /**
@@ -32,7 +35,7 @@ export function withTexts(hits: ScoredRef[]): ScoredChunk[] {
   for (const hit of hits) if (!segments.has(hit.segment)) segments.set(hit.segment, segments.size);
   const texts = new Map<ScoredRef, string>();
   for (const hit of [...hits].sort((a, b) => segments.get(a.segment)! - segments.get(b.segment)! || a.doc - b.doc)) texts.set(hit, hit.segment.text(hit.doc));
-  return hits.map((hit) => ({ chunkId: hit.chunkId, rowId: hit.rowId, heading: hit.heading, text: texts.get(hit)!, dataSourceId: hit.dataSourceId, score: hit.score, coverage: hit.coverage, unknown: hit.unknown }));
+  return hits.map((hit) => ({ chunkId: hit.chunkId, rowId: hit.rowId, heading: hit.heading, text: texts.get(hit)!, dataSourceId: hit.dataSourceId, score: hit.score, coverage: hit.coverage, unknown: hit.unknown, missingName: hit.missingName }));
 }
 
 export function searchSegments(segments: Bm25Segment[], query: string, limit: number): ScoredChunk[] {
@@ -61,7 +64,7 @@ export function searchRefs(segments: Bm25Segment[], query: string, limit: number
   let ranked = rank(segments, stats, queryTerms, k);
   if (options.feedback && ranked.length) ranked = rank(segments, stats, [...queryTerms, ...feedbackTerms(ranked, stats, words, split)], k);
   ranked = shareRowScores(ranked, options.rowShare);
-  setCoverage(ranked, stats, words, split);
+  setCoverage(ranked, stats, words, nameTerms(query, split), split);
   if (options.coverageRerank) ranked = ranked.map((c) => ({ ...c, score: c.score * c.coverage! ** options.coverageRerank })).sort(byScore);
   // A section's chunks say one thing: the best one stands for it, so the passages differ.
   const seen = new Set<string>();
@@ -141,15 +144,17 @@ function feedbackTerms(ranked: Candidate[], stats: CorpusStats, words: string[],
 
 /**
  * Sets each candidate's coverage, the idf-weighted share of the question's terms its heading and
- * text hold, and the question's unknown share, the idf-weighted share of its terms no chunk holds.
+ * text hold, the question's unknown share, the idf-weighted share of its terms no chunk holds, and
+ * whether it lacks one of the names the question writes.
  */
-function setCoverage(ranked: Candidate[], stats: CorpusStats, words: string[], split: TermOptions): void {
+function setCoverage(ranked: Candidate[], stats: CorpusStats, words: string[], names: string[], split: TermOptions): void {
   const whole = words.reduce((n, w) => n + stats.idf(w), 0) || 1;
   const unknown = words.reduce((n, w) => n + (stats.df(w) ? 0 : stats.idf(w)), 0) / whole;
   for (const c of ranked) {
     const held = new Set(candidateTerms(c, split));
     c.coverage = words.reduce((n, w) => n + (held.has(w) ? stats.idf(w) : 0), 0) / whole;
     c.unknown = unknown;
+    c.missingName = names.some((w) => !held.has(w));
   }
 }
 
@@ -185,6 +190,7 @@ function rank(segments: Bm25Segment[], stats: CorpusStats, queryTerms: QueryTerm
     heading: segments.reduce((n, s) => n + s.totalHeadingLength, 0) / total || 1,
     body: segments.reduce((n, s) => n + s.totalBodyLength, 0) / total || 1,
   };
+  const b = options.lengthSpreadB ? spreadB(segments, total, average.body) : undefined;
   const perSegment = segments.map((s) => s.scores());
   const top = new TopK(k);
   try {
@@ -192,7 +198,7 @@ function rank(segments: Bm25Segment[], stats: CorpusStats, queryTerms: QueryTerm
       const df = stats.df(term);
       if (!df) continue;
       const idf = weight * Math.log(1 + (total - df + 0.5) / (df + 0.5));
-      segments.forEach((s, i) => s.accumulate(term, idf, average, perSegment[i]!));
+      segments.forEach((s, i) => s.accumulate(term, idf, average, perSegment[i]!, b));
     }
     if (options.rowWeight) {
       const rowTotal = segments.reduce((n, s) => n + s.rowCount, 0);
@@ -216,6 +222,17 @@ function rank(segments: Bm25Segment[], stats: CorpusStats, queryTerms: QueryTerm
     .sorted()
     .map(([score, i, doc]) => ({ ...segments[i]!.chunkRef(doc), dataSourceId: segments[i]!.dataSourceId, score, segment: segments[i]!, doc, section: `${i}:${segments[i]!.section(doc)}` }))
     .sort(byScore);
+}
+
+/**
+ * b from the spread of chunk lengths: b weighs how much a chunk's length says about its verbosity
+ * rather than its scope (He & Ounis 2003 tune the normalisation to the collection's length
+ * distribution), so chunks of near-equal length need little of it and widely spread ones more.
+ */
+function spreadB(segments: Bm25Segment[], total: number, averageBody: number): number {
+  const squares = segments.reduce((n, s) => n + s.bodyLengthSquares, 0) / total;
+  const cv = Math.sqrt(Math.max(0, squares - averageBody ** 2)) / averageBody;
+  return Math.min(0.9, Math.max(0.3, cv));
 }
 
 const byScore = (a: ScoredRef, b: ScoredRef) => b.score - a.score || a.chunkId.localeCompare(b.chunkId);

@@ -28,6 +28,8 @@ export interface KnowledgeHit {
   coverage?: number;
   /** The idf-weighted share of the question's terms no chunk of the bot's knowledge holds (0 to 1); keyword hits only. */
   unknown?: number;
+  /** Whether the passage lacks a name the question writes ("Kubernetes", "GraphQL"); keyword hits only. */
+  missingName?: boolean;
 }
 
 export interface SearchOptions {
@@ -254,7 +256,7 @@ export async function searchKnowledge(botId: string, query: string, opts: Search
   return hybridSearch(segments, embedded, query, queryVector, limit, embedder.minSimilarity).map(toHit);
 }
 
-const toHit = (h: ScoredChunk): KnowledgeHit => ({ chunkId: h.chunkId, text: h.text, heading: h.heading, score: h.score, rowId: h.rowId, dataSourceId: h.dataSourceId, coverage: h.coverage, unknown: h.unknown });
+const toHit = (h: ScoredChunk): KnowledgeHit => ({ chunkId: h.chunkId, text: h.text, heading: h.heading, score: h.score, rowId: h.rowId, dataSourceId: h.dataSourceId, coverage: h.coverage, unknown: h.unknown, missingName: h.missingName });
 
 /** Forgets a data source's in-memory segment (its stored knowledge is removed by the caller). */
 export function forgetSegment(dataSourceId: string): void {

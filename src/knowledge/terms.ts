@@ -155,3 +155,16 @@ function tokenTerms(token: string, out: string[]): void {
   }
   if (segments.length > 1 && !/^[\d.]+$/.test(token)) out.push(segments.join('').toLowerCase());
 }
+
+/** A word the question spells as a name: capitalised past its first word, a capital inside it (GraphQL), or letters with digits (OAuth2). */
+const NAME = /^\p{Lu}|.\p{Lu}|\d.*\p{L}|\p{L}.*\d/u;
+
+/**
+ * The terms of the names a question writes ("Kubernetes", "GraphQL", "OAuth2"), the first word
+ * aside: capitalisation marks a question's key concepts without a model (Bendersky & Croft 2008
+ * use it among their key-concept features), and a passage that lacks the name it asks about rarely answers it.
+ */
+export function nameTerms(question: string, opts: TermOptions = {}): string[] {
+  const words = question.match(/[\p{L}\p{N}][\p{L}\p{N}\/+#-]*/gu) ?? [];
+  return [...new Set(words.slice(1).filter((w) => NAME.test(w)).flatMap((w) => terms(w, opts)))];
+}

@@ -29,15 +29,27 @@ export const MIN_COVERAGE = 0.2;
  */
 export const MAX_UNKNOWN = 0.5;
 
+/**
+ * A best passage that lacks a name the question writes ("… to Kubernetes with Helm", "… as XML")
+ * is quoted only when it holds at least this share of the question's terms: a question about a
+ * name the passage never mentions is rarely answered by it, while a paraphrased question, written
+ * in everyday words, has no name to miss (knowledge/terms.ts nameTerms; docs/CHAT.md).
+ */
+export const NAME_COVERAGE = 0.5;
+
 /** What a best passage needs before it is quoted (bench/retrieval.ts sets it otherwise to measure). */
 export interface Confidence {
   minCoverage: number;
   maxUnknown: number;
+  nameCoverage: number;
 }
-export const CONFIDENCE: Confidence = { minCoverage: MIN_COVERAGE, maxUnknown: MAX_UNKNOWN };
+export const CONFIDENCE: Confidence = { minCoverage: MIN_COVERAGE, maxUnknown: MAX_UNKNOWN, nameCoverage: NAME_COVERAGE };
 
 const strong = (hit: KnowledgeHit, c: Confidence) =>
-  hit.score > 0 && (hit.coverage === undefined || hit.coverage >= c.minCoverage) && (hit.unknown === undefined || hit.unknown <= c.maxUnknown);
+  hit.score > 0 &&
+  (hit.coverage === undefined || hit.coverage >= c.minCoverage) &&
+  (hit.unknown === undefined || hit.unknown <= c.maxUnknown) &&
+  !(hit.missingName && (hit.coverage ?? 0) < c.nameCoverage);
 
 /**
  * The best passage, when it is strong, then up to two more when they score close to it and say
