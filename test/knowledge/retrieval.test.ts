@@ -1,14 +1,15 @@
 // Retrieval choices measured in bench/retrieval.ts: identifier splitting, cleaning before indexing,
 // the heading as a field of its own, one chunk per section, a chunk's row in its score, and the
 // coverage the grounded answerer needs before it quotes a passage, and the share of a question no
-// chunk holds beyond which it quotes nothing.
+// chunk holds beyond which it quotes nothing, and the coverage it needs of a passage that lacks a
+// name the question writes.
 import { describe, expect, it } from 'vitest';
-import { terms } from '../../src/knowledge/terms.ts';
+import { nameTerms, terms } from '../../src/knowledge/terms.ts';
 import { cleanMarkdown } from '../../src/knowledge/clean.ts';
 import { chunkMarkdown } from '../../src/datasources/chunking.ts';
 import { Bm25Segment, DEFAULT_RETRIEVER, type IndexedChunk } from '../../src/knowledge/bm25.ts';
 import { searchSegments } from '../../src/knowledge/search.ts';
-import { composeGroundedReply, MAX_UNKNOWN, MIN_COVERAGE, NO_ANSWER } from '../../src/chat/answerers/grounded.ts';
+import { composeGroundedReply, MAX_UNKNOWN, MIN_COVERAGE, NAME_COVERAGE, NO_ANSWER, selectPassages } from '../../src/chat/answerers/grounded.ts';
 
 const segmentOf = (chunks: Array<Omit<IndexedChunk, 'chunkId'>>, options = DEFAULT_RETRIEVER) => {
   const segment = new Bm25Segment('ds', 1, options);
@@ -177,5 +178,26 @@ describe('citing honestly', () => {
     const { used } = composeGroundedReply(searchSegments([segment], 'How do I publish the package?', 5));
     expect(used.map((h) => h.rowId)).toEqual(['publish']);
     expect(used[0]!.coverage).toBeGreaterThanOrEqual(MIN_COVERAGE);
+  });
+
+  it('finds the names a question writes: capitalised past the first word, camel-cased or with digits', () => {
+    const names = nameTerms('How do I deploy to Kubernetes with Helm, OAuth2 and GraphQL?');
+    expect(names).toEqual(expect.arrayContaining([...terms('Kubernetes'), 'helm', 'oauth2', 'graphql']));
+    expect(names).not.toEqual(expect.arrayContaining(['how']));
+    expect(names).not.toEqual(expect.arrayContaining(['deploy']));
+    expect(nameTerms('How can I change how verbose it is while the app runs?')).toEqual([]);
+  });
+
+  it('marks a hit that lacks a name the question writes', () => {
+    expect(searchSegments([segment], 'How do I publish the package?', 5)[0]!.missingName).toBe(false);
+    expect(searchSegments([segment], 'How do I publish the package to Homebrew?', 5)[0]!.missingName).toBe(true);
+  });
+
+  it('quotes a best passage that lacks a name of the question only when it holds enough of the rest', () => {
+    const hit = (coverage: number, missingName: boolean) => ({ chunkId: 'c', rowId: 'r', dataSourceId: 'ds', heading: null, text: 'Run npm publish.', score: 5, coverage, unknown: 0, missingName });
+    const below = (MIN_COVERAGE + NAME_COVERAGE) / 2;
+    expect(selectPassages([hit(below, true)])).toEqual([]);
+    expect(selectPassages([hit(below, false)])).toHaveLength(1);
+    expect(selectPassages([hit(NAME_COVERAGE, true)])).toHaveLength(1);
   });
 });
