@@ -4,7 +4,7 @@
 // recall at the passages the grounded answerer actually cites (its own selection, composeGroundedReply),
 // plain BM25 (k1 1.2, b 0.75) @1 and @3 on the same chunks, the paraphrased subset apart, and how
 // often the reply is "I don't know" on questions the docs do not answer (and on those they do).
-//   --corpora ai,commander       which corpora (default: the tuning ones: ai, commander, fastify, date-fns, axios, pino)
+//   --corpora ai,commander       which corpora (default: the tuning ones: ai, commander, fastify, date-fns, axios, pino, markdownlint, undici)
 //   --held-out                   the held-out corpora too (score them once, at the end)
 //   --ablate <method>|all        each method turned the other way from the default, one at a time
 //   --min-coverage 0,0.6         the answerer's thresholds (grounded.ts CONFIDENCE) set otherwise too,
