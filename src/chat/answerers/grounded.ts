@@ -42,8 +42,12 @@ export interface Confidence {
   minCoverage: number;
   maxUnknown: number;
   nameCoverage: number;
+  /** A further passage's least score, as a share of the best one's. */
+  relativeScore: number;
+  /** A further passage's least share of words the passages before it did not have. */
+  newWords: number;
 }
-export const CONFIDENCE: Confidence = { minCoverage: MIN_COVERAGE, maxUnknown: MAX_UNKNOWN, nameCoverage: NAME_COVERAGE };
+export const CONFIDENCE: Confidence = { minCoverage: MIN_COVERAGE, maxUnknown: MAX_UNKNOWN, nameCoverage: NAME_COVERAGE, relativeScore: RELATIVE_SCORE, newWords: NEW_WORDS };
 
 const strong = (hit: KnowledgeHit, c: Confidence) =>
   hit.score > 0 &&
@@ -61,10 +65,10 @@ export function selectPassages(hits: KnowledgeHit[], confidence = CONFIDENCE): K
   const used = [best];
   const seen = new Set(terms(best.text));
   for (const hit of hits.slice(1)) {
-    if (used.length === MAX_PASSAGES || hit.score < best.score * RELATIVE_SCORE) break;
+    if (used.length === MAX_PASSAGES || hit.score < best.score * confidence.relativeScore) break;
     const words = new Set(terms(hit.text));
     const fresh = [...words].filter((w) => !seen.has(w)).length;
-    if (!words.size || fresh / words.size < NEW_WORDS) continue;
+    if (!words.size || fresh / words.size < confidence.newWords) continue;
     used.push(hit);
     for (const w of words) seen.add(w);
   }
