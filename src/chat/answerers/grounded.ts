@@ -19,9 +19,11 @@ const NEW_WORDS = 0.5;
  * A passage is quoted only when it holds at least this share of the question's terms, weighted by
  * idf (knowledge/search.ts): below it the words that matched are the question's commonest, and the
  * honest reply is "I don't know". A share, not a score, so it means the same on every corpus. Higher
- * shares refuse paraphrased questions as often as unanswerable ones (bench/retrieval.ts; docs/CHAT.md).
+ * shares refuse paraphrased questions as often as unanswerable ones; between 0.15 and 0.2 only
+ * answerable questions were refused, the unanswerable ones being refused by the rules below
+ * (bench/retrieval.ts over eight corpora; docs/CHAT.md).
  */
-export const MIN_COVERAGE = 0.2;
+export const MIN_COVERAGE = 0.15;
 /**
  * Nothing is quoted when more than half of the question's weight (idf-weighted terms) is words no
  * chunk of the bot's knowledge holds: the question is mostly about something the documents never
