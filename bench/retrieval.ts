@@ -4,12 +4,13 @@
 // recall at the passages the grounded answerer actually cites (its own selection, composeGroundedReply),
 // plain BM25 (k1 1.2, b 0.75) @1 and @3 on the same chunks, the paraphrased subset apart, and how
 // often the reply is "I don't know" on questions the docs do not answer (and on those they do).
-//   --corpora ai,commander       which corpora (default: the tuning ones: ai, commander, fastify, date-fns, axios, pino)
+//   --corpora ai,commander       which corpora (default: the tuning ones: ai, commander, fastify, date-fns, axios, pino, markdownlint, undici)
 //   --held-out                   the held-out corpora too (score them once, at the end)
-//   --ablate <method>|all        each method turned the other way from the default, one at a time
+//   --ablate <method>[,…]|all    each method turned the other way from the default, one at a time
 //   --min-coverage 0,0.6         the answerer's thresholds (grounded.ts CONFIDENCE) set otherwise too,
 //   --max-unknown 0.3,0.5        one at a time, or both: --confidence 0.3/0.5,0.25/0.4/0.5 (coverage/unknown[/name]);
 //   --name-coverage 0,0.5        the coverage a best passage that lacks a name of the question needs
+//   --citing 0.5/0.5,0.3/0       when a further passage is cited: its least score against the best, least share of new words
 //   --options '{"feedback":true}' retriever options over the defaults, for every variant
 //   --check                      only check that every expected section exists in its corpus
 import { Bm25Segment, DEFAULT_RETRIEVER, type RetrieverOptions } from '../src/knowledge/bm25.ts';
@@ -35,6 +36,9 @@ const METHODS: Record<string, Partial<RetrieverOptions>> = {
   'coverage rerank 0.5': { coverageRerank: 0.5 },
   'coverage rerank 2': { coverageRerank: 2 },
   'b from the spread of chunk lengths': { lengthSpreadB: !DEFAULT_RETRIEVER.lengthSpreadB },
+  'wordnet synonyms': { synonyms: DEFAULT_RETRIEVER.synonyms ? 0 : 0.15 },
+  'wordnet synonyms 0.3': { synonyms: 0.3 },
+  'query likelihood fusion': { likelihoodFusion: !DEFAULT_RETRIEVER.likelihoodFusion },
 };
 /** Passage size is the chunker's (a sync's) choice: measured here by re-chunking, not a retriever option. */
 const PASSAGE_SIZES = [800, 3000];
@@ -99,7 +103,7 @@ if (selected?.some((n) => CORPORA.find((c) => c.name === n)?.heldOut) && !heldOu
 const ablate = flag('ablate');
 /** The retriever every variant starts from: the defaults, or these options over them. */
 const base: RetrieverOptions = { ...DEFAULT_RETRIEVER, ...(JSON.parse(flag('options') ?? '{}') as Partial<RetrieverOptions>) };
-const methods = ablate === 'all' ? Object.keys(METHODS) : ablate ? [ablate] : [];
+const methods = ablate === 'all' ? Object.keys(METHODS) : ablate ? ablate.split(',') : [];
 for (const m of methods) {
   if (!(m in METHODS) && m !== 'passage size') {
     console.error(`unknown method "${m}"; one of: ${[...Object.keys(METHODS), 'passage size'].join(', ')}`);
@@ -129,7 +133,11 @@ for (const corpus of corpora) {
   for (const min of flag('min-coverage')?.split(',').map(Number) ?? []) variants.push([`  min coverage ${min}`, chunks, base, { ...CONFIDENCE, minCoverage: min }]);
   for (const pair of flag('confidence')?.split(',') ?? []) {
     const [minCoverage, maxUnknown, nameCoverage = CONFIDENCE.nameCoverage] = pair.split('/').map(Number) as [number, number, number?];
-    variants.push([`  coverage ${minCoverage}, unknown ${maxUnknown}, name ${nameCoverage}`, chunks, base, { minCoverage, maxUnknown, nameCoverage }]);
+    variants.push([`  coverage ${minCoverage}, unknown ${maxUnknown}, name ${nameCoverage}`, chunks, base, { ...CONFIDENCE, minCoverage, maxUnknown, nameCoverage }]);
+  }
+  for (const pair of flag('citing')?.split(',') ?? []) {
+    const [relativeScore, newWords] = pair.split('/').map(Number) as [number, number];
+    variants.push([`  cite at score ${relativeScore}, new words ${newWords}`, chunks, base, { ...CONFIDENCE, relativeScore, newWords }]);
   }
   for (const min of flag('name-coverage')?.split(',').map(Number) ?? []) variants.push([`  name coverage ${min}`, chunks, base, { ...CONFIDENCE, nameCoverage: min }]);
   for (const max of flag('max-unknown')?.split(',').map(Number) ?? []) variants.push([`  max unknown ${max}`, chunks, base, { ...CONFIDENCE, maxUnknown: max }]);

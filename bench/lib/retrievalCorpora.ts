@@ -34,8 +34,10 @@ export const CORPORA: Corpus[] = [
   { name: 'axios', kind: 'long single-page manual', pkg: 'axios-docs-corpus', root: '', files: /^README\.md$/, heldOut: false },
   { name: 'pino', kind: 'FAQ, short guides and API reference', pkg: 'pino-docs-corpus', root: '', files: /^(?:README\.md|docs\/[^/]+\.md)$/, heldOut: false },
   // doc/Rules.md is left out: it is every doc/mdNNN.md page again, one after another.
-  { name: 'markdownlint', kind: 'rule catalog: one short page per rule', pkg: 'markdownlint-docs-corpus', root: '', files: /^(?:README\.md|CHANGELOG\.md|doc\/(?:md\d+|CustomRules|Prettier)\.md)$/, heldOut: true },
-  { name: 'undici', kind: 'API reference, one page per class, and best practices', pkg: 'undici-docs-corpus', root: '', files: /^(?:README\.md|docs\/docs\/(?:api|best-practices)\/[^/]+\.md)$/, heldOut: true },
+  { name: 'markdownlint', kind: 'rule catalog: one short page per rule', pkg: 'markdownlint-docs-corpus', root: '', files: /^(?:README\.md|CHANGELOG\.md|doc\/(?:md\d+|CustomRules|Prettier)\.md)$/, heldOut: false },
+  { name: 'undici', kind: 'API reference, one page per class, and best practices', pkg: 'undici-docs-corpus', root: '', files: /^(?:README\.md|docs\/docs\/(?:api|best-practices)\/[^/]+\.md)$/, heldOut: false },
+  { name: 'npm-cli', kind: 'CLI manual: one page per command, options repeated across pages', pkg: 'npm-cli-docs-corpus', root: 'docs/content/commands', files: /\.md$/, heldOut: true },
+  { name: 'gyp', kind: 'language spec, input format reference and user guide of a build tool', pkg: 'gyp-docs-corpus', root: '', files: /^(?:README\.md|gyp\/docs\/[^/]+\.md)$/, heldOut: true },
 ];
 
 const here = path.dirname(new URL(import.meta.url).pathname);

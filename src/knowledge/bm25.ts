@@ -43,6 +43,10 @@ export interface RetrieverOptions {
   coverageRerank: number;
   /** BM25's b for the body set from the spread of chunk lengths (their coefficient of variation) instead of 0.75. */
   lengthSpreadB: boolean;
+  /** Weight of the question words' WordNet synonyms (synonyms.ts) as query terms (0: off). */
+  synonyms: number;
+  /** Rerank the candidates by reciprocal-rank fusion of their BM25 rank with a query-likelihood rank (search.ts). */
+  likelihoodFusion: boolean;
 }
 
 export const DEFAULT_RETRIEVER: RetrieverOptions = {
@@ -55,6 +59,8 @@ export const DEFAULT_RETRIEVER: RetrieverOptions = {
   feedback: false,
   coverageRerank: 0,
   lengthSpreadB: false,
+  synonyms: 0,
+  likelihoodFusion: false,
 };
 
 /** A list of small integers: a JS array while a segment is built, an Int32Array once compacted. */
@@ -332,6 +338,15 @@ export class Bm25Segment {
     if (!this.deadRows) return list.count;
     let n = 0;
     for (const r = reader.reset(list); r.next(); ) if (!this.deadRows[this.rows[r.key]!]) n++;
+    return n;
+  }
+
+  /** The term's occurrences over the live chunks, heading and body (query likelihood's collection model). */
+  collectionFrequency(term: string): number {
+    const list = this.postings.list(term);
+    if (!list) return 0;
+    let n = 0;
+    for (const r = reader.reset(list); r.next(); ) if (!this.deadRows?.[this.rows[r.key]!]) n += r.inHeading + r.inBody;
     return n;
   }
 

@@ -172,7 +172,7 @@ describe('citing honestly', () => {
   });
 
   it('says it does not know when the best passage holds too little of the question, and quotes it when it holds enough', () => {
-    const weak = searchSegments([segment], 'How do I publish my formula, cask and bottles to Homebrew taps?', 5);
+    const weak = searchSegments([segment], 'How do I publish my formula, cask, kegs and bottles to Homebrew taps?', 5);
     expect(weak[0]!.coverage).toBeLessThan(MIN_COVERAGE);
     expect(composeGroundedReply(weak)).toEqual({ text: NO_ANSWER, used: [] });
     const { used } = composeGroundedReply(searchSegments([segment], 'How do I publish the package?', 5));
@@ -191,6 +191,12 @@ describe('citing honestly', () => {
   it('marks a hit that lacks a name the question writes', () => {
     expect(searchSegments([segment], 'How do I publish the package?', 5)[0]!.missingName).toBe(false);
     expect(searchSegments([segment], 'How do I publish the package to Homebrew?', 5)[0]!.missingName).toBe(true);
+  });
+
+  it('quotes a best passage that holds a sixth of the question, and not one that holds a tenth', () => {
+    const hit = (coverage: number) => ({ chunkId: 'c', rowId: 'r', dataSourceId: 'ds', heading: null, text: 'Run npm publish.', score: 5, coverage, unknown: 0, missingName: false });
+    expect(selectPassages([hit(1 / 6)])).toHaveLength(1);
+    expect(selectPassages([hit(0.1)])).toEqual([]);
   });
 
   it('quotes a best passage that lacks a name of the question only when it holds enough of the rest', () => {

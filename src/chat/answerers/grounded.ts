@@ -19,9 +19,11 @@ const NEW_WORDS = 0.5;
  * A passage is quoted only when it holds at least this share of the question's terms, weighted by
  * idf (knowledge/search.ts): below it the words that matched are the question's commonest, and the
  * honest reply is "I don't know". A share, not a score, so it means the same on every corpus. Higher
- * shares refuse paraphrased questions as often as unanswerable ones (bench/retrieval.ts; docs/CHAT.md).
+ * shares refuse paraphrased questions as often as unanswerable ones; between 0.15 and 0.2 only
+ * answerable questions were refused, the unanswerable ones being refused by the rules below
+ * (bench/retrieval.ts over eight corpora; docs/CHAT.md).
  */
-export const MIN_COVERAGE = 0.2;
+export const MIN_COVERAGE = 0.15;
 /**
  * Nothing is quoted when more than half of the question's weight (idf-weighted terms) is words no
  * chunk of the bot's knowledge holds: the question is mostly about something the documents never
@@ -42,8 +44,12 @@ export interface Confidence {
   minCoverage: number;
   maxUnknown: number;
   nameCoverage: number;
+  /** A further passage's least score, as a share of the best one's. */
+  relativeScore: number;
+  /** A further passage's least share of words the passages before it did not have. */
+  newWords: number;
 }
-export const CONFIDENCE: Confidence = { minCoverage: MIN_COVERAGE, maxUnknown: MAX_UNKNOWN, nameCoverage: NAME_COVERAGE };
+export const CONFIDENCE: Confidence = { minCoverage: MIN_COVERAGE, maxUnknown: MAX_UNKNOWN, nameCoverage: NAME_COVERAGE, relativeScore: RELATIVE_SCORE, newWords: NEW_WORDS };
 
 const strong = (hit: KnowledgeHit, c: Confidence) =>
   hit.score > 0 &&
@@ -61,10 +67,10 @@ export function selectPassages(hits: KnowledgeHit[], confidence = CONFIDENCE): K
   const used = [best];
   const seen = new Set(terms(best.text));
   for (const hit of hits.slice(1)) {
-    if (used.length === MAX_PASSAGES || hit.score < best.score * RELATIVE_SCORE) break;
+    if (used.length === MAX_PASSAGES || hit.score < best.score * confidence.relativeScore) break;
     const words = new Set(terms(hit.text));
     const fresh = [...words].filter((w) => !seen.has(w)).length;
-    if (!words.size || fresh / words.size < NEW_WORDS) continue;
+    if (!words.size || fresh / words.size < confidence.newWords) continue;
     used.push(hit);
     for (const w of words) seen.add(w);
   }
