@@ -1,5 +1,5 @@
 // Retrieval quality with no model, over several corpora of different kinds, each the markdown docs
-// of a pinned npm package (devDependencies `*-docs-corpus`), chunked as a sync chunks them. Per
+// of a pinned npm package (devDependencies `*-docs-corpus`, two fetched on first use), chunked as a sync chunks them. Per
 // corpus: recall@1 and @3 (a right section among the first 1 or 3 distinct sections ranked), the
 // recall at the passages the grounded answerer actually cites (its own selection, composeGroundedReply),
 // plain BM25 (k1 1.2, b 0.75) @1 and @3 on the same chunks, the paraphrased subset apart, and how

@@ -1,7 +1,10 @@
 // The retrieval bench's corpora: each the markdown docs of a pinned npm package (devDependencies
-// `*-docs-corpus`), chunked as a sync chunks them, with its questions (bench/retrieval/<name>.json).
+// `*-docs-corpus`, or a tarball fetched on first use), chunked as a sync chunks them, with its
+// questions (bench/retrieval/<name>.json).
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { chunkMarkdown } from '../../src/datasources/chunking.ts';
 
 export interface Question {
@@ -13,6 +16,7 @@ export interface Question {
 export interface Corpus {
   name: string;
   kind: string;
+  /** A devDependency alias, or `fetch:<name>@<version>` for a package whose bins would shadow tools (npm's own `npm`). */
   pkg: string;
   /** Which files of the package are rows (their ids: paths inside `root`). */
   root: string;
@@ -36,15 +40,15 @@ export const CORPORA: Corpus[] = [
   // doc/Rules.md is left out: it is every doc/mdNNN.md page again, one after another.
   { name: 'markdownlint', kind: 'rule catalog: one short page per rule', pkg: 'markdownlint-docs-corpus', root: '', files: /^(?:README\.md|CHANGELOG\.md|doc\/(?:md\d+|CustomRules|Prettier)\.md)$/, heldOut: false },
   { name: 'undici', kind: 'API reference, one page per class, and best practices', pkg: 'undici-docs-corpus', root: '', files: /^(?:README\.md|docs\/docs\/(?:api|best-practices)\/[^/]+\.md)$/, heldOut: false },
-  { name: 'npm-cli', kind: 'CLI manual: one page per command, options repeated across pages', pkg: 'npm-cli-docs-corpus', root: 'docs/content/commands', files: /\.md$/, heldOut: true },
-  { name: 'gyp', kind: 'language spec, input format reference and user guide of a build tool', pkg: 'gyp-docs-corpus', root: '', files: /^(?:README\.md|gyp\/docs\/[^/]+\.md)$/, heldOut: true },
+  { name: 'npm-cli', kind: 'CLI manual: one page per command, options repeated across pages', pkg: 'fetch:npm@11.19.1', root: 'docs/content/commands', files: /\.md$/, heldOut: true },
+  { name: 'gyp', kind: 'language spec, input format reference and user guide of a build tool', pkg: 'fetch:node-gyp@12.4.0', root: '', files: /^(?:README\.md|gyp\/docs\/[^/]+\.md)$/, heldOut: true },
 ];
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 
 export function loadCorpus(corpus: Corpus) {
   // Found on disk: some packages do not export their package.json.
-  const pkgDir = path.join(here, '..', '..', 'node_modules', corpus.pkg);
+  const pkgDir = corpus.pkg.startsWith('fetch:') ? fetched(corpus.pkg.slice('fetch:'.length)) : path.join(here, '..', '..', 'node_modules', corpus.pkg);
   const { name, version } = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')) as { name: string; version: string };
   const dir = path.join(pkgDir, corpus.root);
   const rows = fs
@@ -57,6 +61,29 @@ export function loadCorpus(corpus: Corpus) {
     rows.flatMap((r) => chunkMarkdown(r.markdown, maxChars).map((c, i) => ({ id: `${r.rowId}:${i}`, rowId: r.rowId, heading: c.heading, text: c.text })));
   const file = JSON.parse(fs.readFileSync(path.join(here, '..', 'retrieval', `${corpus.name}.json`), 'utf8')) as { questions: Question[] };
   return { name, version, rows, chunksAt, questions: file.questions };
+}
+
+/**
+ * The unpacked tarball of `spec` (name@version), fetched from the registry once into the user's
+ * cache. Not a devDependency: installed, npm@x and node-gyp@x would put their own `npm`, `npx` and
+ * `node-gyp` first on the PATH of every npm script.
+ */
+function fetched(spec: string): string {
+  const base = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'relay', 'corpora', spec);
+  const dir = path.join(base, 'package');
+  if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-corpus-'));
+  try {
+    const file = execFileSync('npm', ['pack', spec, '--silent', '--pack-destination', scratch], { encoding: 'utf8' }).trim().split('\n').at(-1)!;
+    fs.mkdirSync(path.join(scratch, 'x'));
+    execFileSync('tar', ['-xzf', path.join(scratch, file), '-C', path.join(scratch, 'x')]);
+    fs.mkdirSync(path.dirname(base), { recursive: true });
+    fs.rmSync(base, { recursive: true, force: true });
+    fs.renameSync(path.join(scratch, 'x'), base);
+    return dir;
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
 export const matches = (hit: Pick<Chunk, 'rowId' | 'heading'>, target: string) => {
