@@ -35,10 +35,6 @@ const METHODS: Record<string, Partial<RetrieverOptions>> = {
   'coverage rerank': { coverageRerank: DEFAULT_RETRIEVER.coverageRerank ? 0 : 1 },
   'coverage rerank 0.5': { coverageRerank: 0.5 },
   'coverage rerank 2': { coverageRerank: 2 },
-  'b from the spread of chunk lengths': { lengthSpreadB: !DEFAULT_RETRIEVER.lengthSpreadB },
-  'wordnet synonyms': { synonyms: DEFAULT_RETRIEVER.synonyms ? 0 : 0.15 },
-  'wordnet synonyms 0.3': { synonyms: 0.3 },
-  'query likelihood fusion': { likelihoodFusion: !DEFAULT_RETRIEVER.likelihoodFusion },
 };
 /** Passage size is the chunker's (a sync's) choice: measured here by re-chunking, not a retriever option. */
 const PASSAGE_SIZES = [800, 3000];

@@ -41,12 +41,6 @@ export interface RetrieverOptions {
   feedback: boolean;
   /** Rerank the candidates by the share of the query's (idf-weighted) terms each one holds: score × coverage^this (0: off). */
   coverageRerank: number;
-  /** BM25's b for the body set from the spread of chunk lengths (their coefficient of variation) instead of 0.75. */
-  lengthSpreadB: boolean;
-  /** Weight of the question words' WordNet synonyms (synonyms.ts) as query terms (0: off). */
-  synonyms: number;
-  /** Rerank the candidates by reciprocal-rank fusion of their BM25 rank with a query-likelihood rank (search.ts). */
-  likelihoodFusion: boolean;
 }
 
 export const DEFAULT_RETRIEVER: RetrieverOptions = {
@@ -58,9 +52,6 @@ export const DEFAULT_RETRIEVER: RetrieverOptions = {
   questionWords: false,
   feedback: false,
   coverageRerank: 0,
-  lengthSpreadB: false,
-  synonyms: 0,
-  likelihoodFusion: false,
 };
 
 /** A list of small integers: a JS array while a segment is built, an Int32Array once compacted. */
@@ -257,7 +248,7 @@ export class Bm25Segment {
         dead.body += this.lengths[2 * doc + 1]!;
       }
     }
-    Object.assign(view, { run, scratch: null, squares: null, deadRows, dead });
+    Object.assign(view, { run, scratch: null, deadRows, dead });
     return view;
   }
 
@@ -341,29 +332,8 @@ export class Bm25Segment {
     return n;
   }
 
-  /** The term's occurrences over the live chunks, heading and body (query likelihood's collection model). */
-  collectionFrequency(term: string): number {
-    const list = this.postings.list(term);
-    if (!list) return 0;
-    let n = 0;
-    for (const r = reader.reset(list); r.next(); ) if (!this.deadRows?.[this.rows[r.key]!]) n += r.inHeading + r.inBody;
-    return n;
-  }
-
-  private squares: number | null = null;
-
-  /** The sum of the live chunks' squared body lengths (the spread of lengths, with totalBodyLength), computed once. */
-  get bodyLengthSquares(): number {
-    if (this.squares === null) {
-      let n = 0;
-      for (let doc = 0; doc < this.rows.length; doc++) if (this.isLive(doc)) n += this.lengths[2 * doc + 1]! ** 2;
-      this.squares = n;
-    }
-    return this.squares;
-  }
-
   /** Adds this segment's contribution for one query term to `scores` (indexed by chunk). */
-  accumulate(term: string, idf: number, average: { heading: number; body: number }, scores: Scores, b = B): void {
+  accumulate(term: string, idf: number, average: { heading: number; body: number }, scores: Scores): void {
     const list = this.postings.list(term);
     if (!list) return;
     const weight = this.options.headingWeight ?? 0;
@@ -372,7 +342,7 @@ export class Bm25Segment {
       const doc = r.key;
       if (dead?.[this.rows[doc]!]) continue;
       const { inHeading, inBody } = r;
-      let tf = inBody / (1 - b + (b * this.lengths[2 * doc + 1]!) / average.body);
+      let tf = inBody / (1 - B + (B * this.lengths[2 * doc + 1]!) / average.body);
       if (inHeading) tf += (weight * inHeading) / (1 - B + (B * this.lengths[2 * doc]!) / average.heading);
       scores.add(doc, (idf * tf * (K1 + 1)) / (K1 + tf));
     }

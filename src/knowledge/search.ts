@@ -4,7 +4,6 @@
 import { DEFAULT_RETRIEVER, type Bm25Segment, type ChunkRef, type IndexedChunk } from './bm25.ts';
 import { nameTerms, terms, type TermOptions } from './terms.ts';
 import { TopK } from './topK.ts';
-import { synonyms } from './synonyms.ts';
 
 export interface ScoredChunk extends IndexedChunk {
   dataSourceId: string;
@@ -59,7 +58,6 @@ export function searchRefs(segments: Bm25Segment[], query: string, limit: number
   if (!words.length || total === 0) return [];
   const stats = new CorpusStats(segments);
   const queryTerms: QueryTerm[] = words.map((w) => [w, 1]);
-  if (options.synonyms) queryTerms.push(...synonymTerms(query, words, stats, options.synonyms, split));
   // Keep a few times `limit` candidates, so that one chunk per section still leaves `limit` hits,
   // and enough of them that a row's other good chunks are among them.
   const k = Math.max(limit * 4, RERANK_DEPTH);
@@ -67,7 +65,6 @@ export function searchRefs(segments: Bm25Segment[], query: string, limit: number
   if (options.feedback && ranked.length) ranked = rank(segments, stats, [...queryTerms, ...feedbackTerms(ranked, stats, words, split)], k);
   ranked = shareRowScores(ranked, options.rowShare);
   setCoverage(ranked, stats, words, nameTerms(query, split), split);
-  if (options.likelihoodFusion) ranked = fuseLikelihood(ranked, stats, queryTerms, split);
   if (options.coverageRerank) ranked = ranked.map((c) => ({ ...c, score: c.score * c.coverage! ** options.coverageRerank })).sort(byScore);
   // A section's chunks say one thing: the best one stands for it, so the passages differ.
   const seen = new Set<string>();
@@ -105,13 +102,6 @@ class CorpusStats {
   }
   df(term: string): number {
     return this.segments.reduce((n, s) => n + s.documentFrequency(term), 0);
-  }
-  /** The term's occurrences in every chunk, and all chunks' terms: query likelihood's collection model. */
-  cf(term: string): number {
-    return this.segments.reduce((n, s) => n + s.collectionFrequency(term), 0);
-  }
-  get length(): number {
-    return this.segments.reduce((n, s) => n + s.totalLength, 0);
   }
   /** BM25's idf; a term no chunk holds gets the idf of a term held once (it still counts as missing). */
   idf(term: string): number {
@@ -168,48 +158,6 @@ function setCoverage(ranked: Candidate[], stats: CorpusStats, words: string[], n
   }
 }
 
-/**
- * The question's words' WordNet synonyms (synonyms.ts) that some chunk holds, as terms of `weight`:
- * a paraphrase's everyday word then also meets the docs' word (Voorhees 1994), below the question's own.
- */
-function synonymTerms(query: string, words: string[], stats: CorpusStats, weight: number, split: TermOptions): QueryTerm[] {
-  const asked = new Set(words);
-  const out = new Map<string, number>();
-  for (const word of new Set(query.toLowerCase().match(/[a-z]+/g) ?? [])) {
-    if (!terms(word, split).some((t) => asked.has(t) && !QUESTION_WORDS.has(t))) continue;
-    for (const synonym of synonyms(word)) for (const t of terms(synonym, split)) if (!asked.has(t) && !QUESTION_WORDS.has(t) && stats.df(t)) out.set(t, weight);
-  }
-  return [...out];
-}
-
-/** Reciprocal-rank fusion's constant (Cormack, Clarke & Büttcher 2009). */
-const FUSION_K = 60;
-
-/**
- * Reorders the candidates by reciprocal-rank fusion (Cormack et al. 2009) of their BM25 rank with
- * their rank by query likelihood with Dirichlet smoothing (Zhai & Lafferty 2001; μ the average chunk
- * length): two models that err differently agree on the answer more often than either ranks it
- * first. The BM25 scores stay, so the answerer's thresholds keep their meaning.
- */
-function fuseLikelihood(ranked: Candidate[], stats: CorpusStats, queryTerms: QueryTerm[], split: TermOptions): Candidate[] {
-  const length = stats.length || 1;
-  const mu = length / (stats.total || 1);
-  const known = queryTerms.map(([t, w]) => [t, w, stats.cf(t) / length] as const).filter(([, , p]) => p > 0);
-  const mass = known.reduce((n, [, w]) => n + w, 0);
-  const likelihood = new Map<Candidate, number>();
-  for (const c of ranked) {
-    const chunkTerms = candidateTerms(c, split);
-    const counts = new Map<string, number>();
-    for (const t of chunkTerms) counts.set(t, (counts.get(t) ?? 0) + 1);
-    const matched = known.reduce((n, [t, w, p]) => n + w * Math.log(1 + (counts.get(t) ?? 0) / (mu * p)), 0);
-    likelihood.set(c, matched + mass * Math.log(mu / (chunkTerms.length + mu)));
-  }
-  const byLikelihood = [...ranked].sort((a, b) => likelihood.get(b)! - likelihood.get(a)! || byScore(a, b));
-  const fused = new Map<Candidate, number>(ranked.map((c, i) => [c, 1 / (FUSION_K + i + 1)]));
-  byLikelihood.forEach((c, i) => fused.set(c, fused.get(c)! + 1 / (FUSION_K + i + 1)));
-  return [...ranked].sort((a, b) => fused.get(b)! - fused.get(a)! || byScore(a, b));
-}
-
 type Candidate = ScoredRef & { section: string; terms?: string[] };
 
 /**
@@ -242,7 +190,6 @@ function rank(segments: Bm25Segment[], stats: CorpusStats, queryTerms: QueryTerm
     heading: segments.reduce((n, s) => n + s.totalHeadingLength, 0) / total || 1,
     body: segments.reduce((n, s) => n + s.totalBodyLength, 0) / total || 1,
   };
-  const b = options.lengthSpreadB ? spreadB(segments, total, average.body) : undefined;
   const perSegment = segments.map((s) => s.scores());
   const top = new TopK(k);
   try {
@@ -250,7 +197,7 @@ function rank(segments: Bm25Segment[], stats: CorpusStats, queryTerms: QueryTerm
       const df = stats.df(term);
       if (!df) continue;
       const idf = weight * Math.log(1 + (total - df + 0.5) / (df + 0.5));
-      segments.forEach((s, i) => s.accumulate(term, idf, average, perSegment[i]!, b));
+      segments.forEach((s, i) => s.accumulate(term, idf, average, perSegment[i]!));
     }
     if (options.rowWeight) {
       const rowTotal = segments.reduce((n, s) => n + s.rowCount, 0);
@@ -274,17 +221,6 @@ function rank(segments: Bm25Segment[], stats: CorpusStats, queryTerms: QueryTerm
     .sorted()
     .map(([score, i, doc]) => ({ ...segments[i]!.chunkRef(doc), dataSourceId: segments[i]!.dataSourceId, score, segment: segments[i]!, doc, section: `${i}:${segments[i]!.section(doc)}` }))
     .sort(byScore);
-}
-
-/**
- * b from the spread of chunk lengths: b weighs how much a chunk's length says about its verbosity
- * rather than its scope (He & Ounis 2003 tune the normalisation to the collection's length
- * distribution), so chunks of near-equal length need little of it and widely spread ones more.
- */
-function spreadB(segments: Bm25Segment[], total: number, averageBody: number): number {
-  const squares = segments.reduce((n, s) => n + s.bodyLengthSquares, 0) / total;
-  const cv = Math.sqrt(Math.max(0, squares - averageBody ** 2)) / averageBody;
-  return Math.min(0.9, Math.max(0.3, cv));
 }
 
 const byScore = (a: ScoredRef, b: ScoredRef) => b.score - a.score || a.chunkId.localeCompare(b.chunkId);
