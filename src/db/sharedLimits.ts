@@ -35,6 +35,9 @@ const windowKey = (owner: string) => `${owner}#w`;
 const wantedKey = (owner: string) => `${owner}#q`;
 const FREE = new Date(0);
 
+/** These slots, where their holder still holds them (its lease may have run out and another taken it). */
+const stillHeld = (slots: SlotRef[]) => ({ _id: { $in: slots.map((s) => slotKey(s.owner, s.index)) }, holder: { $in: [...new Set(slots.map((s) => s.holder))] } });
+
 export interface SlotRef {
   owner: string;
   index: number;
@@ -91,7 +94,7 @@ export class SharedLimits {
   async releaseSlots(slots: SlotRef[]): Promise<void> {
     if (!slots.length) return;
     await this.slots.updateMany(
-      { _id: { $in: slots.map((s) => slotKey(s.owner, s.index)) }, holder: { $in: [...new Set(slots.map((s) => s.holder))] } },
+      stillHeld(slots),
       { $set: { holder: null, expiresAt: FREE } },
     );
   }
@@ -103,7 +106,7 @@ export class SharedLimits {
   async renewSlots(slots: SlotRef[], now: Date, leaseMs: number): Promise<boolean> {
     if (!slots.length) return true;
     const res = await this.slots.updateMany(
-      { _id: { $in: slots.map((s) => slotKey(s.owner, s.index)) }, holder: { $in: [...new Set(slots.map((s) => s.holder))] } },
+      stillHeld(slots),
       { $set: { expiresAt: new Date(now.getTime() + leaseMs) } },
     );
     return res.matchedCount === slots.length;
