@@ -1,10 +1,10 @@
 // Retrieval quality with no model, over several corpora of different kinds, each the markdown docs
-// of a pinned npm package (devDependencies `*-docs-corpus`, two fetched on first use), chunked as a sync chunks them. Per
+// of a pinned npm package (devDependencies `*-docs-corpus`, or tarballs fetched on first use), chunked as a sync chunks them. Per
 // corpus: recall@1 and @3 (a right section among the first 1 or 3 distinct sections ranked), the
 // recall at the passages the grounded answerer actually cites (its own selection, composeGroundedReply),
 // plain BM25 (k1 1.2, b 0.75) @1 and @3 on the same chunks, the paraphrased subset apart, and how
 // often the reply is "I don't know" on questions the docs do not answer (and on those they do).
-//   --corpora ai,commander       which corpora (default: the tuning ones: ai, commander, fastify, date-fns, axios, pino, markdownlint, undici)
+//   --corpora ai,commander       which corpora (default: every tuning corpus, the held-out ones left out)
 //   --held-out                   the held-out corpora too (score them once, at the end)
 //   --ablate <method>[,…]|all    each method turned the other way from the default, one at a time
 //   --min-coverage 0,0.6         the answerer's thresholds (grounded.ts CONFIDENCE) set otherwise too,
