@@ -12,6 +12,7 @@
 //   --name-coverage 0,0.5        the coverage a best passage that lacks a name of the question needs
 //   --citing 0.5/0.5,0.3/0       when a further passage is cited: its least score against the best, least share of new words
 //   --options '{"feedback":true}' retriever options over the defaults, for every variant
+//   --answerer '{"unknownNames":false}' the answerer's CONFIDENCE otherwise, as one more variant
 //   --check                      only check that every expected section exists in its corpus
 import { Bm25Segment, DEFAULT_RETRIEVER, type RetrieverOptions } from '../src/knowledge/bm25.ts';
 import { searchSegments, type ScoredChunk } from '../src/knowledge/search.ts';
@@ -136,6 +137,7 @@ for (const corpus of corpora) {
     variants.push([`  cite at score ${relativeScore}, new words ${newWords}`, chunks, base, { ...CONFIDENCE, relativeScore, newWords }]);
   }
   for (const min of flag('name-coverage')?.split(',').map(Number) ?? []) variants.push([`  name coverage ${min}`, chunks, base, { ...CONFIDENCE, nameCoverage: min }]);
+  if (flag('answerer')) variants.push([`  answerer ${flag('answerer')}`, chunks, base, { ...CONFIDENCE, ...(JSON.parse(flag('answerer')!) as Partial<Confidence>) }]);
   for (const max of flag('max-unknown')?.split(',').map(Number) ?? []) variants.push([`  max unknown ${max}`, chunks, base, { ...CONFIDENCE, maxUnknown: max }]);
   for (const m of methods) {
     if (m === 'passage size') for (const size of PASSAGE_SIZES) variants.push([`  chunks of ${size} characters`, chunksAt(size), base]);
