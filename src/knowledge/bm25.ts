@@ -43,6 +43,8 @@ export interface RetrieverOptions {
   coverageRerank: number;
   /** Proximity: a candidate's score × (1 + this × the share of the question's neighbouring word pairs it holds close together) (0: off). */
   proximity: number;
+  /** The weight, against the idf of a term held once, of a question word no chunk holds and spoken English does not use (english.ts; 1: as any unknown word). */
+  rareUnknownWeight: number;
 }
 
 export const DEFAULT_RETRIEVER: RetrieverOptions = {
@@ -55,6 +57,7 @@ export const DEFAULT_RETRIEVER: RetrieverOptions = {
   feedback: false,
   coverageRerank: 0,
   proximity: 0.3,
+  rareUnknownWeight: 2,
 };
 
 /** A list of small integers: a JS array while a segment is built, an Int32Array once compacted. */

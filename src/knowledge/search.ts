@@ -5,6 +5,7 @@
 import { DEFAULT_RETRIEVER, type Bm25Segment, type ChunkRef, type IndexedChunk } from './bm25.ts';
 import { nameWords, terms, type TermOptions } from './terms.ts';
 import { TopK } from './topK.ts';
+import { isEverydayWord } from './english.ts';
 
 export interface ScoredChunk extends IndexedChunk {
   dataSourceId: string;
@@ -68,7 +69,7 @@ export function searchRefs(segments: Bm25Segment[], query: string, limit: number
   let ranked = rank(segments, stats, queryTerms, k);
   if (options.feedback && ranked.length) ranked = rank(segments, stats, [...queryTerms, ...feedbackTerms(ranked, stats, words, split)], k);
   ranked = shareRowScores(ranked, options.rowShare);
-  setCoverage(ranked, stats, words, nameWords(query, split), split);
+  setCoverage(ranked, stats, words, nameWords(query, split), split, options.rareUnknownWeight);
   if (options.proximity) ranked = ranked.map((c) => ({ ...c, score: c.score * (1 + options.proximity * nearPairs(candidateTerms(c, split), words)) })).sort(byScore);
   if (options.coverageRerank) ranked = ranked.map((c) => ({ ...c, score: c.score * c.coverage! ** options.coverageRerank })).sort(byScore);
   // A section's chunks say one thing: the best one stands for it, so the passages differ.
@@ -156,9 +157,12 @@ function feedbackTerms(ranked: Candidate[], stats: CorpusStats, words: string[],
  * no chunk at all (every term of that word unknown; an identifier such as `AI_RetryError` whose
  * parts the documents use is not).
  */
-function setCoverage(ranked: Candidate[], stats: CorpusStats, words: string[], names: string[][], split: TermOptions): void {
-  const whole = words.reduce((n, w) => n + stats.idf(w), 0) || 1;
-  const unknown = words.reduce((n, w) => n + (stats.df(w) ? 0 : stats.idf(w)), 0) / whole;
+function setCoverage(ranked: Candidate[], stats: CorpusStats, words: string[], names: string[][], split: TermOptions, rareUnknownWeight: number): void {
+  // A word no chunk holds weighs as one held once; one that spoken English does not use either
+  // ("ccache", "pnpm") weighs more: it names what the documents never cover (english.ts).
+  const weight = (w: string) => (stats.df(w) || rareUnknownWeight === 1 || isEverydayWord(w) ? stats.idf(w) : rareUnknownWeight * stats.idf(w));
+  const whole = words.reduce((n, w) => n + weight(w), 0) || 1;
+  const unknown = words.reduce((n, w) => n + (stats.df(w) ? 0 : weight(w)), 0) / whole;
   const unknownName = names.some((name) => name.every((w) => !stats.df(w)));
   const nameTerms = [...new Set(names.flat())];
   for (const c of ranked) {

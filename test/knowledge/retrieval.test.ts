@@ -174,6 +174,15 @@ describe('citing honestly', () => {
     expect(searchSegments([segment], 'How do I publish to Homebrew?', 5)[0]!.unknown).toBeCloseTo(0.5);
   });
 
+  it('weighs a word no chunk holds double when spoken English does not use it either', () => {
+    // "publish" is held once; "ease" is held by no chunk but is everyday English; "pnpm" is neither.
+    expect(searchSegments([segment], 'How do I publish with ease?', 5)[0]!.unknown).toBeCloseTo(1 / 2);
+    expect(searchSegments([segment], 'How do I publish with pnpm?', 5)[0]!.unknown).toBeCloseTo(2 / 3);
+    expect(searchSegments([segment], 'How do I publish with pnpm?', 5)[0]!.coverage).toBeCloseTo(1 / 3);
+    const asAny = segmentOf([{ rowId: 'publish', heading: 'Publishing', text: 'Run npm publish to release the package to the registry.' }], { ...DEFAULT_RETRIEVER, rareUnknownWeight: 1 });
+    expect(searchSegments([asAny], 'How do I publish with pnpm?', 5)[0]!.unknown).toBeCloseTo(1 / 2);
+  });
+
   it('says it does not know when most of the question is words no chunk holds, though a passage holds the rest', () => {
     const hits = searchSegments([segment], 'How do I publish to Homebrew taps with bottles?', 5);
     expect(hits[0]!.rowId).toBe('publish');
