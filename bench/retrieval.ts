@@ -36,8 +36,6 @@ const METHODS: Record<string, Partial<RetrieverOptions>> = {
   'coverage rerank': { coverageRerank: DEFAULT_RETRIEVER.coverageRerank ? 0 : 1 },
   'coverage rerank 0.5': { coverageRerank: 0.5 },
   'coverage rerank 2': { coverageRerank: 2 },
-  proximity: { proximity: DEFAULT_RETRIEVER.proximity ? 0 : 0.3 },
-  'rare unknown words': { rareUnknownWeight: DEFAULT_RETRIEVER.rareUnknownWeight === 1 ? 2 : 1 },
 };
 /** Passage size is the chunker's (a sync's) choice: measured here by re-chunking, not a retriever option. */
 const PASSAGE_SIZES = [800, 3000];

@@ -41,10 +41,6 @@ export interface RetrieverOptions {
   feedback: boolean;
   /** Rerank the candidates by the share of the query's (idf-weighted) terms each one holds: score × coverage^this (0: off). */
   coverageRerank: number;
-  /** Proximity: a candidate's score × (1 + this × the share of the question's neighbouring word pairs it holds close together) (0: off). */
-  proximity: number;
-  /** The weight, against the idf of a term held once, of a question word no chunk holds and spoken English does not use (english.ts; 1: as any unknown word). */
-  rareUnknownWeight: number;
 }
 
 export const DEFAULT_RETRIEVER: RetrieverOptions = {
@@ -56,8 +52,6 @@ export const DEFAULT_RETRIEVER: RetrieverOptions = {
   questionWords: false,
   feedback: false,
   coverageRerank: 0,
-  proximity: 0.3,
-  rareUnknownWeight: 2,
 };
 
 /** A list of small integers: a JS array while a segment is built, an Int32Array once compacted. */

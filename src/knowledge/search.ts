@@ -1,11 +1,9 @@
 // Searching a bot's segments (bm25.ts): BM25F over every segment with the statistics summed over
 // them, each chunk's row score added, optionally a share of the best score among its row's other candidates,
-// the candidates reranked by how many of the question's neighbouring words they hold close together,
 // one chunk per section, and the hits' texts read last, for the hits only.
 import { DEFAULT_RETRIEVER, type Bm25Segment, type ChunkRef, type IndexedChunk } from './bm25.ts';
 import { nameWords, terms, type TermOptions } from './terms.ts';
 import { TopK } from './topK.ts';
-import { isEverydayWord } from './english.ts';
 
 export interface ScoredChunk extends IndexedChunk {
   dataSourceId: string;
@@ -69,8 +67,7 @@ export function searchRefs(segments: Bm25Segment[], query: string, limit: number
   let ranked = rank(segments, stats, queryTerms, k);
   if (options.feedback && ranked.length) ranked = rank(segments, stats, [...queryTerms, ...feedbackTerms(ranked, stats, words, split)], k);
   ranked = shareRowScores(ranked, options.rowShare);
-  setCoverage(ranked, stats, words, nameWords(query, split), split, options.rareUnknownWeight);
-  if (options.proximity) ranked = ranked.map((c) => ({ ...c, score: c.score * (1 + options.proximity * nearPairs(candidateTerms(c, split), words)) })).sort(byScore);
+  setCoverage(ranked, stats, words, nameWords(query, split), split);
   if (options.coverageRerank) ranked = ranked.map((c) => ({ ...c, score: c.score * c.coverage! ** options.coverageRerank })).sort(byScore);
   // A section's chunks say one thing: the best one stands for it, so the passages differ.
   const seen = new Set<string>();
@@ -92,9 +89,7 @@ const QUESTION_WORDS = new Set(
   ('way possible want need someth anyth thing get make use happen tell know explain mean work exist there ' +
     'should shall may might must also just like able doe not no any some all each').split(' '),
 );
-/** Proximity: the window, in terms, within which two neighbouring question words count as near. */
-const PAIR_WINDOW = 8;
-/** Candidates at least, whatever the limit: the coverage and proximity reranks reorder them. */
+/** Candidates at least, whatever the limit: the coverage rerank reorders them. */
 const RERANK_DEPTH = 30;
 /** Feedback: the first pass's best chunks read, the terms taken from them, and their total weight against the question's. */
 const FEEDBACK_DOCS = 5;
@@ -157,12 +152,9 @@ function feedbackTerms(ranked: Candidate[], stats: CorpusStats, words: string[],
  * no chunk at all (every term of that word unknown; an identifier such as `AI_RetryError` whose
  * parts the documents use is not).
  */
-function setCoverage(ranked: Candidate[], stats: CorpusStats, words: string[], names: string[][], split: TermOptions, rareUnknownWeight: number): void {
-  // A word no chunk holds weighs as one held once; one that spoken English does not use either
-  // ("ccache", "pnpm") weighs more: it names what the documents never cover (english.ts).
-  const weight = (w: string) => (stats.df(w) || rareUnknownWeight === 1 || isEverydayWord(w) ? stats.idf(w) : rareUnknownWeight * stats.idf(w));
-  const whole = words.reduce((n, w) => n + weight(w), 0) || 1;
-  const unknown = words.reduce((n, w) => n + (stats.df(w) ? 0 : weight(w)), 0) / whole;
+function setCoverage(ranked: Candidate[], stats: CorpusStats, words: string[], names: string[][], split: TermOptions): void {
+  const whole = words.reduce((n, w) => n + stats.idf(w), 0) || 1;
+  const unknown = words.reduce((n, w) => n + (stats.df(w) ? 0 : stats.idf(w)), 0) / whole;
   const unknownName = names.some((name) => name.every((w) => !stats.df(w)));
   const nameTerms = [...new Set(names.flat())];
   for (const c of ranked) {
@@ -172,23 +164,6 @@ function setCoverage(ranked: Candidate[], stats: CorpusStats, words: string[], n
     c.missingName = nameTerms.some((w) => !held.has(w));
     c.unknownName = unknownName;
   }
-}
-
-/**
- * The share of the question's neighbouring word pairs (its terms in order, stop words gone) that a
- * candidate holds within PAIR_WINDOW terms of each other, in either order: the unordered windows of
- * Metzler & Croft's sequential dependence model (2005), which words scattered over a passage lack.
- */
-function nearPairs(text: string[], words: string[]): number {
-  if (words.length < 2) return 0;
-  const at = new Map<string, number[]>(words.map((w) => [w, []]));
-  text.forEach((t, i) => at.get(t)?.push(i));
-  let near = 0;
-  for (let i = 1; i < words.length; i++) {
-    const b = at.get(words[i]!)!;
-    if (at.get(words[i - 1]!)!.some((x) => b.some((y) => Math.abs(x - y) < PAIR_WINDOW))) near++;
-  }
-  return near / (words.length - 1);
 }
 
 type Candidate = ScoredRef & { section: string; terms?: string[] };
