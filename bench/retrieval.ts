@@ -1,10 +1,10 @@
 // Retrieval quality with no model, over several corpora of different kinds, each the markdown docs
-// of a pinned npm package (devDependencies `*-docs-corpus`, two fetched on first use), chunked as a sync chunks them. Per
+// of a pinned npm package (devDependencies `*-docs-corpus`, or tarballs fetched on first use), chunked as a sync chunks them. Per
 // corpus: recall@1 and @3 (a right section among the first 1 or 3 distinct sections ranked), the
 // recall at the passages the grounded answerer actually cites (its own selection, composeGroundedReply),
 // plain BM25 (k1 1.2, b 0.75) @1 and @3 on the same chunks, the paraphrased subset apart, and how
 // often the reply is "I don't know" on questions the docs do not answer (and on those they do).
-//   --corpora ai,commander       which corpora (default: the tuning ones: ai, commander, fastify, date-fns, axios, pino, markdownlint, undici)
+//   --corpora ai,commander       which corpora (default: every tuning corpus, the held-out ones left out)
 //   --held-out                   the held-out corpora too (score them once, at the end)
 //   --ablate <method>[,…]|all    each method turned the other way from the default, one at a time
 //   --min-coverage 0,0.6         the answerer's thresholds (grounded.ts CONFIDENCE) set otherwise too,
@@ -12,6 +12,7 @@
 //   --name-coverage 0,0.5        the coverage a best passage that lacks a name of the question needs
 //   --citing 0.5/0.5,0.3/0       when a further passage is cited: its least score against the best, least share of new words
 //   --options '{"feedback":true}' retriever options over the defaults, for every variant
+//   --answerer '{"unknownNames":false}' the answerer's CONFIDENCE otherwise, as one more variant
 //   --check                      only check that every expected section exists in its corpus
 import { Bm25Segment, DEFAULT_RETRIEVER, type RetrieverOptions } from '../src/knowledge/bm25.ts';
 import { searchSegments, type ScoredChunk } from '../src/knowledge/search.ts';
@@ -136,6 +137,7 @@ for (const corpus of corpora) {
     variants.push([`  cite at score ${relativeScore}, new words ${newWords}`, chunks, base, { ...CONFIDENCE, relativeScore, newWords }]);
   }
   for (const min of flag('name-coverage')?.split(',').map(Number) ?? []) variants.push([`  name coverage ${min}`, chunks, base, { ...CONFIDENCE, nameCoverage: min }]);
+  if (flag('answerer')) variants.push([`  answerer ${flag('answerer')}`, chunks, base, { ...CONFIDENCE, ...(JSON.parse(flag('answerer')!) as Partial<Confidence>) }]);
   for (const max of flag('max-unknown')?.split(',').map(Number) ?? []) variants.push([`  max unknown ${max}`, chunks, base, { ...CONFIDENCE, maxUnknown: max }]);
   for (const m of methods) {
     if (m === 'passage size') for (const size of PASSAGE_SIZES) variants.push([`  chunks of ${size} characters`, chunksAt(size), base]);

@@ -40,8 +40,12 @@ export const CORPORA: Corpus[] = [
   // doc/Rules.md is left out: it is every doc/mdNNN.md page again, one after another.
   { name: 'markdownlint', kind: 'rule catalog: one short page per rule', pkg: 'markdownlint-docs-corpus', root: '', files: /^(?:README\.md|CHANGELOG\.md|doc\/(?:md\d+|CustomRules|Prettier)\.md)$/, heldOut: false },
   { name: 'undici', kind: 'API reference, one page per class, and best practices', pkg: 'undici-docs-corpus', root: '', files: /^(?:README\.md|docs\/docs\/(?:api|best-practices)\/[^/]+\.md)$/, heldOut: false },
-  { name: 'npm-cli', kind: 'CLI manual: one page per command, options repeated across pages', pkg: 'fetch:npm@11.19.1', root: 'docs/content/commands', files: /\.md$/, heldOut: true },
-  { name: 'gyp', kind: 'language spec, input format reference and user guide of a build tool', pkg: 'fetch:node-gyp@12.4.0', root: '', files: /^(?:README\.md|gyp\/docs\/[^/]+\.md)$/, heldOut: true },
+  { name: 'npm-cli', kind: 'CLI manual: one page per command, options repeated across pages', pkg: 'fetch:npm@11.19.1', root: 'docs/content/commands', files: /\.md$/, heldOut: false },
+  { name: 'gyp', kind: 'language spec, input format reference and user guide of a build tool', pkg: 'fetch:node-gyp@12.4.0', root: '', files: /^(?:README\.md|gyp\/docs\/[^/]+\.md)$/, heldOut: false },
+  { name: 'bull', kind: 'changelog, one section per release, and a quick guide', pkg: 'fetch:bull@4.16.5', root: '', files: /^(?:CHANGELOG|README)\.md$/, heldOut: false },
+  { name: 'nock', kind: 'guide to a testing library in one long page', pkg: 'fetch:nock@15.0.6', root: '', files: /^README\.md$/, heldOut: false },
+  { name: 'mysql', kind: 'database driver manual in one long page', pkg: 'fetch:mysql@2.18.1', root: '', files: /^Readme\.md$/, heldOut: true },
+  { name: 'cheerio', kind: 'API reference, one heading per method, in one page', pkg: 'fetch:cheerio@0.22.0', root: '', files: /^Readme\.md$/, heldOut: true },
 ];
 
 const here = path.dirname(new URL(import.meta.url).pathname);

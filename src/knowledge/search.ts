@@ -2,7 +2,7 @@
 // them, each chunk's row score added, optionally a share of the best score among its row's other candidates,
 // one chunk per section, and the hits' texts read last, for the hits only.
 import { DEFAULT_RETRIEVER, type Bm25Segment, type ChunkRef, type IndexedChunk } from './bm25.ts';
-import { nameTerms, terms, type TermOptions } from './terms.ts';
+import { nameWords, terms, type TermOptions } from './terms.ts';
 import { TopK } from './topK.ts';
 
 export interface ScoredChunk extends IndexedChunk {
@@ -11,6 +11,7 @@ export interface ScoredChunk extends IndexedChunk {
   coverage?: number;
   unknown?: number;
   missingName?: boolean;
+  unknownName?: boolean;
 }
 /** A hit whose text is still in its segment (`withTexts` reads it). */
 export interface ScoredRef extends ChunkRef {
@@ -24,6 +25,8 @@ export interface ScoredRef extends ChunkRef {
   unknown?: number;
   /** Whether the chunk lacks a name the question writes (terms.ts nameTerms): "… with Kubernetes" and no "kubernetes" in it. */
   missingName?: boolean;
+  /** Whether the question writes a name that no chunk holds ("… to Kubernetes" and no chunk says "kubernetes"): the same for every hit of a question. */
+  unknownName?: boolean;
 }
 
 /**
@@ -35,7 +38,7 @@ export function withTexts(hits: ScoredRef[]): ScoredChunk[] {
   for (const hit of hits) if (!segments.has(hit.segment)) segments.set(hit.segment, segments.size);
   const texts = new Map<ScoredRef, string>();
   for (const hit of [...hits].sort((a, b) => segments.get(a.segment)! - segments.get(b.segment)! || a.doc - b.doc)) texts.set(hit, hit.segment.text(hit.doc));
-  return hits.map((hit) => ({ chunkId: hit.chunkId, rowId: hit.rowId, heading: hit.heading, text: texts.get(hit)!, dataSourceId: hit.dataSourceId, score: hit.score, coverage: hit.coverage, unknown: hit.unknown, missingName: hit.missingName }));
+  return hits.map((hit) => ({ chunkId: hit.chunkId, rowId: hit.rowId, heading: hit.heading, text: texts.get(hit)!, dataSourceId: hit.dataSourceId, score: hit.score, coverage: hit.coverage, unknown: hit.unknown, missingName: hit.missingName, unknownName: hit.unknownName }));
 }
 
 export function searchSegments(segments: Bm25Segment[], query: string, limit: number): ScoredChunk[] {
@@ -64,7 +67,7 @@ export function searchRefs(segments: Bm25Segment[], query: string, limit: number
   let ranked = rank(segments, stats, queryTerms, k);
   if (options.feedback && ranked.length) ranked = rank(segments, stats, [...queryTerms, ...feedbackTerms(ranked, stats, words, split)], k);
   ranked = shareRowScores(ranked, options.rowShare);
-  setCoverage(ranked, stats, words, nameTerms(query, split), split);
+  setCoverage(ranked, stats, words, nameWords(query, split), split);
   if (options.coverageRerank) ranked = ranked.map((c) => ({ ...c, score: c.score * c.coverage! ** options.coverageRerank })).sort(byScore);
   // A section's chunks say one thing: the best one stands for it, so the passages differ.
   const seen = new Set<string>();
@@ -144,17 +147,22 @@ function feedbackTerms(ranked: Candidate[], stats: CorpusStats, words: string[],
 
 /**
  * Sets each candidate's coverage, the idf-weighted share of the question's terms its heading and
- * text hold, the question's unknown share, the idf-weighted share of its terms no chunk holds, and
- * whether it lacks one of the names the question writes.
+ * text hold, the question's unknown share, the idf-weighted share of its terms no chunk holds,
+ * whether it lacks one of the names the question writes, and whether one of those names is held by
+ * no chunk at all (every term of that word unknown; an identifier such as `AI_RetryError` whose
+ * parts the documents use is not).
  */
-function setCoverage(ranked: Candidate[], stats: CorpusStats, words: string[], names: string[], split: TermOptions): void {
+function setCoverage(ranked: Candidate[], stats: CorpusStats, words: string[], names: string[][], split: TermOptions): void {
   const whole = words.reduce((n, w) => n + stats.idf(w), 0) || 1;
   const unknown = words.reduce((n, w) => n + (stats.df(w) ? 0 : stats.idf(w)), 0) / whole;
+  const unknownName = names.some((name) => name.every((w) => !stats.df(w)));
+  const nameTerms = [...new Set(names.flat())];
   for (const c of ranked) {
     const held = new Set(candidateTerms(c, split));
     c.coverage = words.reduce((n, w) => n + (held.has(w) ? stats.idf(w) : 0), 0) / whole;
     c.unknown = unknown;
-    c.missingName = names.some((w) => !held.has(w));
+    c.missingName = nameTerms.some((w) => !held.has(w));
+    c.unknownName = unknownName;
   }
 }
 

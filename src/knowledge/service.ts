@@ -30,6 +30,8 @@ export interface KnowledgeHit {
   unknown?: number;
   /** Whether the passage lacks a name the question writes ("Kubernetes", "GraphQL"); keyword hits only. */
   missingName?: boolean;
+  /** Whether the question writes a name that no chunk of the bot's knowledge holds; keyword hits only. */
+  unknownName?: boolean;
 }
 
 export interface SearchOptions {
@@ -256,7 +258,7 @@ export async function searchKnowledge(botId: string, query: string, opts: Search
   return hybridSearch(segments, embedded, query, queryVector, limit, embedder.minSimilarity).map(toHit);
 }
 
-const toHit = (h: ScoredChunk): KnowledgeHit => ({ chunkId: h.chunkId, text: h.text, heading: h.heading, score: h.score, rowId: h.rowId, dataSourceId: h.dataSourceId, coverage: h.coverage, unknown: h.unknown, missingName: h.missingName });
+const toHit = (h: ScoredChunk): KnowledgeHit => ({ chunkId: h.chunkId, text: h.text, heading: h.heading, score: h.score, rowId: h.rowId, dataSourceId: h.dataSourceId, coverage: h.coverage, unknown: h.unknown, missingName: h.missingName, unknownName: h.unknownName });
 
 /** Forgets a data source's in-memory segment (its stored knowledge is removed by the caller). */
 export function forgetSegment(dataSourceId: string): void {

@@ -165,6 +165,15 @@ const NAME = /^\p{Lu}|.\p{Lu}|\d.*\p{L}|\p{L}.*\d/u;
  * use it among their key-concept features), and a passage that lacks the name it asks about rarely answers it.
  */
 export function nameTerms(question: string, opts: TermOptions = {}): string[] {
+  return [...new Set(nameWords(question, opts).flat())];
+}
+
+/** Each name a question writes (see nameTerms), as that word's terms. */
+export function nameWords(question: string, opts: TermOptions = {}): string[][] {
   const words = question.match(/[\p{L}\p{N}][\p{L}\p{N}\/+#-]*/gu) ?? [];
-  return [...new Set(words.slice(1).filter((w) => NAME.test(w)).flatMap((w) => terms(w, opts)))];
+  return words
+    .slice(1)
+    .filter((w) => NAME.test(w))
+    .map((w) => terms(w, opts))
+    .filter((t) => t.length);
 }

@@ -1,15 +1,15 @@
 // Retrieval choices measured in bench/retrieval.ts: identifier splitting, cleaning before indexing,
 // the heading as a field of its own, one chunk per section, a chunk's row in its score, and the
 // coverage the grounded answerer needs before it quotes a passage, and the share of a question no
-// chunk holds beyond which it quotes nothing, and the coverage it needs of a passage that lacks a
-// name the question writes.
+// chunk holds beyond which it quotes nothing, the coverage it needs of a passage that lacks a
+// name the question writes, and no quote at all for a question naming what no chunk holds.
 import { describe, expect, it } from 'vitest';
 import { nameTerms, terms } from '../../src/knowledge/terms.ts';
 import { cleanMarkdown } from '../../src/knowledge/clean.ts';
 import { chunkMarkdown } from '../../src/datasources/chunking.ts';
 import { Bm25Segment, DEFAULT_RETRIEVER, type IndexedChunk } from '../../src/knowledge/bm25.ts';
 import { searchSegments } from '../../src/knowledge/search.ts';
-import { composeGroundedReply, MAX_UNKNOWN, MIN_COVERAGE, NAME_COVERAGE, NO_ANSWER, selectPassages } from '../../src/chat/answerers/grounded.ts';
+import { composeGroundedReply, CONFIDENCE, MAX_UNKNOWN, MIN_COVERAGE, NAME_COVERAGE, NO_ANSWER, selectPassages } from '../../src/chat/answerers/grounded.ts';
 
 const segmentOf = (chunks: Array<Omit<IndexedChunk, 'chunkId'>>, options = DEFAULT_RETRIEVER) => {
   const segment = new Bm25Segment('ds', 1, options);
@@ -167,8 +167,21 @@ describe('citing honestly', () => {
     expect(hits[0]!.coverage).toBeGreaterThanOrEqual(MIN_COVERAGE);
     expect(hits[0]!.unknown).toBeGreaterThan(MAX_UNKNOWN);
     expect(composeGroundedReply(hits)).toEqual({ text: NO_ANSWER, used: [] });
-    // Half unknown is not more than half: the passage is quoted.
-    expect(composeGroundedReply(searchSegments([segment], 'How do I publish to Homebrew?', 5)).used.map((h) => h.rowId)).toEqual(['publish']);
+    // Half unknown is not more than half: the passage is quoted (the word written as a plain word, not a name).
+    expect(composeGroundedReply(searchSegments([segment], 'How do I publish to homebrew?', 5)).used.map((h) => h.rowId)).toEqual(['publish']);
+  });
+
+  it('says it does not know when the question names something no chunk holds, however well a passage matches the rest', () => {
+    const hits = searchSegments([segment], 'How do I publish the package to the registry with Homebrew?', 5);
+    expect(hits[0]!.rowId).toBe('publish');
+    expect(hits[0]!.coverage).toBeGreaterThanOrEqual(NAME_COVERAGE);
+    expect(hits[0]!.unknown).toBeLessThanOrEqual(MAX_UNKNOWN);
+    expect(hits[0]!.unknownName).toBe(true);
+    expect(composeGroundedReply(hits)).toEqual({ text: NO_ANSWER, used: [] });
+    // A name the documents use is not unknown, nor is an identifier whose parts they use.
+    expect(searchSegments([segment], 'How do I publish the package with Npm?', 5)[0]!.unknownName).toBe(false);
+    expect(searchSegments([segment], 'What does the option flag publishHelp do?', 5)[0]!.unknownName).toBe(false);
+    expect(composeGroundedReply(hits, undefined, { ...CONFIDENCE, unknownNames: false }).used.map((h) => h.rowId)).toEqual(['publish']);
   });
 
   it('says it does not know when the best passage holds too little of the question, and quotes it when it holds enough', () => {

@@ -41,6 +41,12 @@ export const NAME_COVERAGE = 0.5;
 
 /** What a best passage needs before it is quoted (bench/retrieval.ts sets it otherwise to measure). */
 export interface Confidence {
+  /**
+   * Nothing is quoted when the question writes a name that no chunk of the bot's knowledge holds
+   * ("… to Kubernetes", "… over IPFS"): the documents never mention what it asks about, however well
+   * a passage matches the rest of it (knowledge/search.ts unknownName; docs/CHAT.md).
+   */
+  unknownNames: boolean;
   minCoverage: number;
   maxUnknown: number;
   nameCoverage: number;
@@ -49,10 +55,11 @@ export interface Confidence {
   /** A further passage's least share of words the passages before it did not have. */
   newWords: number;
 }
-export const CONFIDENCE: Confidence = { minCoverage: MIN_COVERAGE, maxUnknown: MAX_UNKNOWN, nameCoverage: NAME_COVERAGE, relativeScore: RELATIVE_SCORE, newWords: NEW_WORDS };
+export const CONFIDENCE: Confidence = { unknownNames: true, minCoverage: MIN_COVERAGE, maxUnknown: MAX_UNKNOWN, nameCoverage: NAME_COVERAGE, relativeScore: RELATIVE_SCORE, newWords: NEW_WORDS };
 
 const strong = (hit: KnowledgeHit, c: Confidence) =>
   hit.score > 0 &&
+  !(c.unknownNames && hit.unknownName) &&
   (hit.coverage === undefined || hit.coverage >= c.minCoverage) &&
   (hit.unknown === undefined || hit.unknown <= c.maxUnknown) &&
   !(hit.missingName && (hit.coverage ?? 0) < c.nameCoverage);
