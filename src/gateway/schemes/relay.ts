@@ -76,8 +76,8 @@ function eventOf(req: SchemeRequest, payload: Record<string, unknown>, factsSign
 const timedSources = new Set<string>();
 /**
  * When the record last said a source had not sent it. That answer is trusted for a second, so a
- * source that never sends the header costs one read a second, not one per delivery (a tenth of an
- * accepted delivery's CPU, `npm run bench -- gateway`). The instance that sees the first timed
+ * source that never sends the header costs one read a second, not one per delivery (about 15 % of
+ * an accepted delivery's CPU, `npm run bench -- gateway`). The instance that sees the first timed
  * delivery refuses untimed ones at once; the others, within that second.
  */
 const untimedCheckedAt = new Map<string, number>();
