@@ -97,18 +97,19 @@ export async function requireTimedOnceSeen(req: Pick<SchemeRequest, 'source' | '
   if (factsSigned) {
     if (!timedSources.has(name)) await insertedOnce(TimedSourceModel.collection.insertOne({ _id: name, since: req.now } as never));
     timedSources.add(name);
-    untimedCheckedAt.delete(name);
     return;
   }
-  const now = req.now.getTime();
-  const checkedAt = untimedCheckedAt.get(name);
-  if (!timedSources.has(name) && checkedAt !== undefined && now >= checkedAt && now - checkedAt < TIMED_RECHECK_MS) return;
-  if (timedSources.has(name) || (await TimedSourceModel.exists({ _id: name }))) {
+  if (!timedSources.has(name)) {
+    const now = req.now.getTime();
+    const checkedAt = untimedCheckedAt.get(name);
+    if (checkedAt !== undefined && now >= checkedAt && now - checkedAt < TIMED_RECHECK_MS) return;
+    if (!(await TimedSourceModel.exists({ _id: name }))) {
+      untimedCheckedAt.set(name, now);
+      return;
+    }
     timedSources.add(name);
-    untimedCheckedAt.delete(name);
-    refuse('X-Relay-Signature is missing: this source has sent it before, so every delivery must carry it');
   }
-  untimedCheckedAt.set(name, now);
+  refuse('X-Relay-Signature is missing: this source has sent it before, so every delivery must carry it');
 }
 
 export const relayScheme: Scheme = {
