@@ -1,9 +1,9 @@
 // The reply without a model (issue 18): clean markdown, the section's heading first, the passage cut
-// at a list item or sentence, the row named; more passages only when they add something.
+// at a list item or sentence, the row named; up to two more passages when they score close to the best.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestRuntime } from '../helpers/harness.ts';
 import { createTenant, publicApi } from '../helpers/factories.ts';
-import { NO_ANSWER, selectPassages } from '../../src/chat/answerers/grounded.ts';
+import { CONFIDENCE, NO_ANSWER, selectPassages } from '../../src/chat/answerers/grounded.ts';
 import { cutBody, PASSAGE_LIMIT } from '../../src/chat/answerers/passage.ts';
 import type { KnowledgeHit } from '../../src/knowledge/service.ts';
 import { createDataSource, rowIds, syncAndWait } from '../datasources/support.ts';
@@ -71,13 +71,27 @@ describe('grounded replies over HTTP', () => {
 describe('passages', () => {
   const hit = (rowId: string, score: number, text: string): KnowledgeHit => ({ chunkId: `${rowId}:0`, rowId, dataSourceId: 'ds', heading: null, score, text });
 
-  it('adds a second or third passage only when it scores close to the best and says something new', () => {
+  it('adds a second and third passage when they score at least half the best, whatever words they share with it', () => {
     const best = hit('a', 10, 'Returns are accepted within 30 days of delivery for blenders.');
-    const repeat = hit('b', 9, 'Returns are accepted within 30 days of delivery for blenders and kettles.');
+    const similar = hit('b', 9, 'Returns are accepted within 30 days of delivery for blenders and kettles.');
     const adds = hit('c', 8, 'Refunds reach your card five working days after the parcel arrives.');
-    const weak = hit('d', 4, 'Gift cards never expire and can pay for shipping.');
-    expect(selectPassages([best, repeat, adds, weak]).map((h) => h.rowId)).toEqual(['a', 'c']);
+    const fourth = hit('d', 7, 'Gift cards never expire and can pay for shipping.');
+    expect(selectPassages([best, similar, adds, fourth]).map((h) => h.rowId)).toEqual(['a', 'b', 'c']);
     expect(selectPassages([])).toEqual([]);
+  });
+
+  it('stops at the first further passage that scores under half the best', () => {
+    const best = hit('a', 10, 'Returns are accepted within 30 days of delivery for blenders.');
+    const weak = hit('b', 4.9, 'Refunds reach your card five working days after the parcel arrives.');
+    const weaker = hit('c', 4, 'Gift cards never expire and can pay for shipping.');
+    expect(selectPassages([best, weak, weaker]).map((h) => h.rowId)).toEqual(['a']);
+  });
+
+  it('skips a further passage that repeats the ones before it when a share of new words is asked for', () => {
+    const best = hit('a', 10, 'Returns are accepted within 30 days of delivery for blenders.');
+    const similar = hit('b', 9, 'Returns are accepted within 30 days of delivery for blenders and kettles.');
+    const adds = hit('c', 8, 'Refunds reach your card five working days after the parcel arrives.');
+    expect(selectPassages([best, similar, adds], { ...CONFIDENCE, newWords: 0.5 }).map((h) => h.rowId)).toEqual(['a', 'c']);
   });
 
   it('never cuts inside a code block, and cuts prose at a sentence end', () => {

@@ -10,10 +10,14 @@ import type { AnswerInput, Answerer, PowerUp, TurnPart } from './types.ts';
 export const NO_ANSWER = "I don't know the answer to that: I could not find it in the information I have.";
 const WORDS_PER_DELTA = 8;
 const MAX_PASSAGES = 3;
-/** A further passage must score at least this share of the best one… */
+/** A further passage must score at least this share of the best one. */
 const RELATIVE_SCORE = 0.5;
-/** …and bring at least this share of words the passages before it did not have. */
-const NEW_WORDS = 0.5;
+/**
+ * The least share of words a further passage must add to those before it: none. The passages are
+ * already one per section, and a rule of new words skipped the right second or third passage more
+ * often than it kept a repeat out (bench/retrieval.ts `--citing`, over fourteen corpora; docs/CHAT.md).
+ */
+const NEW_WORDS = 0;
 
 /**
  * A passage is quoted only when it holds at least this share of the question's terms, weighted by
@@ -65,21 +69,23 @@ const strong = (hit: KnowledgeHit, c: Confidence) =>
   !(hit.missingName && (hit.coverage ?? 0) < c.nameCoverage);
 
 /**
- * The best passage, when it is strong, then up to two more when they score close to it and say
- * something else: those are judged against the best, since the right one is often the second.
+ * The best passage, when it is strong, then up to two more when they score close to it: those are
+ * judged against the best, since the right one is often the second or the third.
  */
 export function selectPassages(hits: KnowledgeHit[], confidence = CONFIDENCE): KnowledgeHit[] {
   const best = hits[0];
   if (!best || !strong(best, confidence)) return [];
   const used = [best];
-  const seen = new Set(terms(best.text));
+  const seen = new Set(confidence.newWords ? terms(best.text) : []);
   for (const hit of hits.slice(1)) {
     if (used.length === MAX_PASSAGES || hit.score < best.score * confidence.relativeScore) break;
-    const words = new Set(terms(hit.text));
-    const fresh = [...words].filter((w) => !seen.has(w)).length;
-    if (!words.size || fresh / words.size < confidence.newWords) continue;
+    if (confidence.newWords) {
+      const words = new Set(terms(hit.text));
+      const fresh = [...words].filter((w) => !seen.has(w)).length;
+      if (!words.size || fresh / words.size < confidence.newWords) continue;
+      for (const w of words) seen.add(w);
+    }
     used.push(hit);
-    for (const w of words) seen.add(w);
   }
   return used;
 }
