@@ -202,6 +202,9 @@ const BLOCK = 10;
 async function measureIsolation(intake: Awaited<ReturnType<typeof backgroundIntake>>): Promise<{ small: Figures; alone: Figures; interval: Map<string, [number, number]> }> {
   const aloneProbes = new Map(probes(aloneUrl, aloneTenant));
   const out = { small: new Map(), alone: new Map(), interval: new Map() } as { small: Figures; alone: Figures; interval: Map<string, [number, number]> };
+  // The lone instance has had no intake yet: its ramp-up is not the figure either (SETTLE_MS).
+  await intake.moveTo(aloneUrl);
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   for (const [name, request] of probes(bigUrl, small)) {
     const sides = [
       { url: bigUrl, request, ms: [] as number[] },
