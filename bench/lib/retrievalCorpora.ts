@@ -46,9 +46,11 @@ export const CORPORA: Corpus[] = [
   { name: 'nock', kind: 'guide to a testing library in one long page', pkg: 'fetch:nock@15.0.6', root: '', files: /^README\.md$/, heldOut: false },
   { name: 'mysql', kind: 'database driver manual in one long page', pkg: 'fetch:mysql@2.18.1', root: '', files: /^Readme\.md$/, heldOut: false },
   { name: 'cheerio', kind: 'API reference, one heading per method, in one page', pkg: 'fetch:cheerio@0.22.0', root: '', files: /^Readme\.md$/, heldOut: false },
-  { name: 'mercurius', kind: 'multi-page reference and guides of a GraphQL server plugin', pkg: 'fetch:mercurius@16.10.1', root: '', files: /^(?:README\.md|docs\/(?:[^/]+\/)*[^/]+\.md)$/, heldOut: true },
-  { name: 'dotenv', kind: 'guide and FAQ in one page', pkg: 'fetch:dotenv@16.4.7', root: '', files: /^README\.md$/, heldOut: true },
-  { name: 'eslint-import', kind: 'changelog, one section per release with Added, Fixed and Changed', pkg: 'fetch:eslint-plugin-import@2.31.0', root: '', files: /^CHANGELOG\.md$/, heldOut: true },
+  { name: 'mercurius', kind: 'multi-page reference and guides of a GraphQL server plugin', pkg: 'fetch:mercurius@16.10.1', root: '', files: /^(?:README\.md|docs\/(?:[^/]+\/)*[^/]+\.md)$/, heldOut: false },
+  { name: 'dotenv', kind: 'guide and FAQ in one page', pkg: 'fetch:dotenv@16.4.7', root: '', files: /^README\.md$/, heldOut: false },
+  { name: 'eslint-import', kind: 'changelog, one section per release with Added, Fixed and Changed', pkg: 'fetch:eslint-plugin-import@2.31.0', root: '', files: /^CHANGELOG\.md$/, heldOut: false },
+  { name: 'semantic-release', kind: 'multi-page guide, configuration reference, FAQ and recipes of a release tool', pkg: 'fetch:semantic-release@24.2.9', root: '', files: /^(?:README\.md|docs\/(?:[^/]+\/)*[^/]+\.md)$/, heldOut: true },
+  { name: 'semver', kind: 'API reference of a version library in one page', pkg: 'fetch:semver@7.7.3', root: '', files: /^README\.md$/, heldOut: true },
 ];
 
 const here = path.dirname(new URL(import.meta.url).pathname);
