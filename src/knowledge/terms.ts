@@ -17,17 +17,27 @@ export function stem(word: string): string {
   return /\d/.test(word) ? word : stemLetters(word);
 }
 
-/** stem() of a word known to have no digit. */
+/**
+ * stem() of a word known to have no digit: the plural first, then -ing or -ed, so "settings" meets
+ * "setting" and "caches" meets "cached" (Porter's step 1a before 1b).
+ */
 function stemLetters(word: string): string {
   if (word.length <= 3) return word;
   if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
-  if (word.endsWith('sses')) return word.slice(0, -2);
-  if (word.endsWith('ing') && word.length > 5) return word.slice(0, -3);
-  if (word.endsWith('ed') && word.length > 4) return word.slice(0, -2);
-  if (word.endsWith('es') && /(?:ch|sh|x|z)es$/.test(word)) return word.slice(0, -2);
-  if (word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us')) return word.slice(0, -1);
-  return word;
+  let w = word;
+  if (w.endsWith('sses')) w = w.slice(0, -2);
+  else if (/(?:ch|sh|x|z)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us')) w = w.slice(0, -1);
+  if (w.endsWith('ing') && w.length > 5) return w.slice(0, -3);
+  if (w.endsWith('ed') && w.length > 4) return w.slice(0, -2);
+  return w;
 }
+
+/**
+ * Whether the token at [start, end) is written as a method or call, `.has` or `is(`: a stop word
+ * written so is a name (cheerio's `.is()`, a Map's `.has()`), not a function word.
+ */
+const isCall = (text: string, start: number, end: number) => text.charCodeAt(start - 1) === 46 || text.charCodeAt(end) === 40;
 
 /** A word, or an identifier whose parts are joined by `.` or `_`. */
 const TOKEN = /[\p{L}\p{N}]+(?:[._][\p{L}\p{N}]+)*/gu;
@@ -44,21 +54,23 @@ export function terms(text: string, opts: TermOptions = {}): string[] {
 /** The terms by the Unicode regexes above: any text. `terms` takes a faster path for ASCII text that gives the same terms. */
 export function termsByRegex(text: string, split = true): string[] {
   const out: string[] = [];
-  const keep = (word: string) => {
-    if (STOP_WORDS.has(word)) return;
+  const keep = (word: string, call = false) => {
+    if (STOP_WORDS.has(word) && !call) return;
     out.push(stem(word));
   };
-  for (const match of fold(text).matchAll(TOKEN)) {
+  const folded = fold(text);
+  for (const match of folded.matchAll(TOKEN)) {
     const segments = match[0].split('.');
+    const call = isCall(folded, match.index, match.index + match[0].length);
     if (!split) {
-      for (const segment of segments) for (const word of segment.split('_')) keep(word.toLowerCase());
+      for (const segment of segments) for (const word of segment.split('_')) keep(word.toLowerCase(), call && segments.length === 1 && !segment.includes('_'));
       continue;
     }
     // Each name is kept whole (one rare term, high idf) and in parts, so plain words meet it:
     // `fs.writeFile` → fs, write, file, writefile, fswritefile.
     for (const segment of segments) {
       const parts = segment.split(PARTS).filter(Boolean);
-      for (const part of parts) keep(part.toLowerCase());
+      for (const part of parts) keep(part.toLowerCase(), call && segments.length === 1 && parts.length === 1);
       if (parts.length > 1) out.push(parts.join('').toLowerCase());
     }
     if (segments.length > 1 && !/^[\d.]+$/.test(match[0])) out.push(segments.join('').toLowerCase());
@@ -112,18 +124,19 @@ function asciiTerms(text: string): string[] | null {
       } else break;
     }
     const token = text.slice(start, i);
-    if (seen & UPPER) tokenTerms(token, out);
+    const call = isCall(text, start, i);
+    if (seen & UPPER) tokenTerms(token, out, call);
     else {
       // One word: no part boundary and nothing to join.
       const word = token.toLowerCase();
-      if (!STOP_WORDS.has(word)) out.push(seen & DIGIT ? word : stemLetters(word));
+      if (!STOP_WORDS.has(word) || call) out.push(seen & DIGIT ? word : stemLetters(word));
     }
   }
   return out;
 }
 
 /** One token's terms, as termsByRegex gives them with identifiers split. */
-function tokenTerms(token: string, out: string[]): void {
+function tokenTerms(token: string, out: string[], call: boolean): void {
   const segments = token.split('.');
   for (const segment of segments) {
     const parts: string[] = [];
@@ -149,7 +162,7 @@ function tokenTerms(token: string, out: string[]): void {
     if (segment.length > from) parts.push(segment.slice(from));
     for (const part of parts) {
       const word = part.toLowerCase();
-      if (!STOP_WORDS.has(word)) out.push(stem(word));
+      if (!STOP_WORDS.has(word) || (call && segments.length === 1 && parts.length === 1)) out.push(stem(word));
     }
     if (parts.length > 1) out.push(parts.join('').toLowerCase());
   }

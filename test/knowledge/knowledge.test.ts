@@ -54,6 +54,15 @@ describe('chunking', () => {
   it('stems plural and past forms together and drops stop words', () => {
     expect(terms('The blenders were returned')).toEqual(['blender', 'return']);
     expect(terms('Zucchini blender return')).toEqual(['zucchini', 'blender', 'return']);
+    // The plural goes before -ing or -ed, so a plural of either meets its singular.
+    expect(terms('settings setting')).toEqual(['sett', 'sett']);
+    expect(terms('caches cached strings string')).toEqual(['cach', 'cach', 'str', 'str']);
+  });
+
+  it('keeps a stop word written as a method or a call, and drops it in prose', () => {
+    expect(terms('What does .has() filter by?')).toEqual(['has', 'filter']);
+    expect(terms('Use is(selector) to test it')).toEqual(['use', 'is', 'selector', 'test']);
+    expect(terms('The list has items and is long')).toEqual(['list', 'item', 'long']);
   });
 });
 
