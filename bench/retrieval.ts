@@ -36,7 +36,6 @@ const METHODS: Record<string, Partial<RetrieverOptions>> = {
   'coverage rerank': { coverageRerank: DEFAULT_RETRIEVER.coverageRerank ? 0 : 1 },
   'coverage rerank 0.5': { coverageRerank: 0.5 },
   'coverage rerank 2': { coverageRerank: 2 },
-  'short unknown words': { shortUnknownWeight: DEFAULT_RETRIEVER.shortUnknownWeight === 1 ? 0.5 : 1 },
 };
 /** Passage size is the chunker's (a sync's) choice: measured here by re-chunking, not a retriever option. */
 const PASSAGE_SIZES = [800, 3000];

@@ -41,12 +41,6 @@ export interface RetrieverOptions {
   feedback: boolean;
   /** Rerank the candidates by the share of the query's (idf-weighted) terms each one holds: score × coverage^this (0: off). */
   coverageRerank: number;
-  /**
-   * In the question's unknown share, a word no chunk holds that is shorter than SHORT_WORD letters
-   * (stemmed) weighs this much of a longer one (1: all alike). Short words are English's common ones
-   * (Zipf), so a short word the documents never use is more often phrasing than the subject.
-   */
-  shortUnknownWeight: number;
 }
 
 export const DEFAULT_RETRIEVER: RetrieverOptions = {
@@ -58,7 +52,6 @@ export const DEFAULT_RETRIEVER: RetrieverOptions = {
   questionWords: false,
   feedback: false,
   coverageRerank: 0,
-  shortUnknownWeight: 1,
 };
 
 /** A list of small integers: a JS array while a segment is built, an Int32Array once compacted. */

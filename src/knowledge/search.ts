@@ -67,7 +67,7 @@ export function searchRefs(segments: Bm25Segment[], query: string, limit: number
   let ranked = rank(segments, stats, queryTerms, k);
   if (options.feedback && ranked.length) ranked = rank(segments, stats, [...queryTerms, ...feedbackTerms(ranked, stats, words, split)], k);
   ranked = shareRowScores(ranked, options.rowShare);
-  setCoverage(ranked, stats, words, nameWords(query, split), split, options.shortUnknownWeight);
+  setCoverage(ranked, stats, words, nameWords(query, split), split);
   if (options.coverageRerank) ranked = ranked.map((c) => ({ ...c, score: c.score * c.coverage! ** options.coverageRerank })).sort(byScore);
   // A section's chunks say one thing: the best one stands for it, so the passages differ.
   const seen = new Set<string>();
@@ -91,8 +91,6 @@ const QUESTION_WORDS = new Set(
       'should shall may might must also just like able does not no any some all each',
   ),
 );
-/** Letters (of a stemmed term) below which a word no chunk holds is short (RetrieverOptions.shortUnknownWeight). */
-const SHORT_WORD = 6;
 /** Candidates at least, whatever the limit: the coverage rerank reorders them. */
 const RERANK_DEPTH = 30;
 /** Feedback: the first pass's best chunks read, the terms taken from them, and their total weight against the question's. */
@@ -156,10 +154,9 @@ function feedbackTerms(ranked: Candidate[], stats: CorpusStats, words: string[],
  * no chunk at all (every term of that word unknown; an identifier such as `AI_RetryError` whose
  * parts the documents use is not).
  */
-function setCoverage(ranked: Candidate[], stats: CorpusStats, words: string[], names: string[][], split: TermOptions, shortUnknownWeight: number): void {
+function setCoverage(ranked: Candidate[], stats: CorpusStats, words: string[], names: string[][], split: TermOptions): void {
   const whole = words.reduce((n, w) => n + stats.idf(w), 0) || 1;
-  const weighed = (w: string) => (stats.df(w) || w.length >= SHORT_WORD ? 1 : shortUnknownWeight) * stats.idf(w);
-  const unknown = words.reduce((n, w) => n + (stats.df(w) ? 0 : weighed(w)), 0) / (words.reduce((n, w) => n + weighed(w), 0) || 1);
+  const unknown = words.reduce((n, w) => n + (stats.df(w) ? 0 : stats.idf(w)), 0) / whole;
   const unknownName = names.some((name) => name.every((w) => !stats.df(w)));
   const nameTerms = [...new Set(names.flat())];
   for (const c of ranked) {
