@@ -39,6 +39,8 @@ describe('packs written while a sync goes on', () => {
     for (let i = 0; i < ROWS; i += 100) await api('post', '/data-sources/row', { dataSourceId, dataSourceRows: rows.slice(i, i + 100) }).expect(200);
     return dataSourceId;
   }
+  /** The row number a text embeds (rows are written "# Row i"). */
+  const rowOf = (text: string) => Number(/\bRow (\d+)\b/.exec(text)![1]);
   /** Texts asked for in the requests from `from` (an index into stub.requests) on: batches grow while the stub answers at once. */
   const inputsSince = (from: number, to = stub.requests.length) => stub.requests.slice(from, to).reduce((n, r) => n + r.input.length, 0);
   async function startSync(dataSourceId: string): Promise<number> {
@@ -70,12 +72,15 @@ describe('packs written while a sync goes on', () => {
   it('stores a pack while the provider is still embedding the rows after it', async () => {
     const dataSourceId = await sourceWithRows();
     const run = await startSync(dataSourceId);
-    // The requests for the first 640 chunks are answered, the next wait.
+    // Every request that starts with one of the first 640 rows is answered, the rest wait. Chosen by
+    // the rows a request holds, not by when it arrives: the four requests in flight can reach the
+    // stub in any order, and holding an early row would hold the first pack too.
     const firstRequest = stub.requests.length;
     let held = 0;
     stub.hold = (n) => {
-      if (inputsSince(firstRequest, n - 1) < 640) return false;
-      held += stub.requests[n - 1]!.input.length;
+      const input = stub.requests[n - 1]!.input;
+      if (rowOf(input[0]!) < 640) return false;
+      held += input.length;
       return true;
     };
     const sync = performSync(rt.runtime.ctx, { dataSourceId, run });
@@ -95,11 +100,11 @@ describe('packs written while a sync goes on', () => {
   it("keeps each chunk's own vector when the provider answers the first batch last", async () => {
     const dataSourceId = await sourceWithRows();
     const run = await startSync(dataSourceId);
-    const first = stub.requests.length + 1;
-    stub.hold = (n) => n === first;
+    const before = stub.requests.length;
+    stub.hold = (n) => rowOf(stub.requests[n - 1]!.input[0]!) === 0;
     const sync = performSync(rt.runtime.ctx, { dataSourceId, run });
     try {
-      await waitFor(() => inputsSince(first - 1) === ROWS);
+      await waitFor(() => inputsSince(before) === ROWS);
       // Nothing can be stored before the first batch's vectors: packs keep their rows' order.
       expect(await KnowledgePackModel.exists({ dataSourceId, run })).toBeNull();
     } finally {
