@@ -7,7 +7,8 @@
 // than the same words deep in a body (measured in bench/retrieval.ts; docs/CHAT.md).
 // A chunk's score also takes in its row: the whole row's BM25 (the row read as one text). A
 // paraphrased question rarely has all its words in one chunk, but often has them spread over the
-// page that answers it.
+// page that answers it. The terms' character 5-grams are indexed too, for a second ranking that
+// search.ts mixes in ("serializing" meets "serialization").
 import { terms } from './terms.ts';
 import { PostingLists, PostingReader, TermCounts, type PostingList } from './postings.ts';
 import { TextStore } from './textStore.ts';
@@ -305,12 +306,7 @@ export class Bm25Segment {
 
   /** Live chunks that hold a character n-gram (ngramsOf). */
   gramFrequency(gram: string): number {
-    const list = this.gramPostings.list(gram);
-    if (!list) return 0;
-    if (!this.deadRows) return list.count;
-    let n = 0;
-    for (const r = reader.reset(list); r.next(); ) if (!this.deadRows[this.rows[r.key]!]) n++;
-    return n;
+    return this.liveChunks(this.gramPostings.list(gram));
   }
 
   /** Adds this segment's n-gram BM25 for one query n-gram to `scores` (indexed by chunk). */
@@ -388,7 +384,11 @@ export class Bm25Segment {
   }
 
   documentFrequency(term: string): number {
-    const list = this.postings.list(term);
+    return this.liveChunks(this.postings.list(term));
+  }
+
+  /** The live chunks of a list of chunk entries. */
+  private liveChunks(list: PostingList | null): number {
     if (!list) return 0;
     if (!this.deadRows) return list.count;
     let n = 0;

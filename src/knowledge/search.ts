@@ -1,6 +1,7 @@
 // Searching a bot's segments (bm25.ts): BM25F over every segment with the statistics summed over
-// them, each chunk's row score added, optionally a share of the best score among its row's other candidates,
-// one chunk per section, and the hits' texts read last, for the hits only.
+// them, each chunk's row score added, the character 5-gram ranking mixed in, optionally a share of
+// the best score among its row's other candidates, one chunk per section, and the hits' texts read
+// last, for the hits only.
 import { DEFAULT_RETRIEVER, ngramsOf, type Bm25Segment, type ChunkRef, type IndexedChunk, type Scores } from './bm25.ts';
 import { nameWords, terms, type TermOptions } from './terms.ts';
 import { TopK } from './topK.ts';
