@@ -36,6 +36,8 @@ const METHODS: Record<string, Partial<RetrieverOptions>> = {
   'coverage rerank': { coverageRerank: DEFAULT_RETRIEVER.coverageRerank ? 0 : 1 },
   'coverage rerank 0.5': { coverageRerank: 0.5 },
   'coverage rerank 2': { coverageRerank: 2 },
+  'character n-grams': { ngramWeight: DEFAULT_RETRIEVER.ngramWeight ? 0 : 1.5 },
+  'judged on exact words': { wordEvidence: !DEFAULT_RETRIEVER.wordEvidence },
 };
 /** Passage size is the chunker's (a sync's) choice: measured here by re-chunking, not a retriever option. */
 const PASSAGE_SIZES = [800, 3000];

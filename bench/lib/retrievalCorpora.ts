@@ -49,8 +49,10 @@ export const CORPORA: Corpus[] = [
   { name: 'mercurius', kind: 'multi-page reference and guides of a GraphQL server plugin', pkg: 'fetch:mercurius@16.10.1', root: '', files: /^(?:README\.md|docs\/(?:[^/]+\/)*[^/]+\.md)$/, heldOut: false },
   { name: 'dotenv', kind: 'guide and FAQ in one page', pkg: 'fetch:dotenv@16.4.7', root: '', files: /^README\.md$/, heldOut: false },
   { name: 'eslint-import', kind: 'changelog, one section per release with Added, Fixed and Changed', pkg: 'fetch:eslint-plugin-import@2.31.0', root: '', files: /^CHANGELOG\.md$/, heldOut: false },
-  { name: 'semantic-release', kind: 'multi-page guide, configuration reference, FAQ and recipes of a release tool', pkg: 'fetch:semantic-release@24.2.9', root: '', files: /^(?:README\.md|docs\/(?:[^/]+\/)*[^/]+\.md)$/, heldOut: true },
-  { name: 'semver', kind: 'API reference of a version library in one page', pkg: 'fetch:semver@7.7.3', root: '', files: /^README\.md$/, heldOut: true },
+  { name: 'semantic-release', kind: 'multi-page guide, configuration reference, FAQ and recipes of a release tool', pkg: 'fetch:semantic-release@24.2.9', root: '', files: /^(?:README\.md|docs\/(?:[^/]+\/)*[^/]+\.md)$/, heldOut: false },
+  { name: 'semver', kind: 'API reference of a version library in one page', pkg: 'fetch:semver@7.7.3', root: '', files: /^README\.md$/, heldOut: false },
+  { name: 'jsdom', kind: 'manual of a DOM implementation in one page', pkg: 'fetch:jsdom@29.1.1', root: '', files: /^README\.md$/, heldOut: true },
+  { name: 'eslint-jest', kind: 'rule catalog of a lint plugin, one page per rule, and a setup README', pkg: 'fetch:eslint-plugin-jest@29.17.0', root: '', files: /^(?:README\.md|docs\/rules\/[^/]+\.md)$/, heldOut: true },
 ];
 
 const here = path.dirname(new URL(import.meta.url).pathname);

@@ -7,7 +7,8 @@
 // than the same words deep in a body (measured in bench/retrieval.ts; docs/CHAT.md).
 // A chunk's score also takes in its row: the whole row's BM25 (the row read as one text). A
 // paraphrased question rarely has all its words in one chunk, but often has them spread over the
-// page that answers it.
+// page that answers it. The terms' character 5-grams are indexed too, for a second ranking that
+// search.ts mixes in ("serializing" meets "serialization").
 import { terms } from './terms.ts';
 import { PostingLists, PostingReader, TermCounts, type PostingList } from './postings.ts';
 import { TextStore } from './textStore.ts';
@@ -41,6 +42,15 @@ export interface RetrieverOptions {
   feedback: boolean;
   /** Rerank the candidates by the share of the query's (idf-weighted) terms each one holds: score × coverage^this (0: off). */
   coverageRerank: number;
+  /**
+   * A second ranking mixed in at this weight (0: off): BM25 over the character 5-grams of the
+   * chunks' terms (the heading's counted twice), so "serializing" meets "serialization" and
+   * "configure" meets "configuration". Each ranking's scores are divided by its best before they
+   * are added; the answerer still judges a question on the passage its words alone rank first.
+   */
+  ngramWeight: number;
+  /** With n-grams mixed in, the answerer judges a question on the chunk its words alone rank first (search.ts Evidence). */
+  wordEvidence: boolean;
 }
 
 export const DEFAULT_RETRIEVER: RetrieverOptions = {
@@ -52,6 +62,8 @@ export const DEFAULT_RETRIEVER: RetrieverOptions = {
   questionWords: false,
   feedback: false,
   coverageRerank: 0,
+  ngramWeight: 1.5,
+  wordEvidence: true,
 };
 
 /** A list of small integers: a JS array while a segment is built, an Int32Array once compacted. */
@@ -97,13 +109,17 @@ export class Bm25Segment {
   private chunkTerms = new TermCounts();
   private headingTotal = 0;
   private bodyTotal = 0;
+  /** Per character n-gram of the terms (ids in the same vocabulary, NGRAM_MARK first): (chunk, 0, tf) entries; per chunk, its n-gram count. */
+  private gramPostings = new PostingLists(this.termIds);
+  private gramLengths: Ints = [];
+  private gramTotal = 0;
   private compacted = false;
   /**
    * Per row, 1 for rows this view masks out (a base segment seen through a newer run's manifest:
    * withoutRows), and what they held, so every statistic is the live chunks' alone.
    */
   private deadRows: Uint8Array | null = null;
-  private dead = { rows: 0, chunks: 0, heading: 0, body: 0 };
+  private dead = { rows: 0, chunks: 0, heading: 0, body: 0, grams: 0 };
   /** The chunks' vectors, in chunk order, when every chunk has one of the same model. */
   vectors: SegmentVectors | null = null;
 
@@ -161,6 +177,16 @@ export class Bm25Segment {
     }
     tf.clear();
     this.rowLengths[row]! += headingWords.length + bodyWords.length;
+    if (this.options.ngramWeight) {
+      let length = 0;
+      for (const [words, times] of [[headingWords, HEADING_GRAMS], [bodyWords, 1]] as const) {
+        for (const w of words) for (const g of ngramsOf(w)) (tf.add(this.termId(g), 0, times), (length += times));
+      }
+      for (const id of tf.touched) this.gramPostings.append(id, index, 0, tf.body[id]!);
+      tf.clear();
+      (this.gramLengths as number[]).push(length);
+      this.gramTotal += length;
+    }
   }
 
   private termId(term: string): number {
@@ -210,6 +236,8 @@ export class Bm25Segment {
     this.chunkTerms = this.pendingRowTerms = new TermCounts();
     this.postings.compact();
     this.rowPostings.compact();
+    this.gramPostings.compact();
+    this.gramLengths = Int32Array.from(this.gramLengths);
     this.lengths = Int32Array.from(this.lengths);
     this.sections = Int32Array.from(this.sections);
     this.rows = Int32Array.from(this.rows);
@@ -224,6 +252,7 @@ export class Bm25Segment {
     this.termIds = TermTable.of(this.termIds as Map<string, number>);
     this.postings.useIds(this.termIds);
     this.rowPostings.useIds(this.termIds);
+    this.gramPostings.useIds(this.termIds);
   }
 
   /**
@@ -236,7 +265,7 @@ export class Bm25Segment {
     if (!this.compacted) throw new Error('only a compacted segment is masked');
     const view = Object.assign(Object.create(Bm25Segment.prototype), this) as Bm25Segment;
     const deadRows = new Uint8Array(this.rowTotal);
-    const dead = { rows: 0, chunks: 0, heading: 0, body: 0 };
+    const dead = { rows: 0, chunks: 0, heading: 0, body: 0, grams: 0 };
     for (const row of rows) {
       if (deadRows[row]) continue;
       deadRows[row] = 1;
@@ -246,9 +275,10 @@ export class Bm25Segment {
         dead.chunks++;
         dead.heading += this.lengths[2 * doc]!;
         dead.body += this.lengths[2 * doc + 1]!;
+        dead.grams += this.gramLengths[doc] ?? 0;
       }
     }
-    Object.assign(view, { run, scratch: null, deadRows, dead });
+    Object.assign(view, { run, scratch: null, gramScratch: null, deadRows, dead });
     return view;
   }
 
@@ -268,6 +298,36 @@ export class Bm25Segment {
 
   get totalBodyLength(): number {
     return this.bodyTotal - this.dead.body;
+  }
+
+  get totalGramLength(): number {
+    return this.gramTotal - this.dead.grams;
+  }
+
+  /** Live chunks that hold a character n-gram (ngramsOf). */
+  gramFrequency(gram: string): number {
+    return this.liveChunks(this.gramPostings.list(gram));
+  }
+
+  /** Adds this segment's n-gram BM25 for one query n-gram to `scores` (indexed by chunk). */
+  accumulateGrams(gram: string, idf: number, averageLength: number, scores: Scores): void {
+    const list = this.gramPostings.list(gram);
+    if (!list) return;
+    const dead = this.deadRows;
+    for (const r = reader.reset(list); r.next(); ) {
+      const doc = r.key;
+      if (dead?.[this.rows[doc]!]) continue;
+      const tf = r.inBody;
+      scores.add(doc, (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * this.gramLengths[doc]!) / averageLength)));
+    }
+  }
+
+  private gramScratch: Scores | null = null;
+
+  /** A second score table, for the n-gram ranking (as `scores`). */
+  gramScores(): Scores {
+    if (!this.gramScratch || this.gramScratch.values.length < this.rows.length) this.gramScratch = new Scores(this.rows.length);
+    return this.gramScratch;
   }
 
   get rowCount(): number {
@@ -324,7 +384,11 @@ export class Bm25Segment {
   }
 
   documentFrequency(term: string): number {
-    const list = this.postings.list(term);
+    return this.liveChunks(this.postings.list(term));
+  }
+
+  /** The live chunks of a list of chunk entries. */
+  private liveChunks(list: PostingList | null): number {
     if (!list) return 0;
     if (!this.deadRows) return list.count;
     let n = 0;
@@ -378,6 +442,22 @@ export class Bm25Segment {
   text(doc: number): string {
     return this.texts.text(doc);
   }
+}
+
+/** Marks an n-gram in the vocabulary it shares with the terms, which never start so. */
+const NGRAM_MARK = '\u0001';
+/** A heading's n-grams count this many times (the n-gram ranking has one field). */
+const HEADING_GRAMS = 2;
+/** Letters in an n-gram, the word's ends marked: 5 ranked better than 3 or 4 over the retrieval bench's corpora (docs/CHAT.md). */
+const GRAM = 5;
+
+/** A term's character n-grams of GRAM letters, its ends marked, as vocabulary keys (`trees` → `_tree`, `trees`, `rees_`); a short term is one. */
+export function ngramsOf(term: string): string[] {
+  const marked = `_${term}_`;
+  if (marked.length <= GRAM) return [NGRAM_MARK + marked];
+  const out: string[] = [];
+  for (let i = 0; i + GRAM <= marked.length; i++) out.push(NGRAM_MARK + marked.slice(i, i + GRAM));
+  return out;
 }
 
 /** Posting lists are read start to end within one synchronous search, so one reader serves all. */

@@ -1,7 +1,8 @@
 // Searching a bot's segments (bm25.ts): BM25F over every segment with the statistics summed over
-// them, each chunk's row score added, optionally a share of the best score among its row's other candidates,
-// one chunk per section, and the hits' texts read last, for the hits only.
-import { DEFAULT_RETRIEVER, type Bm25Segment, type ChunkRef, type IndexedChunk } from './bm25.ts';
+// them, each chunk's row score added, the character 5-gram ranking mixed in, optionally a share of
+// the best score among its row's other candidates, one chunk per section, and the hits' texts read
+// last, for the hits only.
+import { DEFAULT_RETRIEVER, ngramsOf, type Bm25Segment, type ChunkRef, type IndexedChunk, type Scores } from './bm25.ts';
 import { nameWords, terms, type TermOptions } from './terms.ts';
 import { TopK } from './topK.ts';
 
@@ -12,6 +13,16 @@ export interface ScoredChunk extends IndexedChunk {
   unknown?: number;
   missingName?: boolean;
   unknownName?: boolean;
+  evidence?: Evidence;
+}
+/**
+ * The coverage and missing name of the chunk the question's own words rank first, when a mixed
+ * ranking (character n-grams) may rank another first: whether the documents answer the question is
+ * judged on exact words, which passages answer it on the mixed ranking. The same for every hit of a question.
+ */
+export interface Evidence {
+  coverage: number;
+  missingName: boolean;
 }
 /** A hit whose text is still in its segment (`withTexts` reads it). */
 export interface ScoredRef extends ChunkRef {
@@ -27,6 +38,7 @@ export interface ScoredRef extends ChunkRef {
   missingName?: boolean;
   /** Whether the question writes a name that no chunk holds ("… to Kubernetes" and no chunk says "kubernetes"): the same for every hit of a question. */
   unknownName?: boolean;
+  evidence?: Evidence;
 }
 
 /**
@@ -38,7 +50,7 @@ export function withTexts(hits: ScoredRef[]): ScoredChunk[] {
   for (const hit of hits) if (!segments.has(hit.segment)) segments.set(hit.segment, segments.size);
   const texts = new Map<ScoredRef, string>();
   for (const hit of [...hits].sort((a, b) => segments.get(a.segment)! - segments.get(b.segment)! || a.doc - b.doc)) texts.set(hit, hit.segment.text(hit.doc));
-  return hits.map((hit) => ({ chunkId: hit.chunkId, rowId: hit.rowId, heading: hit.heading, text: texts.get(hit)!, dataSourceId: hit.dataSourceId, score: hit.score, coverage: hit.coverage, unknown: hit.unknown, missingName: hit.missingName, unknownName: hit.unknownName }));
+  return hits.map((hit) => ({ chunkId: hit.chunkId, rowId: hit.rowId, heading: hit.heading, text: texts.get(hit)!, dataSourceId: hit.dataSourceId, score: hit.score, coverage: hit.coverage, unknown: hit.unknown, missingName: hit.missingName, unknownName: hit.unknownName, evidence: hit.evidence }));
 }
 
 export function searchSegments(segments: Bm25Segment[], query: string, limit: number): ScoredChunk[] {
@@ -64,10 +76,17 @@ export function searchRefs(segments: Bm25Segment[], query: string, limit: number
   // Keep a few times `limit` candidates, so that one chunk per section still leaves `limit` hits,
   // and enough of them that a row's other good chunks are among them.
   const k = Math.max(limit * 4, RERANK_DEPTH);
-  let ranked = rank(segments, stats, queryTerms, k);
+  const wordBest: Candidate[] = [];
+  let ranked = rank(segments, stats, queryTerms, k, wordBest);
   if (options.feedback && ranked.length) ranked = rank(segments, stats, [...queryTerms, ...feedbackTerms(ranked, stats, words, split)], k);
   ranked = shareRowScores(ranked, options.rowShare);
-  setCoverage(ranked, stats, words, nameWords(query, split), split);
+  const names = nameWords(query, split);
+  setCoverage(ranked, stats, words, names, split);
+  if (options.wordEvidence && wordBest.length && ranked.length) {
+    setCoverage(wordBest, stats, words, names, split);
+    const evidence = { coverage: wordBest[0]!.coverage!, missingName: wordBest[0]!.missingName! };
+    for (const c of ranked) c.evidence = evidence;
+  }
   if (options.coverageRerank) ranked = ranked.map((c) => ({ ...c, score: c.score * c.coverage! ** options.coverageRerank })).sort(byScore);
   // A section's chunks say one thing: the best one stands for it, so the passages differ.
   const seen = new Set<string>();
@@ -193,7 +212,7 @@ function shareRowScores(candidates: Candidate[], share: number): Candidate[] {
 }
 
 /** The best `k` chunks for the query's weighted terms, best first. */
-function rank(segments: Bm25Segment[], stats: CorpusStats, queryTerms: QueryTerm[], k: number): Candidate[] {
+function rank(segments: Bm25Segment[], stats: CorpusStats, queryTerms: QueryTerm[], k: number, wordBest: Candidate[] = []): Candidate[] {
   const options = segments[0]!.options;
   const total = stats.total;
   const average = {
@@ -221,6 +240,15 @@ function rank(segments: Bm25Segment[], stats: CorpusStats, queryTerms: QueryTerm
       }
       segments.forEach((s, i) => s.addRowScores(perSegment[i]!, rowScores[i]!, options.rowWeight));
     }
+    if (options.ngramWeight) {
+      let best: [number, number, number] = [0, -1, -1];
+      perSegment.forEach((scores, i) => {
+        for (const doc of scores.touched) if (scores.values[doc]! > best[0]) best = [scores.values[doc]!, i, doc];
+      });
+      const [score, i, doc] = best;
+      if (i >= 0) wordBest.push(candidate(segments, score, i, doc));
+      mixGrams(segments, stats, queryTerms, perSegment, options.ngramWeight);
+    }
     perSegment.forEach((scores, i) => {
       for (const doc of scores.touched) if (scores.values[doc]! > top.floor) top.push(scores.values[doc]!, i, doc);
     });
@@ -229,8 +257,48 @@ function rank(segments: Bm25Segment[], stats: CorpusStats, queryTerms: QueryTerm
   }
   return top
     .sorted()
-    .map(([score, i, doc]) => ({ ...segments[i]!.chunkRef(doc), dataSourceId: segments[i]!.dataSourceId, score, segment: segments[i]!, doc, section: `${i}:${segments[i]!.section(doc)}` }))
+    .map(([score, i, doc]) => candidate(segments, score, i, doc))
     .sort(byScore);
+}
+
+const candidate = (segments: Bm25Segment[], score: number, i: number, doc: number): Candidate => ({
+  ...segments[i]!.chunkRef(doc),
+  dataSourceId: segments[i]!.dataSourceId,
+  score,
+  segment: segments[i]!,
+  doc,
+  section: `${i}:${segments[i]!.section(doc)}`,
+});
+
+/**
+ * Mixes the n-gram ranking into the word ranking's scores: each divided by its best, the n-gram
+ * one times `weight`, added. It reorders the chunks that hold a word of the question: one that
+ * holds none is still no hit, so an identifier no chunk holds ("item3v0") finds nothing.
+ */
+function mixGrams(segments: Bm25Segment[], stats: CorpusStats, queryTerms: QueryTerm[], perSegment: Scores[], weight: number): void {
+  const grams = new Map<string, number>();
+  for (const [term, w] of queryTerms) for (const g of ngramsOf(term)) grams.set(g, Math.max(grams.get(g) ?? 0, w));
+  const total = stats.total;
+  const averageLength = segments.reduce((n, s) => n + s.totalGramLength, 0) / total || 1;
+  const gramScores = segments.map((s) => s.gramScores());
+  try {
+    for (const [gram, w] of grams) {
+      const df = segments.reduce((n, s) => n + s.gramFrequency(gram), 0);
+      if (!df) continue;
+      const idf = w * Math.log(1 + (total - df + 0.5) / (df + 0.5));
+      segments.forEach((s, i) => s.accumulateGrams(gram, idf, averageLength, gramScores[i]!));
+    }
+    const best = (tables: Scores[]) => tables.reduce((m, t) => t.touched.reduce((n, doc) => Math.max(n, t.values[doc]!), m), 0) || 1;
+    const wordBest = best(perSegment);
+    const gramBest = best(gramScores) / weight;
+    perSegment.forEach((scores, i) => {
+      for (const doc of scores.touched) scores.values[doc]! /= wordBest;
+      const g = gramScores[i]!;
+      for (const doc of g.touched) if (scores.values[doc]) scores.values[doc]! += g.values[doc]! / gramBest;
+    });
+  } finally {
+    for (const g of gramScores) g.release();
+  }
 }
 
 const byScore = (a: ScoredRef, b: ScoredRef) => b.score - a.score || a.chunkId.localeCompare(b.chunkId);

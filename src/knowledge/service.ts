@@ -12,6 +12,7 @@ import type { Embedder } from './embeddings.ts';
 import { joinVectors } from './vectors.ts';
 import type { Logger } from '../observability/logger.ts';
 import { KnowledgeSegmentModel } from './model.ts';
+import type { Evidence } from './search.ts';
 import { readCommitted, readPack, type Manifest, type ManifestRow } from './store.ts';
 
 export interface KnowledgeHit {
@@ -32,6 +33,8 @@ export interface KnowledgeHit {
   missingName?: boolean;
   /** Whether the question writes a name that no chunk of the bot's knowledge holds; keyword hits only. */
   unknownName?: boolean;
+  /** The coverage and missing name of the passage the question's own words rank first, when the ranking mixed in character n-grams (search.ts). */
+  evidence?: Evidence;
 }
 
 export interface SearchOptions {
@@ -258,7 +261,7 @@ export async function searchKnowledge(botId: string, query: string, opts: Search
   return hybridSearch(segments, embedded, query, queryVector, limit, embedder.minSimilarity).map(toHit);
 }
 
-const toHit = (h: ScoredChunk): KnowledgeHit => ({ chunkId: h.chunkId, text: h.text, heading: h.heading, score: h.score, rowId: h.rowId, dataSourceId: h.dataSourceId, coverage: h.coverage, unknown: h.unknown, missingName: h.missingName, unknownName: h.unknownName });
+const toHit = (h: ScoredChunk): KnowledgeHit => ({ chunkId: h.chunkId, text: h.text, heading: h.heading, score: h.score, rowId: h.rowId, dataSourceId: h.dataSourceId, coverage: h.coverage, unknown: h.unknown, missingName: h.missingName, unknownName: h.unknownName, evidence: h.evidence });
 
 /** Forgets a data source's in-memory segment (its stored knowledge is removed by the caller). */
 export function forgetSegment(dataSourceId: string): void {

@@ -61,12 +61,18 @@ export interface Confidence {
 }
 export const CONFIDENCE: Confidence = { unknownNames: true, minCoverage: MIN_COVERAGE, maxUnknown: MAX_UNKNOWN, nameCoverage: NAME_COVERAGE, relativeScore: RELATIVE_SCORE, newWords: NEW_WORDS };
 
-const strong = (hit: KnowledgeHit, c: Confidence) =>
-  hit.score > 0 &&
-  !(c.unknownNames && hit.unknownName) &&
-  (hit.coverage === undefined || hit.coverage >= c.minCoverage) &&
-  (hit.unknown === undefined || hit.unknown <= c.maxUnknown) &&
-  !(hit.missingName && (hit.coverage ?? 0) < c.nameCoverage);
+/** Judged on the passage the question's own words rank first (`evidence`), when the ranking mixed in more. */
+const strong = (hit: KnowledgeHit, c: Confidence) => {
+  const coverage = hit.evidence?.coverage ?? hit.coverage;
+  const missingName = hit.evidence?.missingName ?? hit.missingName;
+  return (
+    hit.score > 0 &&
+    !(c.unknownNames && hit.unknownName) &&
+    (coverage === undefined || coverage >= c.minCoverage) &&
+    (hit.unknown === undefined || hit.unknown <= c.maxUnknown) &&
+    !(missingName && (coverage ?? 0) < c.nameCoverage)
+  );
+};
 
 /**
  * The best passage, when it is strong, then up to two more when they score close to it: those are
