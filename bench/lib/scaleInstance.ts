@@ -293,11 +293,15 @@ process.on('message', async (msg: Message) => {
   if (msg.walPeak) process.send!({ walPeak: walPeak.take() });
   if (msg.gc) process.send!({ gc: gcTally.take() });
   if (msg.loop) process.send!({ loop: loopTally.take() });
-  if (msg.close) {
-    await worker?.stop();
-    await bench.close();
-    if (!keep) fs.rmSync(dir, { recursive: true, force: true });
-    process.exit(0);
-  }
+  if (msg.close) await close(0);
 });
+async function close(code: number): Promise<never> {
+  await worker?.stop();
+  await bench.close();
+  if (!keep) fs.rmSync(dir, { recursive: true, force: true });
+  process.exit(code);
+}
+// A bench that died without closing this instance: stop it, so its database is not left running
+// on a kept directory.
+process.once('disconnect', () => void close(1));
 process.send!({ ready: bench.baseUrl });

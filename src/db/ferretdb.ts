@@ -8,6 +8,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import lockfile from 'proper-lockfile';
 
 /** The patch's folder at the repository's root: two levels up from src/db, three from the compiled dist/src/db. */
 const PATCH_DIR = [2, 3]
@@ -139,6 +140,41 @@ export const COUNTED_INDEXES = [
 /** 64 MiB: 16 automatic checkpoints' worth of WAL (1,000 pages of 4 KiB each). */
 const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
 
+/** The lock's folder in a data directory; its time is renewed every STALE_MS / 2 while FerretDB runs. */
+const LOCK_NAME = 'ferretdb.lock';
+/**
+ * A lock not renewed for this long belongs to a launcher that died (its FerretDB is gone a second
+ * after it: the watchdog in startFerretDb): a start waits about that long for it before refusing.
+ */
+const LOCK_STALE_MS = 10_000;
+
+/**
+ * Two FerretDBs on one directory corrupt its SQLite files ("database disk image is malformed"):
+ * each keeps its own view of the collections' metadata and restarts the WAL on its own. So a start
+ * takes the directory's lock first and refuses while another launcher holds it. Returns the release,
+ * safe to call twice.
+ */
+async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(dataDir, {
+      lockfilePath: path.join(dataDir, LOCK_NAME),
+      realpath: false,
+      stale: LOCK_STALE_MS,
+      retries: { retries: 6, minTimeout: 500, maxTimeout: 2_000 },
+      // A renewal that came too late (an event loop blocked past STALE_MS) is reported, not thrown
+      // from a timer: FerretDB keeps serving this process.
+      onCompromised: (err) => process.emitWarning(`the lock of ${dataDir} was lost: ${err.message}`),
+    });
+    fs.chmodSync(path.join(dataDir, LOCK_NAME), 0o700);
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'ELOCKED') throw err;
+    throw new EmbeddedDbUnavailable(`${dataDir} is in use by another FerretDB (${LOCK_NAME} is held): stop it, or use another data directory`);
+  }
+  let released: Promise<void> | null = null;
+  return () => (released ??= release().catch(() => undefined));
+}
+
 export async function startFerretDb(opts: {
   dataDir: string;
   port?: number;
@@ -167,6 +203,7 @@ export async function startFerretDb(opts: {
   const port = opts.port ?? (await freePort());
   // Owner only: the SQLite files hold hook secrets in the clear, conversations and rows (F1).
   fs.mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  const unlock = await lockDataDir(opts.dataDir);
   const logFile = fs.openSync(path.join(opts.dataDir, 'ferretdb.log'), 'a', 0o600);
   const args = [
     '--handler=sqlite',
@@ -207,8 +244,10 @@ export async function startFerretDb(opts: {
   });
   fs.closeSync(logFile);
   let exited = false;
+  let unlocked: Promise<void> | null = null;
   child.once('exit', () => {
     exited = true;
+    unlocked = unlock();
   });
   const deadline = Date.now() + 15_000;
   while (!(await portAcceptsConnections(port))) {
@@ -219,12 +258,13 @@ export async function startFerretDb(opts: {
     }
     await new Promise((r) => setTimeout(r, 50));
   }
+  // Resolved once FerretDB is gone and its directory unlocked, so a new start can take it at once.
   const stop = () =>
     new Promise<void>((resolve) => {
       if (exited) return resolve();
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
       setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-    });
+    }).then(() => unlocked ?? unlock());
   return { uri: `mongodb://127.0.0.1:${port}/${opts.database ?? 'relay'}`, port, process: child, stop };
 }

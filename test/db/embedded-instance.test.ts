@@ -53,7 +53,8 @@ describe('the embedded database of a data directory', () => {
     expect(modeOf(dbDir)).toBe('700');
     const files = fs.readdirSync(dbDir);
     expect(files.some((f) => f.endsWith('.sqlite'))).toBe(true);
-    for (const file of files) expect([file, modeOf(path.join(dbDir, file))]).toEqual([file, '600']);
+    for (const file of files) expect([file, modeOf(path.join(dbDir, file))]).toEqual([file, fs.statSync(path.join(dbDir, file)).isDirectory() ? '700' : '600']);
+    expect(files).toContain('ferretdb.lock');
   });
 
   it('refuses a port taken by something that is not an embedded database', async () => {
