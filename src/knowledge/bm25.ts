@@ -7,8 +7,8 @@
 // than the same words deep in a body (measured in bench/retrieval.ts; docs/CHAT.md).
 // A chunk's score also takes in its row: the whole row's BM25 (the row read as one text). A
 // paraphrased question rarely has all its words in one chunk, but often has them spread over the
-// page that answers it. The terms' character 5-grams are indexed too, for a second ranking that
-// search.ts mixes in ("serializing" meets "serialization").
+// page that answers it. With `ngramWeight` the terms' character 5-grams are indexed too, for a
+// second ranking that search.ts mixes in ("serializing" meets "serialization"); off by default.
 import { terms } from './terms.ts';
 import { PostingLists, PostingReader, TermCounts, type PostingList } from './postings.ts';
 import { TextStore } from './textStore.ts';
@@ -62,7 +62,9 @@ export const DEFAULT_RETRIEVER: RetrieverOptions = {
   questionWords: false,
   feedback: false,
   coverageRerank: 0,
-  ngramWeight: 1.5,
+  // Off: at 1.5 it lifted cited recall on 8 of 19 tuning corpora but moved one held-out question,
+  // and at full size (bench/scale.ts) its postings took the API process past 1 GB (docs/CHAT.md).
+  ngramWeight: 0,
   wordEvidence: true,
 };
 

@@ -3,7 +3,7 @@
 // coverage the grounded answerer needs before it quotes a passage, and the share of a question no
 // chunk holds beyond which it quotes nothing, the coverage it needs of a passage that lacks a
 // name the question writes, and no quote at all for a question naming what no chunk holds; the
-// character 5-gram ranking mixed into the word ranking.
+// character 5-gram ranking mixed into the word ranking when turned on (off by default).
 import { describe, expect, it } from 'vitest';
 import { nameTerms, terms } from '../../src/knowledge/terms.ts';
 import { cleanMarkdown } from '../../src/knowledge/clean.ts';
@@ -116,6 +116,7 @@ describe('ranking', () => {
 });
 
 describe('character 5-grams mixed into the ranking', () => {
+  const ngrams = { ...DEFAULT_RETRIEVER, ngramWeight: 1.5 };
   const chunks = [
     { rowId: 'short', heading: 'Parsing', text: 'A document.' },
     { rowId: 'output', heading: 'Output', text: 'The serialization of the document includes the doctype and every node in it.' },
@@ -123,19 +124,19 @@ describe('character 5-grams mixed into the ranking', () => {
 
   it('ranks a chunk that writes another form of a question word above a shorter one that shares only the rest', () => {
     const question = 'How does serializing the document work?';
-    expect(searchSegments([segmentOf(chunks)], question, 5).map((h) => h.rowId)).toEqual(['output', 'short']);
-    expect(searchSegments([segmentOf(chunks, { ...DEFAULT_RETRIEVER, ngramWeight: 0 })], question, 5).map((h) => h.rowId)).toEqual(['short', 'output']);
+    expect(searchSegments([segmentOf(chunks, ngrams)], question, 5).map((h) => h.rowId)).toEqual(['output', 'short']);
+    expect(searchSegments([segmentOf(chunks)], question, 5).map((h) => h.rowId)).toEqual(['short', 'output']);
   });
 
   it('finds nothing for a word no chunk holds, however many of its 5-grams chunks hold', () => {
-    expect(searchSegments([segmentOf([{ rowId: 'item', heading: null, text: 'item3v1 is the current one.' }])], 'item3v0', 5)).toEqual([]);
+    expect(searchSegments([segmentOf([{ rowId: 'item', heading: null, text: 'item3v1 is the current one.' }], ngrams)], 'item3v0', 5)).toEqual([]);
   });
 
   it("carries the word ranking's best chunk's coverage and missing name as every hit's evidence", () => {
-    const found = searchSegments([segmentOf(chunks)], 'How does serializing the document work?', 5);
+    const found = searchSegments([segmentOf(chunks, ngrams)], 'How does serializing the document work?', 5);
     const wordBest = found.find((h) => h.rowId === 'short')!;
     for (const h of found) expect(h.evidence).toEqual({ coverage: wordBest.coverage, missingName: wordBest.missingName });
-    expect(searchSegments([segmentOf(chunks, { ...DEFAULT_RETRIEVER, ngramWeight: 0 })], 'document', 5)[0]!.evidence).toBeUndefined();
+    expect(searchSegments([segmentOf(chunks)], 'document', 5)[0]!.evidence).toBeUndefined();
   });
 });
 
