@@ -140,7 +140,7 @@ export const COUNTED_INDEXES = [
 /** 64 MiB: 16 automatic checkpoints' worth of WAL (1,000 pages of 4 KiB each). */
 const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
 
-/** The lock's folder in a data directory; its time is renewed every STALE_MS / 2 while FerretDB runs. */
+/** The lock's folder in a data directory; its time is renewed every LOCK_STALE_MS / 2 while FerretDB runs. */
 const LOCK_NAME = 'ferretdb.lock';
 /**
  * A lock not renewed for this long belongs to a launcher that died (its FerretDB is gone a second
@@ -149,10 +149,9 @@ const LOCK_NAME = 'ferretdb.lock';
 const LOCK_STALE_MS = 10_000;
 
 /**
- * Two FerretDBs on one directory corrupt its SQLite files ("database disk image is malformed"):
- * each keeps its own view of the collections' metadata and restarts the WAL on its own. So a start
- * takes the directory's lock first and refuses while another launcher holds it. Returns the release,
- * safe to call twice.
+ * Two FerretDBs on one directory corrupt its SQLite files (a bench instance left running beside the
+ * next one's ended in "database disk image is malformed"). So a start takes the directory's lock
+ * first and refuses while another launcher holds it. Returns the release, safe to call twice.
  */
 async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
   let release: () => Promise<void>;
