@@ -247,7 +247,7 @@ function rank(segments: Bm25Segment[], stats: CorpusStats, queryTerms: QueryTerm
       });
       const [score, i, doc] = best;
       if (i >= 0) wordBest.push(candidate(segments, score, i, doc));
-      mixGrams(segments, stats, queryTerms, perSegment, options.ngramWeight);
+      mixGrams(segments, stats, queryTerms, perSegment, score || 1, options.ngramWeight);
     }
     perSegment.forEach((scores, i) => {
       for (const doc of scores.touched) if (scores.values[doc]! > top.floor) top.push(scores.values[doc]!, i, doc);
@@ -271,11 +271,12 @@ const candidate = (segments: Bm25Segment[], score: number, i: number, doc: numbe
 });
 
 /**
- * Mixes the n-gram ranking into the word ranking's scores: each divided by its best, the n-gram
+ * Mixes the n-gram ranking into the word ranking's scores (`wordBest`: their best, or 1 when none
+ * scored): each divided by its best, the n-gram
  * one times `weight`, added. It reorders the chunks that hold a word of the question: one that
  * holds none is still no hit, so an identifier no chunk holds ("item3v0") finds nothing.
  */
-function mixGrams(segments: Bm25Segment[], stats: CorpusStats, queryTerms: QueryTerm[], perSegment: Scores[], weight: number): void {
+function mixGrams(segments: Bm25Segment[], stats: CorpusStats, queryTerms: QueryTerm[], perSegment: Scores[], wordBest: number, weight: number): void {
   const grams = new Map<string, number>();
   for (const [term, w] of queryTerms) for (const g of ngramsOf(term)) grams.set(g, Math.max(grams.get(g) ?? 0, w));
   const total = stats.total;
@@ -288,9 +289,7 @@ function mixGrams(segments: Bm25Segment[], stats: CorpusStats, queryTerms: Query
       const idf = w * Math.log(1 + (total - df + 0.5) / (df + 0.5));
       segments.forEach((s, i) => s.accumulateGrams(gram, idf, averageLength, gramScores[i]!));
     }
-    const best = (tables: Scores[]) => tables.reduce((m, t) => t.touched.reduce((n, doc) => Math.max(n, t.values[doc]!), m), 0) || 1;
-    const wordBest = best(perSegment);
-    const gramBest = best(gramScores) / weight;
+    const gramBest = (gramScores.reduce((m, t) => t.touched.reduce((n, doc) => Math.max(n, t.values[doc]!), m), 0) || 1) / weight;
     perSegment.forEach((scores, i) => {
       for (const doc of scores.touched) scores.values[doc]! /= wordBest;
       const g = gramScores[i]!;
