@@ -43,7 +43,7 @@ export interface Signals {
   missingIdf: number;
   /** The mean idf of the question's terms. */
   specificity: number;
-  /** The best passage's score over the most its terms could score (every known term saturated in chunk and row). */
+  /** The best passage's (word) score over the most the question's known terms could score, each saturated in chunk and row. */
   scoreShare: number;
   /** (best − second) / best, over distinct passages. */
   gap: number;
@@ -149,7 +149,7 @@ function answerSignals(out: ScoredRef[], stats: CorpusStats, words: string[], sp
     unknownTerms: words.length - known.length,
     missingIdf: Math.max(0, ...known.filter((w) => !held.has(w)).map((w) => stats.idf(w))) / top,
     specificity: words.reduce((n, w) => n + stats.idf(w), 0) / words.length / top,
-    scoreShare: most ? first!.score / most : 0,
+    scoreShare: most ? best.score / most : 0,
     gap: second ? (first!.score - second.score) / first!.score : 1,
     unknownName: !!first!.unknownName,
     missingName: !!best.missingName,
