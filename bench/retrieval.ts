@@ -11,7 +11,7 @@
 //   --citing 0.5/0.5,0.3/0       when a further passage is cited: its least score against the best, least share of new words
 //   --options '{"feedback":true}' retriever options over the defaults, for every variant
 //   --answerer '{"answerability":null}' the answerer's CONFIDENCE otherwise, as one more variant (null: the hand rules)
-//   --fit                        refit the answerability model (answerability.ts) over the corpora run, print it, and
+//   --fit                        refit the answerability model (answerability.ts) over the tuning corpora run, print it, and
 //                                give each corpus's figures with the model fitted without it (leave one corpus out)
 //   --check                      only check that every expected section exists in its corpus
 import { Bm25Segment, DEFAULT_RETRIEVER, type RetrieverOptions } from '../src/knowledge/bm25.ts';
@@ -202,7 +202,7 @@ for (const corpus of corpora) {
   }
   for (const [name, source, options, confidence = CONFIDENCE] of variants) {
     const { all, para, none, samples } = scoreRetriever(source, options, questions, confidence);
-    if (fit && !fitted.has(corpus.name)) fitted.set(corpus.name, samples);
+    if (fit && !corpus.heldOut && !fitted.has(corpus.name)) fitted.set(corpus.name, samples);
     const n = answerable.length;
     console.log(
       `  ${name.slice(0, 40).padEnd(40)} ${pct(all.at1, n)} ${pct(all.at3, n)} ${pct(all.cited, n)} ${(all.citedPassages / n).toFixed(2).padStart(5)}  | ${pct(para.at3, paraphrased)} ${pct(para.cited, paraphrased)} | ${pct(none.declined, unanswerable)} ${pct(all.declined, n)}`,
