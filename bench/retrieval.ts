@@ -7,16 +7,17 @@
 //   --corpora ai,commander       which corpora (default: every tuning corpus, the held-out ones left out)
 //   --held-out                   the held-out corpora too (score them once, at the end)
 //   --ablate <method>[,…]|all    each method turned the other way from the default, one at a time
-//   --min-coverage 0,0.6         the answerer's thresholds (grounded.ts CONFIDENCE) set otherwise too,
-//   --max-unknown 0.3,0.5        one at a time, or both: --confidence 0.3/0.5,0.25/0.4/0.5 (coverage/unknown[/name]);
-//   --name-coverage 0,0.5        the coverage a best passage that lacks a name of the question needs
+//   --confidence 0.3/0.5/0.5,…   the answerer's hand rules (grounded.ts, used without the model) at coverage/unknown/name
 //   --citing 0.5/0.5,0.3/0       when a further passage is cited: its least score against the best, least share of new words
 //   --options '{"feedback":true}' retriever options over the defaults, for every variant
-//   --answerer '{"unknownNames":false}' the answerer's CONFIDENCE otherwise, as one more variant
+//   --answerer '{"answerability":null}' the answerer's CONFIDENCE otherwise, as one more variant (null: the hand rules)
+//   --fit                        refit the answerability model (answerability.ts) over the tuning corpora run, print it, and
+//                                give each corpus's figures with the model fitted without it (leave one corpus out)
 //   --check                      only check that every expected section exists in its corpus
 import { Bm25Segment, DEFAULT_RETRIEVER, type RetrieverOptions } from '../src/knowledge/bm25.ts';
 import { searchSegments, type ScoredChunk } from '../src/knowledge/search.ts';
 import { composeGroundedReply, CONFIDENCE, type Confidence } from '../src/chat/answerers/grounded.ts';
+import { answerability, answerFeatures, type AnswerabilityModel } from '../src/chat/answerers/answerability.ts';
 import { machineLine } from './lib/runtime.ts';
 import { PlainBm25 } from './lib/plainBm25.ts';
 import { flag } from './lib/args.ts';
@@ -51,6 +52,60 @@ interface Tally {
 }
 const newTally = (): Tally => ({ at1: 0, at3: 0, cited: 0, citedPassages: 0, declined: 0 });
 
+/** --fit, per question: the model's inputs (null: no hit), whether it names what no chunk holds (refused first), is */
+/** answerable, refused by the hand rules, and answered by a cited passage when nothing is refused. */
+interface Sample { x: number[] | null; named: boolean; answerable: boolean; ruled: boolean; hit: boolean }
+const fit = process.argv.includes('--fit');
+const fitted = new Map<string, Sample[]>();
+const RULES: Confidence = { ...CONFIDENCE, answerability: null };
+const OPEN: Confidence = { ...CONFIDENCE, answerability: { bias: 1, weights: [], threshold: 0 } };
+/** The L2 penalty of the fit (leave-one-corpus-out over the 21 tuning corpora chose 0.1 among 0.03-10). */
+const LAMBDA = 0.1;
+
+/**
+ * Logistic regression by Newton's method, unanswerable questions weighted up to as many as the
+ * answerable ones; the threshold refuses no more answerable questions than the hand rules did.
+ */
+function fitModel(samples: Sample[]): AnswerabilityModel {
+  const rows = samples.filter((s) => s.x);
+  const answerable = rows.filter((s) => s.answerable).length;
+  const d = rows[0]!.x!.length + 1;
+  let beta = new Array<number>(d).fill(0);
+  for (let iter = 0; iter < 30; iter++) {
+    const m = Array.from({ length: d }, (_, i) => Array.from({ length: d + 1 }, (_, j) => (i === j && i ? LAMBDA : j === d && i ? LAMBDA * beta[i]! : 0)));
+    for (const s of rows) {
+      const x = [1, ...s.x!];
+      const p = 1 / (1 + Math.exp(-x.reduce((n, v, i) => n + v * beta[i]!, 0)));
+      const w = s.answerable ? 1 : answerable / (rows.length - answerable);
+      x.forEach((v, i) => x.forEach((u, j) => (m[i]![j]! += w * p * (1 - p) * v * u)));
+      x.forEach((v, i) => (m[i]![d]! += w * (p - Number(s.answerable)) * v));
+    }
+    // Gauss-Jordan elimination: m[i][d] / m[i][i] is then the Newton step.
+    for (let c = 0; c < d; c++) for (let r = 0; r < d; r++) if (r !== c) for (let k = d, f = m[r]![c]! / m[c]![c]!; k >= c; k--) m[r]![k]! -= f * m[c]![k]!;
+    beta = beta.map((b, i) => b - m[i]![d]! / m[i]![i]!);
+  }
+  const model = { bias: beta[0]!, weights: beta.slice(1), threshold: 0 };
+  const p = samples.filter((s) => s.answerable).map((s) => (s.x && !s.named ? answerability(s.x, model) : -1)).sort((a, b) => a - b);
+  return { ...model, threshold: p[samples.filter((s) => s.answerable && s.ruled).length] ?? 1 };
+}
+
+/** Each corpus with the model fitted without it, then the model fitted over them all. */
+function reportFit() {
+  const rate = (n: number, of: Sample[]) => pct(n, of.length);
+  console.log(`\nanswerability model, leave one corpus out (hand rules in brackets): refused answerable, cited, don't know`);
+  for (const [name, samples] of fitted) {
+    const model = fitModel([...fitted].filter(([n]) => n !== name).flatMap(([, s]) => s));
+    const ok = (s: Sample) => s.x !== null && !s.named && answerability(s.x, model) >= model.threshold;
+    const [a, u] = [samples.filter((s) => s.answerable), samples.filter((s) => !s.answerable)];
+    console.log(
+      `  ${name.padEnd(18)} ${rate(a.filter((s) => !ok(s)).length, a)} (${rate(a.filter((s) => s.ruled).length, a)}) ${rate(a.filter((s) => ok(s) && s.hit).length, a)} (${rate(a.filter((s) => !s.ruled && s.hit).length, a)}) ${rate(u.filter((s) => !ok(s)).length, u)} (${rate(u.filter((s) => s.ruled).length, u)})`,
+    );
+  }
+  const model = fitModel([...fitted.values()].flat());
+  const round = (x: number) => Number(x.toFixed(4));
+  console.log(`\nexport const ANSWERABILITY: AnswerabilityModel = ${JSON.stringify({ bias: round(model.bias), weights: model.weights.map(round), threshold: round(model.threshold) })};`);
+}
+
 /** One retriever over one corpus's chunks: its ranking and the answerer's citations. */
 function scoreRetriever(chunks: Chunk[], options: RetrieverOptions, questions: Question[], confidence: Confidence) {
   const segment = new Bm25Segment('corpus', 1, options);
@@ -59,9 +114,12 @@ function scoreRetriever(chunks: Chunk[], options: RetrieverOptions, questions: Q
   const all = newTally();
   const para = newTally();
   const none = newTally();
+  const samples: Sample[] = [];
   for (const q of questions) {
     const found: ScoredChunk[] = searchSegments([segment], q.q, CANDIDATES);
     const { used } = composeGroundedReply(found, undefined, confidence);
+    const signals = found[0]?.signals;
+    if (fit) samples.push({ x: signals ? answerFeatures(signals) : null, named: !!signals?.unknownName, answerable: q.rows.length > 0, ruled: !composeGroundedReply(found, undefined, RULES).used.length, hit: hits(q, composeGroundedReply(found, undefined, OPEN).used) });
     const tallies = q.rows.length ? (q.paraphrased ? [all, para] : [all]) : [none];
     const sections = sectionsOf(found);
     for (const t of tallies) {
@@ -72,7 +130,7 @@ function scoreRetriever(chunks: Chunk[], options: RetrieverOptions, questions: Q
       if (!used.length) t.declined++;
     }
   }
-  return { all, para, none };
+  return { all, para, none, samples };
 }
 
 function scorePlain(chunks: Chunk[], questions: Question[]) {
@@ -129,27 +187,26 @@ for (const corpus of corpora) {
   console.log(`  ${'retriever'.padEnd(40)} ${'@1'.padStart(7)} ${'@3'.padStart(7)} ${'@cited'.padStart(7)} ${'cited'.padStart(5)}  | para @3, @cited | don't know: unanswerable, answerable`);
   console.log(`  ${'plain BM25 (k1 1.2, b 0.75)'.padEnd(40)} ${pct(plain.all.at1, answerable.length)} ${pct(plain.all.at3, answerable.length)}  |  para @1 ${pct(plain.para.at1, paraphrased)}, @3 ${pct(plain.para.at3, paraphrased)}`);
   const variants: Array<[string, Chunk[], RetrieverOptions, Confidence?]> = [[flag('options') ? `relay ${flag('options')}` : 'relay (defaults)', chunks, base]];
-  for (const min of flag('min-coverage')?.split(',').map(Number) ?? []) variants.push([`  min coverage ${min}`, chunks, base, { ...CONFIDENCE, minCoverage: min }]);
   for (const pair of flag('confidence')?.split(',') ?? []) {
     const [minCoverage, maxUnknown, nameCoverage = CONFIDENCE.nameCoverage] = pair.split('/').map(Number) as [number, number, number?];
-    variants.push([`  coverage ${minCoverage}, unknown ${maxUnknown}, name ${nameCoverage}`, chunks, base, { ...CONFIDENCE, minCoverage, maxUnknown, nameCoverage }]);
+    variants.push([`  rules: coverage ${minCoverage}, unknown ${maxUnknown}, name ${nameCoverage}`, chunks, base, { ...CONFIDENCE, answerability: null, minCoverage, maxUnknown, nameCoverage }]);
   }
   for (const pair of flag('citing')?.split(',') ?? []) {
     const [relativeScore, newWords] = pair.split('/').map(Number) as [number, number];
     variants.push([`  cite at score ${relativeScore}, new words ${newWords}`, chunks, base, { ...CONFIDENCE, relativeScore, newWords }]);
   }
-  for (const min of flag('name-coverage')?.split(',').map(Number) ?? []) variants.push([`  name coverage ${min}`, chunks, base, { ...CONFIDENCE, nameCoverage: min }]);
   if (flag('answerer')) variants.push([`  answerer ${flag('answerer')}`, chunks, base, { ...CONFIDENCE, ...(JSON.parse(flag('answerer')!) as Partial<Confidence>) }]);
-  for (const max of flag('max-unknown')?.split(',').map(Number) ?? []) variants.push([`  max unknown ${max}`, chunks, base, { ...CONFIDENCE, maxUnknown: max }]);
   for (const m of methods) {
     if (m === 'passage size') for (const size of PASSAGE_SIZES) variants.push([`  chunks of ${size} characters`, chunksAt(size), base]);
     else variants.push([`  ${m} ${JSON.stringify(METHODS[m])}`, chunks, { ...base, ...METHODS[m] }]);
   }
   for (const [name, source, options, confidence = CONFIDENCE] of variants) {
-    const { all, para, none } = scoreRetriever(source, options, questions, confidence);
+    const { all, para, none, samples } = scoreRetriever(source, options, questions, confidence);
+    if (fit && !corpus.heldOut && !fitted.has(corpus.name)) fitted.set(corpus.name, samples);
     const n = answerable.length;
     console.log(
       `  ${name.slice(0, 40).padEnd(40)} ${pct(all.at1, n)} ${pct(all.at3, n)} ${pct(all.cited, n)} ${(all.citedPassages / n).toFixed(2).padStart(5)}  | ${pct(para.at3, paraphrased)} ${pct(para.cited, paraphrased)} | ${pct(none.declined, unanswerable)} ${pct(all.declined, n)}`,
     );
   }
 }
+if (fit) reportFit();

@@ -51,8 +51,10 @@ export const CORPORA: Corpus[] = [
   { name: 'eslint-import', kind: 'changelog, one section per release with Added, Fixed and Changed', pkg: 'fetch:eslint-plugin-import@2.31.0', root: '', files: /^CHANGELOG\.md$/, heldOut: false },
   { name: 'semantic-release', kind: 'multi-page guide, configuration reference, FAQ and recipes of a release tool', pkg: 'fetch:semantic-release@24.2.9', root: '', files: /^(?:README\.md|docs\/(?:[^/]+\/)*[^/]+\.md)$/, heldOut: false },
   { name: 'semver', kind: 'API reference of a version library in one page', pkg: 'fetch:semver@7.7.3', root: '', files: /^README\.md$/, heldOut: false },
-  { name: 'jsdom', kind: 'manual of a DOM implementation in one page', pkg: 'fetch:jsdom@29.1.1', root: '', files: /^README\.md$/, heldOut: true },
-  { name: 'eslint-jest', kind: 'rule catalog of a lint plugin, one page per rule, and a setup README', pkg: 'fetch:eslint-plugin-jest@29.17.0', root: '', files: /^(?:README\.md|docs\/rules\/[^/]+\.md)$/, heldOut: true },
+  { name: 'jsdom', kind: 'manual of a DOM implementation in one page', pkg: 'fetch:jsdom@29.1.1', root: '', files: /^README\.md$/, heldOut: false },
+  { name: 'eslint-jest', kind: 'rule catalog of a lint plugin, one page per rule, and a setup README', pkg: 'fetch:eslint-plugin-jest@29.17.0', root: '', files: /^(?:README\.md|docs\/rules\/[^/]+\.md)$/, heldOut: false },
+  { name: 'got', kind: 'API reference of an HTTP client in one page, one heading per option, with short guides, tips and an FAQ', pkg: 'fetch:got@11.8.6', root: '', files: /^readme\.md$/, heldOut: true },
+  { name: 'lint-staged', kind: 'guide to a git pre-commit tool in one page: setup, flags, configuration, examples and an FAQ', pkg: 'fetch:lint-staged@15.2.10', root: '', files: /^README\.md$/, heldOut: true },
 ];
 
 const here = path.dirname(new URL(import.meta.url).pathname);

@@ -71,7 +71,7 @@ export const DEFAULT_RETRIEVER: RetrieverOptions = {
 /** A list of small integers: a JS array while a segment is built, an Int32Array once compacted. */
 type Ints = number[] | Int32Array;
 
-const K1 = 1.2;
+export const K1 = 1.2;
 const B = 0.75;
 
 export class Bm25Segment {

@@ -1,8 +1,8 @@
 // Searching a bot's segments (bm25.ts): BM25F over every segment with the statistics summed over
 // them, each chunk's row score added, the character 5-gram ranking mixed in, optionally a share of
-// the best score among its row's other candidates, one chunk per section, and the hits' texts read
-// last, for the hits only.
-import { DEFAULT_RETRIEVER, ngramsOf, type Bm25Segment, type ChunkRef, type IndexedChunk, type Scores } from './bm25.ts';
+// the best score among its row's other candidates, one chunk per section, the signals the answerer
+// judges a question's answerability by, and the hits' texts read last, for the hits only.
+import { DEFAULT_RETRIEVER, K1, ngramsOf, type Bm25Segment, type ChunkRef, type IndexedChunk, type Scores } from './bm25.ts';
 import { nameWords, terms, type TermOptions } from './terms.ts';
 import { TopK } from './topK.ts';
 
@@ -14,6 +14,7 @@ export interface ScoredChunk extends IndexedChunk {
   missingName?: boolean;
   unknownName?: boolean;
   evidence?: Evidence;
+  signals?: Signals;
 }
 /**
  * The coverage and missing name of the chunk the question's own words rank first, when a mixed
@@ -24,6 +25,34 @@ export interface Evidence {
   coverage: number;
   missingName: boolean;
 }
+/**
+ * What the grounded answerer weighs to judge whether the documents answer a question at all
+ * (chat/answerers/answerability.ts), from the corpus's statistics only: the same for every hit of a
+ * question. Idfs are over the idf of a term one chunk holds, so each figure means the same on any corpus.
+ */
+export interface Signals {
+  /** The best passage's coverage (its evidence's, when the ranking mixed in character n-grams). */
+  coverage: number;
+  /** The best coverage among the first three passages. */
+  topCoverage: number;
+  /** The question's unknown share (ScoredRef.unknown). */
+  unknown: number;
+  /** How many of the question's terms no chunk holds. */
+  unknownTerms: number;
+  /** The highest idf among the terms the corpus holds but the best passage lacks (0 when it lacks none). */
+  missingIdf: number;
+  /** The mean idf of the question's terms. */
+  specificity: number;
+  /** The best passage's (word) score over the most the question's known terms could score, each saturated in chunk and row. */
+  scoreShare: number;
+  /** (best − second) / best, over distinct passages. */
+  gap: number;
+  unknownName: boolean;
+  missingName: boolean;
+  /** How many terms the question has. */
+  terms: number;
+}
+
 /** A hit whose text is still in its segment (`withTexts` reads it). */
 export interface ScoredRef extends ChunkRef {
   dataSourceId: string;
@@ -39,6 +68,7 @@ export interface ScoredRef extends ChunkRef {
   /** Whether the question writes a name that no chunk holds ("… to Kubernetes" and no chunk says "kubernetes"): the same for every hit of a question. */
   unknownName?: boolean;
   evidence?: Evidence;
+  signals?: Signals;
 }
 
 /**
@@ -50,7 +80,7 @@ export function withTexts(hits: ScoredRef[]): ScoredChunk[] {
   for (const hit of hits) if (!segments.has(hit.segment)) segments.set(hit.segment, segments.size);
   const texts = new Map<ScoredRef, string>();
   for (const hit of [...hits].sort((a, b) => segments.get(a.segment)! - segments.get(b.segment)! || a.doc - b.doc)) texts.set(hit, hit.segment.text(hit.doc));
-  return hits.map((hit) => ({ chunkId: hit.chunkId, rowId: hit.rowId, heading: hit.heading, text: texts.get(hit)!, dataSourceId: hit.dataSourceId, score: hit.score, coverage: hit.coverage, unknown: hit.unknown, missingName: hit.missingName, unknownName: hit.unknownName, evidence: hit.evidence }));
+  return hits.map((hit) => ({ chunkId: hit.chunkId, rowId: hit.rowId, heading: hit.heading, text: texts.get(hit)!, dataSourceId: hit.dataSourceId, score: hit.score, coverage: hit.coverage, unknown: hit.unknown, missingName: hit.missingName, unknownName: hit.unknownName, evidence: hit.evidence, signals: hit.signals }));
 }
 
 export function searchSegments(segments: Bm25Segment[], query: string, limit: number): ScoredChunk[] {
@@ -97,7 +127,34 @@ export function searchRefs(segments: Bm25Segment[], query: string, limit: number
     seen.add(section);
     out.push(hit);
   }
+  if (out.length) {
+    const signals = answerSignals(out, stats, words, split, options.wordEvidence && wordBest[0] ? wordBest[0] : ranked[0]!, options.rowWeight);
+    for (const hit of out) hit.signals = signals;
+  }
   return out;
+}
+
+/** The Signals of a question's hits (`best`: the chunk whose coverage judges it, ScoredRef.evidence). */
+function answerSignals(out: ScoredRef[], stats: CorpusStats, words: string[], split: TermOptions, best: Candidate, rowWeight: number): Signals {
+  // The idf of a term one chunk holds: the highest a known term can have.
+  const top = Math.log(1 + (stats.total - 0.5) / 1.5);
+  const known = words.filter((w) => stats.df(w));
+  const held = new Set(candidateTerms(best, split));
+  const most = known.reduce((n, w) => n + stats.idf(w), 0) * (K1 + 1) * (1 + rowWeight);
+  const [first, second] = out;
+  return {
+    coverage: best.coverage!,
+    topCoverage: Math.max(...out.slice(0, 3).map((h) => h.coverage ?? 0)),
+    unknown: first!.unknown ?? 0,
+    unknownTerms: words.length - known.length,
+    missingIdf: Math.max(0, ...known.filter((w) => !held.has(w)).map((w) => stats.idf(w))) / top,
+    specificity: words.reduce((n, w) => n + stats.idf(w), 0) / words.length / top,
+    scoreShare: most ? best.score / most : 0,
+    gap: second ? (first!.score - second.score) / first!.score : 1,
+    unknownName: !!first!.unknownName,
+    missingName: !!best.missingName,
+    terms: words.length,
+  };
 }
 
 /**

@@ -12,7 +12,7 @@ import type { Embedder } from './embeddings.ts';
 import { joinVectors } from './vectors.ts';
 import type { Logger } from '../observability/logger.ts';
 import { KnowledgeSegmentModel } from './model.ts';
-import type { Evidence } from './search.ts';
+import type { Evidence, Signals } from './search.ts';
 import { readCommitted, readPack, type Manifest, type ManifestRow } from './store.ts';
 
 export interface KnowledgeHit {
@@ -35,6 +35,8 @@ export interface KnowledgeHit {
   unknownName?: boolean;
   /** The coverage and missing name of the passage the question's own words rank first, when the ranking mixed in character n-grams (search.ts). */
   evidence?: Evidence;
+  /** What the grounded answerer weighs to judge whether the documents answer the question (search.ts); keyword hits only. */
+  signals?: Signals;
 }
 
 export interface SearchOptions {
@@ -261,7 +263,7 @@ export async function searchKnowledge(botId: string, query: string, opts: Search
   return hybridSearch(segments, embedded, query, queryVector, limit, embedder.minSimilarity).map(toHit);
 }
 
-const toHit = (h: ScoredChunk): KnowledgeHit => ({ chunkId: h.chunkId, text: h.text, heading: h.heading, score: h.score, rowId: h.rowId, dataSourceId: h.dataSourceId, coverage: h.coverage, unknown: h.unknown, missingName: h.missingName, unknownName: h.unknownName, evidence: h.evidence });
+const toHit = (h: ScoredChunk): KnowledgeHit => ({ chunkId: h.chunkId, text: h.text, heading: h.heading, score: h.score, rowId: h.rowId, dataSourceId: h.dataSourceId, coverage: h.coverage, unknown: h.unknown, missingName: h.missingName, unknownName: h.unknownName, evidence: h.evidence, signals: h.signals });
 
 /** Forgets a data source's in-memory segment (its stored knowledge is removed by the caller). */
 export function forgetSegment(dataSourceId: string): void {

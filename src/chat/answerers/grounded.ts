@@ -5,6 +5,7 @@ import type { KnowledgeHit } from '../../knowledge/service.ts';
 import { terms } from '../../knowledge/terms.ts';
 import { countTokens } from '../tokens.ts';
 import { readablePassage } from './passage.ts';
+import { ANSWERABILITY, answerability, type AnswerabilityModel } from './answerability.ts';
 import type { AnswerInput, Answerer, PowerUp, TurnPart } from './types.ts';
 
 export const NO_ANSWER = "I don't know the answer to that: I could not find it in the information I have.";
@@ -46,6 +47,12 @@ export const NAME_COVERAGE = 0.5;
 /** What a best passage needs before it is quoted (bench/retrieval.ts sets it otherwise to measure). */
 export interface Confidence {
   /**
+   * The model that judges whether the documents answer the question (answerability.ts), for hits
+   * that carry the ranking's signals, after `unknownNames`; null, or a hit without them (a passage
+   * only the embeddings found first), falls back on the rules below.
+   */
+  answerability: AnswerabilityModel | null;
+  /**
    * Nothing is quoted when the question writes a name that no chunk of the bot's knowledge holds
    * ("… to Kubernetes", "… over IPFS"): the documents never mention what it asks about, however well
    * a passage matches the rest of it (knowledge/search.ts unknownName; docs/CHAT.md).
@@ -59,10 +66,11 @@ export interface Confidence {
   /** A further passage's least share of words the passages before it did not have. */
   newWords: number;
 }
-export const CONFIDENCE: Confidence = { unknownNames: true, minCoverage: MIN_COVERAGE, maxUnknown: MAX_UNKNOWN, nameCoverage: NAME_COVERAGE, relativeScore: RELATIVE_SCORE, newWords: NEW_WORDS };
+export const CONFIDENCE: Confidence = { answerability: ANSWERABILITY, unknownNames: true, minCoverage: MIN_COVERAGE, maxUnknown: MAX_UNKNOWN, nameCoverage: NAME_COVERAGE, relativeScore: RELATIVE_SCORE, newWords: NEW_WORDS };
 
 /** Judged on the passage the question's own words rank first (`evidence`), when the ranking mixed in more. */
 const strong = (hit: KnowledgeHit, c: Confidence) => {
+  if (c.answerability && hit.signals) return hit.score > 0 && !(c.unknownNames && hit.unknownName) && answerability(hit.signals, c.answerability) >= c.answerability.threshold;
   const coverage = hit.evidence?.coverage ?? hit.coverage;
   const missingName = hit.evidence?.missingName ?? hit.missingName;
   return (
