@@ -48,7 +48,7 @@ import { MongoClient } from 'mongodb';
 import { machineLine } from './lib/runtime.ts';
 import { endpointProbes, p99RatioInterval, summarize, timeSamples, type Probe } from './lib/probes.ts';
 import { syncAndWait } from './lib/sync.ts';
-import { ADMIN_TOKEN, GATEWAY_SECRET, clientFor, markdown, patientDispatcher, words, type GcTally, type LoopTally, type Seeded, type TenantKeys } from './lib/scaleTenant.ts';
+import { ADMIN_TOKEN, GATEWAY_SECRET, clientFor, markdown, patientDispatcher, type GcTally, type LoopTally, type Seeded, type TenantKeys } from './lib/scaleTenant.ts';
 import { child } from './lib/child.ts';
 import { flag } from './lib/args.ts';
 
@@ -322,9 +322,9 @@ for (let run = 1; run <= RUNS; run++) {
     const reply = await bigApi.chat.sendMessage({ message });
     return { ms: performance.now() - t, sources: reply.sources.length };
   };
-  // Words of the rows' own prose, so the questions find passages.
-  const firstQuestion = await ask(`What about ${words(5)}?`);
-  const nextQuestion = await ask(`How do ${words(5)} relate?`);
+  // Each names an item the edit above wrote ("# Item <n>"), found once the re-sync indexed it; in the rows' own words, as any other makes the bot refuse.
+  const firstQuestion = await ask(`What is the warranty of item ${run * 1_000_000 + 7}?`);
+  const nextQuestion = await ask(`How do I return item ${run * 1_000_000 + 8}?`);
   const afterChat = await big.ask<{ apiRss: number }>({ stats: true }, 'stats');
   print(
     `Sync start ${syncStart.toFixed(1)} ms; re-sync of ${edited.length} edited rows (1 %) ${(resync / 1000).toFixed(2)} s; ` +
