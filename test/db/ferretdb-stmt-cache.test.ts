@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFerretDb, type EmbeddedDb } from '../../src/db/ferretdb.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-stmtcache-'));
+type Item = { _id: number; a?: number | number[]; s?: string; t?: number; n?: number; u?: number };
 const servers: EmbeddedDb[] = [];
 const clients: MongoClient[] = [];
 
@@ -38,7 +39,7 @@ async function workload(db: Db): Promise<unknown[]> {
       out.push({ error: e.code, message: e.message });
     }
   };
-  const col = () => db.collection<{ _id: number; [key: string]: unknown }>('items');
+  const col = () => db.collection<Item>('items');
   for (let round = 0; round < 3; round++) {
     for (let i = 0; i < 60; i++) await answer(() => col().insertOne({ _id: i, a: i % 7, s: `s${i % 5}`, t: round }));
     await answer(() => col().insertMany(Array.from({ length: 40 }, (_, i) => ({ _id: 100 + i, a: [i % 3, 9], s: 'many' }))));
@@ -62,7 +63,7 @@ async function workload(db: Db): Promise<unknown[]> {
     await answer(() => col().drop());
     await answer(() => col().find({ _id: { $in: [4, 5] } }).toArray());
     await answer(() => col().countDocuments({}));
-    await answer(() => db.collection('other').insertOne({ _id: round } as never));
+    await answer(() => db.collection<Item>('other').insertOne({ _id: round }));
   }
   await answer(() => db.collection('other').find({}).toArray());
   return out;
