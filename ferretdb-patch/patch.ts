@@ -15,6 +15,7 @@ import { projection } from './projection/edits.ts';
 import { pushdown } from './pushdown/edits.ts';
 import { resourceTracking } from './resource-tracking/edits.ts';
 import { sjson } from './sjson/edits.ts';
+import { stmtCache } from './stmt-cache/edits.ts';
 import type { PatchTopic } from './topic.ts';
 import { updateBatch } from './update-batch/edits.ts';
 import { walRestart } from './wal-restart/edits.ts';
@@ -35,7 +36,13 @@ const TOPICS: Record<string, PatchTopic> = {
   projection,
   nan,
   'probe-cache': probeCache,
+  'stmt-cache': stmtCache,
 };
+
+/** The dependency modules the concerns patch: directory in FerretDB's tree -> module@version. */
+export function patchedModules(): Record<string, string> {
+  return Object.assign({}, ...Object.values(TOPICS).map((topic) => topic.modules ?? {}));
+}
 
 /** Applies the edits and copies the added Go files into a writable copy of FerretDB's source. */
 export function applyPatch(work: string): void {

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { applyPatch } from './patch.ts';
+import { applyPatch, patchedModules } from './patch.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -24,15 +24,14 @@ export function findGo(): string | undefined {
  * zip lacks build/version/version.txt, without which the binary panics at start.
  */
 export function preparePatchedSource(go: string): string {
-  const download = spawnSync(go, ['mod', 'download', '-json', `${UPSTREAM.module}@${UPSTREAM.version}`], {
-    encoding: 'utf8',
-    env: { ...process.env, GOFLAGS: '-mod=mod' },
-  });
-  if (download.status !== 0) throw new Error(`go mod download failed:\n${download.stdout}${download.stderr}`);
-  const moduleDir = JSON.parse(download.stdout).Dir as string;
+  const moduleDir = downloadModule(go, `${UPSTREAM.module}@${UPSTREAM.version}`);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-ferretdb-src-'));
   try {
     fs.cpSync(moduleDir, work, { recursive: true });
+    // A patched dependency goes in the tree too; the patch's go.mod edit points FerretDB at it.
+    for (const [dir, module] of Object.entries(patchedModules())) {
+      fs.cpSync(downloadModule(go, module), path.join(work, dir), { recursive: true });
+    }
     spawnSync('chmod', ['-R', 'u+w', work]);
     fs.writeFileSync(path.join(work, 'build', 'version', 'version.txt'), `${UPSTREAM.version}\n`);
     applyPatch(work);
@@ -41,4 +40,14 @@ export function preparePatchedSource(go: string): string {
     fs.rmSync(work, { recursive: true, force: true });
     throw err;
   }
+}
+
+/** The directory of `module@version` in Go's module cache, downloaded first if need be. */
+function downloadModule(go: string, moduleAtVersion: string): string {
+  const download = spawnSync(go, ['mod', 'download', '-json', moduleAtVersion], {
+    encoding: 'utf8',
+    env: { ...process.env, GOFLAGS: '-mod=mod' },
+  });
+  if (download.status !== 0) throw new Error(`go mod download failed:\n${download.stdout}${download.stderr}`);
+  return JSON.parse(download.stdout).Dir as string;
 }

@@ -186,6 +186,8 @@ export async function startFerretDb(opts: {
   atomicUpdates?: boolean;
   /** false: the pushdown's probes ask SQLite every time instead of keeping their answers (benches' other side). */
   probeCache?: boolean;
+  /** false: SQLite compiles every statement afresh instead of each connection keeping its compiled ones (the statement-cache test's oracle). */
+  stmtCache?: boolean;
   /** true: every SQL statement is logged to DIR/ferretdb.log as JSON (bench/reads.ts reads it). */
   logSql?: boolean;
   /** true: each attempt of the WAL restart loop is logged to DIR/ferretdb.log as JSON (the WAL test reads it). */
@@ -239,6 +241,7 @@ export async function startFerretDb(opts: {
       ...(opts.walLog ? { RELAY_FERRETDB_WAL_LOG: '1' } : {}),
       ...(opts.atomicUpdates === false ? { RELAY_FERRETDB_ATOMIC_UPDATES: 'off' } : {}),
       ...(opts.probeCache === false ? { RELAY_FERRETDB_PROBE_CACHE: 'off' } : {}),
+      ...(opts.stmtCache === false ? { RELAY_FERRETDB_STMT_CACHE: 'off' } : {}),
     },
   });
   fs.closeSync(logFile);
