@@ -154,16 +154,18 @@ describe('embedded database WAL', () => {
     expect(size()).toBeLessThanOrEqual(LIMIT);
   });
 
-  it('restarts while readers overlap without a pause, and never without the restart loop', { timeout: 120_000 }, async () => {
+  it('restarts while readers overlap without a pause, more often and with a smaller peak than without the restart loop', { timeout: 120_000 }, async () => {
     const withLoop = await writeBesideReaders(client, path.join(dir, 'walsize.sqlite-wal'));
-    // The control: the same build with the loop off, where no moment without a reader comes.
+    // The control: the same build with the loop off, under the same relay of readers.
     const controlDir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-wal-control-'));
     const control = await startFerretDb({ dataDir: controlDir, database: 'control', walSizeLimit: LIMIT, walRestart: false });
     const controlClient = await MongoClient.connect(control.uri);
     try {
       const without = await writeBesideReaders(controlClient, path.join(controlDir, 'control.sqlite-wal'));
-      expect(without.restarts).toBe(0);
-      expect(without.peak).toBeGreaterThan(40 * 10 ** 6);
+      // SQLite restarts the WAL by itself in the rare moment when a new reader's snapshot begins at a
+      // fully checkpointed WAL (such a reader pins no frame), so the control may see one; the loop
+      // restarts it every 2,000 frames (here 53 MB peak and no restart without it, 14-21 MB and 3-4 with it).
+      expect(without.restarts).toBeLessThan(withLoop.restarts);
       expect(withLoop.peak).toBeLessThan(without.peak);
     } finally {
       await controlClient.close();
