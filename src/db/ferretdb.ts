@@ -188,7 +188,7 @@ export async function startFerretDb(opts: {
   probeCache?: boolean;
   /** false: SQLite compiles every statement afresh instead of each connection keeping its compiled ones (the statement-cache test's oracle). */
   stmtCache?: boolean;
-  /** true: every SQL statement is logged to DIR/ferretdb.log as JSON (bench/reads.ts reads it). */
+  /** true: every SQL statement is logged to DIR/ferretdb.log as JSON (the pushdown, counts and probe-cache tests read it). */
   logSql?: boolean;
   /** true: each attempt of the WAL restart loop is logged to DIR/ferretdb.log as JSON (the WAL test reads it). */
   walLog?: boolean;
