@@ -202,6 +202,44 @@ func (c *conn) relayContext(ctx context.Context, done *int32) (stop func(), err 
 
 // relayQuery is stmt.query for a cacheable text; ok is false when it must run the upstream way.
 func (s *stmt) relayQuery(ctx context.Context, args []driver.NamedValue) (r driver.Rows, ok bool, err error) {
+	res, ok, err := s.relayDo(ctx, args, func(pstmt uintptr, allocs []uintptr, rc int) (any, error) {
+		rows, err := newRows(s.c, pstmt, allocs, rc == sqlite3.SQLITE_DONE)
+		if err != nil {
+			// newRows has finalized the statement and freed the values.
+			return nil, err
+		}
+
+		rows.relayKey = s.relayKey
+
+		return rows, nil
+	})
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+
+	return res.(*rows), true, nil
+}
+
+// relayExec is stmt.exec for a cacheable text; ok is false when it must run the upstream way.
+func (s *stmt) relayExec(ctx context.Context, args []driver.NamedValue) (r driver.Result, ok bool, err error) {
+	res, ok, err := s.relayDo(ctx, args, func(pstmt uintptr, allocs []uintptr, rc int) (any, error) {
+		res, err := newResult(s.c)
+		s.c.relayRelease(s.relayKey, pstmt, allocs)
+
+		return res, err
+	})
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+
+	return res.(*result), true, nil
+}
+
+// relayDo is what relayQuery and relayExec share: the context's check and interrupt, a kept (or
+// freshly compiled) statement, relayRun with `then`, and the context's error when it ended meanwhile
+// (rows already made are closed, giving their statement back). ok is false when the text must run
+// the upstream way.
+func (s *stmt) relayDo(ctx context.Context, args []driver.NamedValue, then func(pstmt uintptr, allocs []uintptr, rc int) (any, error)) (res any, ok bool, err error) {
 	var done int32
 
 	stop, err := s.c.relayContext(ctx, &done)
@@ -219,17 +257,7 @@ func (s *stmt) relayQuery(ctx context.Context, args []driver.NamedValue) (r driv
 		return nil, true, err
 	}
 
-	res, err := s.relayRun(pstmt, args, func(pstmt uintptr, allocs []uintptr, rc int) (any, error) {
-		rows, err := newRows(s.c, pstmt, allocs, rc == sqlite3.SQLITE_DONE)
-		if err != nil {
-			// newRows has finalized the statement and freed the values.
-			return nil, err
-		}
-
-		rows.relayKey = s.relayKey
-
-		return rows, nil
-	})
+	res, err = s.relayRun(pstmt, args, then)
 
 	if atomic.LoadInt32(&done) != 0 {
 		if rows, _ := res.(*rows); rows != nil {
@@ -243,44 +271,7 @@ func (s *stmt) relayQuery(ctx context.Context, args []driver.NamedValue) (r driv
 		return nil, true, err
 	}
 
-	return res.(*rows), true, nil
-}
-
-// relayExec is stmt.exec for a cacheable text; ok is false when it must run the upstream way.
-func (s *stmt) relayExec(ctx context.Context, args []driver.NamedValue) (r driver.Result, ok bool, err error) {
-	var done int32
-
-	stop, err := s.c.relayContext(ctx, &done)
-	if err != nil {
-		return nil, true, err
-	}
-	defer stop()
-
-	pstmt, fallback, err := s.c.relayTake(s.relayKey, s.psql)
-	if fallback {
-		return nil, false, nil
-	}
-
-	if err != nil {
-		return nil, true, err
-	}
-
-	res, err := s.relayRun(pstmt, args, func(pstmt uintptr, allocs []uintptr, rc int) (any, error) {
-		res, err := newResult(s.c)
-		s.c.relayRelease(s.relayKey, pstmt, allocs)
-
-		return res, err
-	})
-
-	if atomic.LoadInt32(&done) != 0 {
-		return nil, true, ctx.Err()
-	}
-
-	if err != nil {
-		return nil, true, err
-	}
-
-	return res.(*result), true, nil
+	return res, true, nil
 }
 
 // relayRun binds args and takes the first step; then `then` owns the statement. On an error the
