@@ -1,8 +1,8 @@
 // Which rows a sync must look at. Every row write logs the row id first (RowChangeModel); a sync
 // reads the log of its source and then only those rows, by `_id`, so a re-sync costs what changed,
 // not the size of the source (FerretDB v1 scans a collection for anything but an `_id` lookup).
-// A manifest committed before the log existed, or a log longer than a share of the source, falls
-// back to reading every row.
+// A log that may lack changes since the learned manifest (PendingChanges.complete), or one longer
+// than a share of the source, falls back to reading every row.
 import type { Manifest } from '../knowledge/store.ts';
 import { trusted } from '../db/connection.ts';
 import { timeOrderedId } from '../clock.ts';
@@ -16,9 +16,9 @@ const SCAN_ABOVE_SHARE = 0.2;
  */
 const UNLANDED_AFTER_MS = 10 * 60_000;
 
-export interface PendingChanges {
+export interface PendingChanges<E extends SizeEntry = LogEntry> {
   /** The log entries read; those the committed sync learned are then removed (settledEntries). */
-  entries: LogEntry[];
+  entries: E[];
   /**
    * The log holds every change since the learned manifest: the manifest was committed by a sync
    * that followed the log, or nothing was ever learned and the source was born with the log.
@@ -38,28 +38,32 @@ export async function logRowChanges(dataSourceId: string, rows: Array<{ id: stri
   await RowChangeModel.collection.insertOne(entry as never);
 }
 
-type LogEntry = { _id: string; rowIds?: string[]; bytes?: number[]; hashes?: string[] };
+/** A log entry as stored: its rows, and the bytes and content hash each holds after the write. */
+type LogEntry = { _id: string; rowIds: string[]; bytes: number[]; hashes: string[] };
+type SizeEntry = Omit<LogEntry, 'hashes'>;
 
 /** The source's log, oldest first; `sizesOnly` leaves out the hashes (a third of an entry), which only a sync's commit reads. */
-export function readChangeLog(dataSourceId: string, opts: { sizesOnly?: boolean } = {}): Promise<LogEntry[]> {
+export function readChangeLog(dataSourceId: string, opts: { sizesOnly: true }): Promise<SizeEntry[]>;
+export function readChangeLog(dataSourceId: string): Promise<LogEntry[]>;
+export function readChangeLog(dataSourceId: string, opts: { sizesOnly?: boolean } = {}): Promise<SizeEntry[]> {
   const fields = opts.sizesOnly ? { rowIds: 1, bytes: 1 } : { rowIds: 1, bytes: 1, hashes: 1 };
-  return RowChangeModel.find({ dataSourceId }, fields).sort({ _id: 1 }).lean<LogEntry[]>();
+  return RowChangeModel.find({ dataSourceId }, fields).sort({ _id: 1 }).lean<SizeEntry[]>();
 }
 
-export async function pendingChanges(ds: { _id: string; rowLog?: boolean | null }, learned: Pick<Manifest, 'run' | 'tracked'>): Promise<PendingChanges> {
+export async function pendingChanges(ds: { _id: string; rowLog: boolean }, learned: Pick<Manifest, 'run' | 'tracked'>): Promise<PendingChanges> {
   return changesIn(ds, learned, await readChangeLog(ds._id));
 }
 
 /** The changes `entries` (the source's change log, oldest first) record since `learned`. */
-export function changesIn(ds: { rowLog?: boolean | null }, learned: Pick<Manifest, 'run' | 'tracked'>, entries: LogEntry[]): PendingChanges {
+export function changesIn<E extends SizeEntry>(ds: { rowLog: boolean }, learned: Pick<Manifest, 'run' | 'tracked'>, entries: E[]): PendingChanges<E> {
   const rows = new Map<string, number>();
-  for (const e of entries) (e.rowIds ?? []).forEach((id, i) => rows.set(id, e.bytes?.[i] ?? 0));
+  for (const e of entries) e.rowIds.forEach((id, i) => rows.set(id, e.bytes[i]!));
   const complete = learned.tracked === true || (learned.run === 0 && ds.rowLog === true);
   return { entries, complete, rows };
 }
 
 /** The rows to read one by one, or null when one scan of the source is cheaper or the log incomplete. */
-export function rowsToRead(changes: PendingChanges, learned: Manifest): string[] | null {
+export function rowsToRead(changes: PendingChanges<SizeEntry>, learned: Manifest): string[] | null {
   const learnedRows = Object.keys(learned.rows).length;
   if (!changes.complete || changes.rows.size > Math.max(50, learnedRows * SCAN_ABOVE_SHARE)) return null;
   return [...changes.rows.keys()];
@@ -73,16 +77,13 @@ const loggedAt = (entryId: string) => parseInt(entryId.slice(0, 8) + entryId.sli
  * entry logged (deleted: not learned). A write is logged before it lands, so a sync can read the
  * log, then the row before the write lands, and learn the old content; clearing that entry would
  * leave the row stale until its next write. Such an entry stays, and the next sync reads the row
- * again. Entries from before hashes were logged are done as soon as read.
+ * again.
  */
 export function settledEntries(changes: PendingChanges, learnedHash: (rowId: string) => string | undefined, nowMs: number): string[] {
-  const latest = new Map<string, string | undefined>();
-  for (const e of changes.entries) (e.rowIds ?? []).forEach((id, i) => latest.set(id, e.hashes?.[i]));
-  const settled = (id: string) => {
-    const logged = latest.get(id);
-    return logged === undefined || logged === (learnedHash(id) ?? '');
-  };
-  return changes.entries.filter((e) => nowMs - loggedAt(e._id) > UNLANDED_AFTER_MS || (e.rowIds ?? []).every(settled)).map((e) => e._id);
+  const latest = new Map<string, string>();
+  for (const e of changes.entries) e.rowIds.forEach((id, i) => latest.set(id, e.hashes[i]!));
+  const settled = (id: string) => latest.get(id) === (learnedHash(id) ?? '');
+  return changes.entries.filter((e) => nowMs - loggedAt(e._id) > UNLANDED_AFTER_MS || e.rowIds.every(settled)).map((e) => e._id);
 }
 
 /** After a commit: removes the entries it is done with (settledEntries); the rest stay for the next sync. */

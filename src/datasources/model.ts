@@ -34,8 +34,8 @@ const DataSourceSchema = new Schema(
     syncTrigger: { type: String, default: null },
     lastError: { type: String, default: null },
     lastResults: { type: ResultsSchema, default: null },
-    /** Every row write of this source is in the change log (sources created since the log exists). */
-    rowLog: { type: Boolean, default: false },
+    /** Every row write of this source is in the change log (changes.ts); set when the source is created. */
+    rowLog: { type: Boolean, required: true },
   },
   { versionKey: false },
 );
@@ -96,12 +96,12 @@ const RowChangeSchema = new Schema(
     dataSourceId: { type: String, required: true },
     rowIds: { type: [String], required: true },
     /** UTF-8 bytes each row holds after the write (0: deleted), for the storage-token estimate. */
-    bytes: { type: [Number], default: undefined },
+    bytes: { type: [Number], required: true },
     /**
      * Content hash each row holds after the write ('' deleted), so a sync can tell a logged write
-     * that had not landed when it read the row (changes.ts). Absent on entries before 2026-11-27.
+     * that had not landed when it read the row (changes.ts).
      */
-    hashes: { type: [String], default: undefined },
+    hashes: { type: [String], required: true },
   },
   { versionKey: false },
 );

@@ -3,8 +3,6 @@
 // document (`${manifestId}:${k}`), so one row's state is one small `_id` read instead of the whole
 // manifest (0.3 s CPU to decode at 100,000 rows). All of them carry
 // the run, so the commit cleanup, discardRun and removeKnowledge (store.ts) remove buckets with headers.
-// Manifests committed before 2026-11-27 are one document with the rows inside: still read (whole,
-// as before) until the next commit writes the split form.
 import { inflateRawSync } from 'node:zlib';
 import { KnowledgeManifestModel, KnowledgeSegmentModel } from './model.ts';
 import { trusted } from '../db/connection.ts';
@@ -25,15 +23,15 @@ export interface ManifestRow {
 export interface Manifest {
   run: number;
   /** Committed by a sync that follows the rows' change log (datasources/changes.ts). */
-  tracked?: boolean;
+  tracked: boolean;
   rows: Record<string, ManifestRow>;
   /** pack id → chunks it holds (live or not), for compaction */
   packs: Record<string, number>;
-  /** Buckets its rows are stored in; absent when stored whole (before 2026-11-27). */
-  buckets?: number;
+  /** Buckets its rows are stored in (0 for the empty manifest of a source never committed). */
+  buckets: number;
 }
-/** The header document's content; `rows` only in the whole form of before 2026-11-27. */
-type Stored = Omit<Manifest, 'rows'> & { rows?: Record<string, ManifestRow> };
+/** The header document's content: the manifest less its rows, which are in the buckets. */
+type Header = Omit<Manifest, 'rows'>;
 type Rows = Record<string, ManifestRow>;
 /**
  * A bucket as stored: its rows' states in columns, `e` only when some row has vectors. Cheaper than an
@@ -78,7 +76,7 @@ function addColumns(columns: Columns, into: Rows, shared = new Map<string, strin
 /** Rows per bucket: a get decodes one bucket (~35 KB deflated, ~1 ms CPU). */
 export const BUCKET_ROWS = 1000;
 
-export const emptyManifest = (): Manifest => ({ run: 0, rows: {}, packs: {} });
+export const emptyManifest = (): Manifest => ({ run: 0, tracked: false, rows: {}, packs: {}, buckets: 0 });
 export const bucketCount = (rows: number) => Math.max(1, Math.ceil(rows / BUCKET_ROWS));
 const bucketIds = (manifestId: string, buckets: number) => Array.from({ length: buckets }, (_, k) => `${manifestId}:${k}`);
 
@@ -98,7 +96,7 @@ const decode = <T>(data: Buffer | { buffer: Uint8Array }): T =>
  * main thread is otherwise idle then), and written only once they are done, so a manifest never
  * names a pack that is not stored.
  */
-export async function writeManifest(dataSourceId: string, manifest: Manifest & { buckets: number }, after: Promise<void> = Promise.resolve()): Promise<string> {
+export async function writeManifest(dataSourceId: string, manifest: Manifest, after: Promise<void> = Promise.resolve()): Promise<string> {
   const { run, rows, buckets, ...head } = manifest;
   const manifestId = `${dataSourceId}:${run}`;
   let docs: Array<{ _id: string; dataSourceId: string; run: number; data: Buffer }>;
@@ -119,7 +117,7 @@ export async function writeManifest(dataSourceId: string, manifest: Manifest & {
 /** Garbage collection of a manifest no segment references any more: its header and buckets. */
 export async function deleteManifest(dataSourceId: string, manifest: Pick<Manifest, 'run' | 'buckets'>): Promise<void> {
   const manifestId = `${dataSourceId}:${manifest.run}`;
-  await KnowledgeManifestModel.deleteMany({ _id: trusted({ $in: [manifestId, ...bucketIds(manifestId, manifest.buckets ?? 0)] }) });
+  await KnowledgeManifestModel.deleteMany({ _id: trusted({ $in: [manifestId, ...bucketIds(manifestId, manifest.buckets)] }) });
 }
 
 /**
@@ -132,8 +130,7 @@ export async function readCommitted(dataSourceId: string): Promise<Manifest> {
     if (!segment) return emptyManifest();
     const doc = await KnowledgeManifestModel.findById(segment.manifestId).lean();
     if (!doc) return emptyManifest();
-    const stored = decode<Stored>(doc.data);
-    if (stored.rows || !stored.buckets) return { ...stored, rows: stored.rows ?? {} };
+    const stored = decode<Header>(doc.data);
     const rows: Rows = {};
     const shared = new Map<string, string>();
     let found = 0;
@@ -166,8 +163,7 @@ class Decoded<T> {
     this.entries.delete(id);
   }
 }
-/** Headers (whole manifests of the old form are megabytes: few kept) and buckets (~150 KB decoded). */
-const headerCache = new Decoded<Stored | null>(4);
+/** Buckets (~150 KB decoded). */
 const bucketCache = new Decoded<Rows | null>(64);
 const readDoc = async <T>(id: string, otherwise: T): Promise<T> => {
   const doc = await KnowledgeManifestModel.findById(id).lean();
@@ -178,10 +174,10 @@ const readBucket = async (id: string) => {
   return columns && addColumns(columns, {});
 };
 
-/** The committed header of a source (whole in the old form), or null. */
-export async function readHeader(dataSourceId: string): Promise<Readonly<Stored> | null> {
+/** The committed header of a source, or null. */
+export async function readHeader(dataSourceId: string): Promise<Header | null> {
   const segment = await KnowledgeSegmentModel.findById(dataSourceId, { manifestId: 1 }).lean();
-  return segment ? headerCache.get(segment.manifestId, () => readDoc<Stored | null>(segment.manifestId, null)) : null;
+  return segment ? readDoc<Header | null>(segment.manifestId, null) : null;
 }
 
 /**
@@ -191,15 +187,7 @@ export async function readHeader(dataSourceId: string): Promise<Readonly<Stored>
 export async function readCommittedRow(dataSourceId: string, rowId: string, retry = true): Promise<Readonly<ManifestRow> | undefined> {
   const segment = await KnowledgeSegmentModel.findById(dataSourceId, { manifestId: 1, buckets: 1 }).lean();
   if (!segment) return undefined;
-  const { manifestId } = segment;
-  let count = segment.buckets;
-  if (!count) {
-    // A segment committed before 2026-11-27: its manifest says which form it has.
-    const header = await headerCache.get(manifestId, () => readDoc<Stored | null>(manifestId, null));
-    if (!header?.buckets) return header?.rows?.[rowId];
-    count = header.buckets;
-  }
-  const id = `${manifestId}:${bucketOf(rowId, count)}`;
+  const id = `${segment.manifestId}:${bucketOf(rowId, segment.buckets)}`;
   const bucket = await bucketCache.get(id, () => readBucket(id));
   if (bucket) return bucket[rowId];
   bucketCache.forget(id);

@@ -14,13 +14,10 @@ const SegmentSchema = new Schema(
     run: { type: Number, required: true },
     manifestId: { type: String, required: true },
     totalDocuments: { type: Number, required: true },
-    /**
-     * The live manifest's `tracked` (store.ts), so a sync start learns it without reading the
-     * manifest (megabytes for a large source). Absent on segments committed before 2026-11-27.
-     */
-    tracked: { type: Boolean, required: false },
-    /** The live manifest's bucket count (manifest.ts), so a row's get reads its bucket at once. Absent before 2026-11-27. */
-    buckets: { type: Number, required: false },
+    /** The live manifest's `tracked` (store.ts), so a sync start learns it without reading the manifest. */
+    tracked: { type: Boolean, required: true },
+    /** The live manifest's bucket count (manifest.ts), so a row's get reads its bucket at once. */
+    buckets: { type: Number, required: true },
   },
   { versionKey: false },
 );

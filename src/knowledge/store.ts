@@ -21,16 +21,10 @@ const COMPACT_BELOW = 0.5;
 const decode = <T>(data: Buffer | { buffer: Uint8Array }): T =>
   JSON.parse(inflateRawSync(Buffer.isBuffer(data) ? data : Buffer.from(data.buffer)).toString('utf8')) as T;
 
-/**
- * The committed run and whether its manifest follows the change log, from the segment alone. A
- * segment committed before it held `tracked` has its manifest's header read (cached per manifest).
- */
+/** The committed run and whether its manifest follows the change log, from the segment alone. */
 export async function committedState(dataSourceId: string): Promise<Pick<Manifest, 'run' | 'tracked'>> {
   const segment = await KnowledgeSegmentModel.findById(dataSourceId, { run: 1, tracked: 1 }).lean();
-  if (!segment) return { run: 0 };
-  if (typeof segment.tracked === 'boolean') return { run: segment.run, tracked: segment.tracked };
-  const header = await readHeader(dataSourceId);
-  return header ? { run: header.run, tracked: header.tracked } : { run: 0 };
+  return segment ? { run: segment.run, tracked: segment.tracked } : { run: 0, tracked: false };
 }
 
 const bytesOf = (data: Buffer | { buffer: Uint8Array }) => (Buffer.isBuffer(data) ? data : Buffer.from(data.buffer));
@@ -225,7 +219,7 @@ async function removeRunsBetween(dataSourceId: string, base: number, run: number
 export async function discardRun(dataSourceId: string, run: number): Promise<void> {
   const header = await readHeader(dataSourceId);
   if (!header || header.run <= run) return;
-  const live = header?.packs ?? {};
+  const live = header.packs;
   const packs = await KnowledgePackModel.find({ ...ofSource(dataSourceId), run }, { _id: 1 }).lean();
   const dead = packs.map((p) => String(p._id)).filter((id) => !(id in live));
   if (dead.length) await KnowledgePackModel.deleteMany({ _id: trusted({ $in: dead }) });

@@ -2,9 +2,9 @@
 // (component ≈ integer × scale). Packs are written with 12-bit integers, two to three bytes
 // (`vectors12`): every stored byte costs FerretDB CPU at sync (base64 in its JSON, which SQLite parses
 // again for the `_id` index; docs/BENCHMARKS.md, issue 18), and 12 bits keep vector recall@10
-// against an exhaustive Float32 scan at 1.000 on bench/chat.ts's clustered vectors. Packs of session
-// 27 hold 16-bit integers (`vectors16`), still read. One byte per dimension was measured and
-// dropped: its rounding (about 3e-4 on a dot product) reorders near-equal neighbours (recall 0.978).
+// against an exhaustive Float32 scan at 1.000 on bench/chat.ts's clustered vectors. One byte per
+// dimension was measured and dropped: its rounding (about 3e-4 on a dot product) reorders
+// near-equal neighbours (recall 0.978).
 // A segment holds and scores the integers as stored (vectors.ts).
 
 /** Largest integer of each width; the scale maps a vector's largest |component| onto it. */

@@ -14,11 +14,6 @@ export function generateWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
-/** Whether a Standard Webhooks library can decode this secret (hooks made before issue 19 have url-safe base64). */
-export function isStandardWebhookSecret(secret: string): boolean {
-  return /^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret);
-}
-
 function digest(secret: string): Buffer {
   return createHash('sha256').update(secret, 'utf8').digest();
 }

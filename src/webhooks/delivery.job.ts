@@ -157,7 +157,7 @@ export async function perform(deps: DeliveryDeps, deliveryId: string): Promise<P
   if (delivery.fresh) await DeliveryModel.updateOne({ _id: delivery.id, fresh: true }, { $set: { fresh: false } });
   if (!(await claimAttempt(deps, delivery.id, number, now))) return later(new Date(now.getTime() + deps.leaseMs));
   // Signed now, with the current secret: regenerating it invalidates signatures of queued retries.
-  const request = signedRequest(delivery.request, { secret: hook.secret, deliveryId: delivery.id, event: delivery.event, now, standardWebhooks: hook.standardWebhooks ?? false });
+  const request = signedRequest(delivery.request, { secret: hook.secret, deliveryId: delivery.id, event: delivery.event, now, standardWebhooks: hook.standardWebhooks });
   const res = await deps.outbound.send(request);
   return recordResult(deps, delivery, number, res);
 }

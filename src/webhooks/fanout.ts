@@ -98,7 +98,7 @@ export class FanOut {
       if (failure !== undefined) return item.failed(failure);
       item.done(
         own.flatMap(({ hook, doc, existed }) =>
-          existed || doc.status !== 'pending' ? [] : [{ delivery: doc as unknown as Delivery, secret: hook.secret, standardWebhooks: hook.standardWebhooks ?? false, lane: laneOf(hook), record }],
+          existed || doc.status !== 'pending' ? [] : [{ delivery: doc as unknown as Delivery, secret: hook.secret, standardWebhooks: hook.standardWebhooks, lane: laneOf(hook), record }],
         ),
       );
     });

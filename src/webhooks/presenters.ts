@@ -10,13 +10,8 @@ export const presentWebhook = (h: Webhook) => ({
   enabled: h.enabled,
   url: h.url,
   dataSourceIds: h.dataSourceIds,
-  customPayload: {
-    enabled: h.customPayload?.enabled ?? false,
-    method: h.customPayload?.method ?? 'POST',
-    headers: h.customPayload?.headers ?? {},
-    body: h.customPayload?.body ?? '',
-  },
-  standardWebhooks: h.standardWebhooks ?? false,
+  customPayload: { enabled: h.customPayload.enabled, method: h.customPayload.method, headers: h.customPayload.headers, body: h.customPayload.body },
+  standardWebhooks: h.standardWebhooks,
   /** null: the service's schedule (the spec's 30 s, 1 min, 2 min, 4 min). */
   retryDelaysSeconds: h.retryDelaysSeconds ?? null,
   /** null: WEBHOOK_HOOK_CONCURRENCY. */

@@ -31,9 +31,9 @@ export function buildDeliveryRequest(hook: Pick<Webhook, 'url' | 'customPayload'
 
 function renderRequest(hook: Pick<Webhook, 'url' | 'customPayload'>, payload: Record<string, unknown>, limits: RequestLimits): BuiltRequest {
   const custom = hook.customPayload;
-  if (custom?.enabled) {
-    const method = (custom.method ?? 'POST') as OutboundMethod;
-    const rendered = renderCustomRequest({ url: hook.url, headers: (custom.headers ?? {}) as Record<string, string>, body: method === 'GET' ? null : (custom.body ?? '') }, payload, limits);
+  if (custom.enabled) {
+    const method = custom.method as OutboundMethod;
+    const rendered = renderCustomRequest({ url: hook.url, headers: custom.headers as Record<string, string>, body: method === 'GET' ? null : custom.body }, payload, limits);
     return {
       request: { method, url: rendered.url, headers: rendered.headers, body: rendered.body ?? '' },
       unresolved: rendered.unresolved,

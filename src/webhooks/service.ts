@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import { timeOrderedId } from '../clock.ts';
 import { AppError } from '../http/errors.ts';
 import { paginate, type Page, type PageQuery } from '../http/pagination.ts';
-import { generateWebhookSecret, isStandardWebhookSecret } from '../security/secrets.ts';
+import { generateWebhookSecret } from '../security/secrets.ts';
 import { blockedHostReason } from '../outbound/addressPolicy.ts';
 import { getBot } from '../platform/service.ts';
 import { fixedOrigin } from './templates.ts';
@@ -97,10 +97,6 @@ export async function updateWebhook(ctx: AppContext, botId: string, webhookId: s
   const dataSourceIds =
     input.dataSourceIds !== undefined ? [...new Set(input.dataSourceIds)] : SCOPED_TYPES.includes(type) ? current.dataSourceIds : [];
   checkScope(type, dataSourceIds);
-  // Receivers' libraries cannot decode an older url-safe secret, so the headers would never verify.
-  if (input.standardWebhooks && !isStandardWebhookSecret(current.secret)) {
-    throw new AppError('conflict', 'This hook\'s secret predates Standard Webhooks support: regenerate the secret, then turn the headers on');
-  }
   const set: Record<string, unknown> = { type, dataSourceIds };
   for (const key of ['url', 'enabled', 'customPayload', 'standardWebhooks', 'concurrency', 'ratePerSecond'] as const) if (input[key] !== undefined) set[key] = input[key];
   // null goes back to the service's schedule; deliveries already created keep theirs.

@@ -46,12 +46,12 @@ export async function sendTest(ctx: Pick<AppContext, 'clock'>, outbound: Outboun
     const error = { code: err.reason, message: err.message };
     const doc = unsendableDocument({ id: deliveryId, event: { id: testEventId(deliveryId), botId, type: hook.type }, webhookId: hook.id, url: hook.url, now: ctx.clock.now() }, error);
     await DeliveryModel.create({ ...doc, event: hook.type, test: true });
-    const method = hook.customPayload?.enabled ? (hook.customPayload.method ?? 'POST') : 'POST';
+    const method = hook.customPayload.enabled ? hook.customPayload.method : 'POST';
     return { deliveryId, request: { method, url: hook.url }, status: null, body: '', bodyTruncated: false, durationMs: 0, unresolved: [], error };
   }
   const { request, unresolved } = built;
   const startedAt = ctx.clock.now();
-  const res = await outbound.send(signedRequest(request, { secret: hook.secret, deliveryId, event: hook.type, test: true, now: startedAt, standardWebhooks: hook.standardWebhooks ?? false }));
+  const res = await outbound.send(signedRequest(request, { secret: hook.secret, deliveryId, event: hook.type, test: true, now: startedAt, standardWebhooks: hook.standardWebhooks }));
   const finishedAt = ctx.clock.now();
   deliveriesMetric.inc({ outcome: res.ok ? 'succeeded' : 'failed', attempt: '1', test: 'true' });
   // The row first, then its result: a result never stands without its delivery.

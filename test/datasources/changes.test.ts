@@ -1,7 +1,7 @@
 // Re-syncs follow the rows' change log (src/datasources/changes.ts): each row write logs its row,
 // a sync reads only the logged rows and clears the entries it learned from. Proven here through
 // the API with the sync job run in this process; bench/sync.ts measures what it saves.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { useTestRuntime } from '../helpers/harness.ts';
 import { createTenant, publicApi, type Tenant } from '../helpers/factories.ts';
 import { DataSourceModel, DataSourceRowModel, RowChangeModel, RowContentModel } from '../../src/datasources/model.ts';
@@ -57,7 +57,7 @@ describe('sync follows the change log', () => {
     expect(await sync(id)).toMatchObject({ modifiedRows: 0, unmodifiedRows: 6, totalDataSourceRows: 6 });
   });
 
-  it('reads only the logged rows once a tracked manifest exists, and every row for one committed before the log', async () => {
+  it('reads only the logged rows once a tracked manifest exists', async () => {
     const id = await createDataSource(api);
     await api('post', '/data-sources/row', { dataSourceId: id, dataSourceRows: rows(4, 'c') }).expect(200);
     await sync(id);
@@ -67,15 +67,9 @@ describe('sync follows the change log', () => {
     await editBehindTheLog(second!.id, '# Hidden\n\nChanged behind the log.');
     await api('put', '/data-sources/row', { dataSourceId: id, dataSourceRows: [{ id: first!.id, name: 'c-0.md', content: '# Seen\n\nChanged through the API.' }] }).expect(200);
     expect(await sync(id)).toMatchObject({ modifiedRows: 1, unmodifiedRows: 3 });
-
-    // A manifest from before the log (no `tracked`): the sync reads every row and finds the hidden change.
-    const segment = await KnowledgeSegmentModel.findById(id).lean();
+    const segment = (await KnowledgeSegmentModel.findById(id).lean())!;
+    expect(segment.tracked).toBe(true);
     const { readCommitted } = await import('../../src/knowledge/store.ts');
-    const manifest = await readCommitted(id);
-    delete manifest.tracked;
-    const { deflateRawSync } = await import('node:zlib');
-    await KnowledgeManifestModel.updateOne({ _id: segment!.manifestId }, { $set: { data: deflateRawSync(Buffer.from(JSON.stringify(manifest))) } });
-    expect(await sync(id)).toMatchObject({ modifiedRows: 1, unmodifiedRows: 3, totalDataSourceRows: 4 });
     expect((await readCommitted(id)).tracked).toBe(true);
   });
 
@@ -118,10 +112,8 @@ describe('sync follows the change log', () => {
     expect(await estimateSyncTokens({ ...ds, rowLog: false })).toEqual({ tokens: 200, modifiedRows: 2 });
   });
 
-  it('estimates a synced source from its segment and log alone, and follows the manifest of a segment committed before it kept `tracked`', async () => {
+  it('estimates a synced source from its segment and log alone, and from its rows when the segment is not tracked', async () => {
     const { estimateSyncTokens } = await import('../../src/datasources/sync.ts');
-    const { readCommitted } = await import('../../src/knowledge/store.ts');
-    const { deflateRawSync } = await import('node:zlib');
     const content = 'y'.repeat(400); // 100 tokens
     /** A synced two-row source with one row changed through the API and the other behind the log. */
     const syncedWithChanges = async () => {
@@ -138,22 +130,16 @@ describe('sync follows the change log', () => {
 
     const current = await syncedWithChanges();
     expect((await KnowledgeSegmentModel.findById(current).lean())!.tracked).toBe(true);
-    // The log alone: the row changed behind it is not counted.
+    // The segment and the log alone (no manifest document is read): the row changed behind the log is not counted.
+    const manifestReads = vi.spyOn(KnowledgeManifestModel, 'findById');
     expect(await estimate(current)).toEqual({ tokens: 101, modifiedRows: 1 });
+    expect(manifestReads).not.toHaveBeenCalled();
+    manifestReads.mockRestore();
 
-    // Committed before segments kept `tracked`, by a sync that followed the log: the manifest says so.
-    const upgraded = await syncedWithChanges();
-    await KnowledgeSegmentModel.collection.updateOne({ _id: upgraded } as never, { $unset: { tracked: '' } });
-    expect(await estimate(upgraded)).toEqual({ tokens: 101, modifiedRows: 1 });
-
-    // Committed before the log: every row is read, and the change behind the log is counted too.
-    const older = await syncedWithChanges();
-    const segment = (await KnowledgeSegmentModel.findById(older).lean())!;
-    const manifest = await readCommitted(older);
-    delete manifest.tracked;
-    await KnowledgeManifestModel.updateOne({ _id: segment.manifestId }, { $set: { data: deflateRawSync(Buffer.from(JSON.stringify(manifest))) } });
-    await KnowledgeSegmentModel.collection.updateOne({ _id: older } as never, { $unset: { tracked: '' } });
-    expect(await estimate(older)).toEqual({ tokens: 301, modifiedRows: 2 });
+    // The segment's `tracked` decides: one that is not reads every row, and counts the change behind the log too.
+    const untracked = await syncedWithChanges();
+    await KnowledgeSegmentModel.updateOne({ _id: untracked }, { $set: { tracked: false } });
+    expect(await estimate(untracked)).toEqual({ tokens: 301, modifiedRows: 2 });
   });
   describe('a logged write that lands after the sync read its row', () => {
     /** The two halves of a row update (rows.ts): the log entry, and later the write itself. */

@@ -1,8 +1,6 @@
 // The committed manifest stored in buckets (knowledge/manifest.ts): a row's get reads its own
-// bucket, not the whole manifest (concurrent first gets share one read); a manifest of the old
-// whole form is still read until the next commit; an interrupted commit's buckets are discarded,
-// and a superseded manifest's collected.
-import { deflateRawSync } from 'node:zlib';
+// bucket, not the whole manifest (concurrent first gets share one read); an interrupted commit's
+// buckets are discarded, and a superseded manifest's collected.
 import { beforeAll, describe, expect, it } from 'vitest';
 import mongoose from 'mongoose';
 import type { CommandStartedEvent } from 'mongodb';
@@ -82,29 +80,6 @@ describe('manifest buckets', () => {
     const other = ids.filter((r) => bucketOf(r, 2) !== bucketOf(rowId, 2)).slice(0, 6);
     const shared = await manifestReads(() => Promise.all(other.map((r) => getRow(id, r))));
     expect(shared.map((r) => r.id)).toEqual([`${segment.manifestId}:${bucketOf(other[0]!, 2)}`]);
-  });
-
-  it('reads a manifest of the old whole form until the next commit writes buckets, then collects it', async () => {
-    const { id, rowIds: ids } = await syncedSource(3);
-    // The layout of before 2026-11-27, by hand: one document with the rows, a segment without `buckets`.
-    const { buckets: _buckets, ...whole } = await readCommitted(id);
-    const manifestId = `${id}:${whole.run}`;
-    await KnowledgeManifestModel.deleteMany({ dataSourceId: id });
-    await KnowledgeManifestModel.collection.insertOne({ _id: manifestId, dataSourceId: id, run: whole.run, data: deflateRawSync(Buffer.from(JSON.stringify(whole))) } as never);
-    await KnowledgeSegmentModel.collection.updateOne({ _id: id } as never, { $unset: { buckets: '' } });
-    expect(await manifestIds(id)).toEqual([manifestId]);
-
-    expect((await getRow(id, ids[0]!)).state).toBe('synced');
-    expect(Object.keys((await readCommitted(id)).rows).sort()).toEqual([...ids].sort());
-
-    await api('put', '/data-sources/row', { dataSourceId: id, dataSourceRows: [{ id: ids[0], name: 'r-0.md', content: '# Changed' }] }).expect(200);
-    expect((await getRow(id, ids[0]!)).state).toBe('not_synced');
-    await sync(id);
-    const next = (await KnowledgeSegmentModel.findById(id).lean())!;
-    expect(next.buckets).toBe(1);
-    expect(await manifestIds(id)).toEqual([next.manifestId, `${next.manifestId}:0`].sort());
-    for (const rowId of ids) expect((await getRow(id, rowId)).state).toBe('synced');
-    expect((await DataSourceModel.findById(id).lean())!.lastResults).toMatchObject({ modifiedRows: 1, unmodifiedRows: 2 });
   });
 
   it('collects the previous manifest with its buckets at a commit', async () => {

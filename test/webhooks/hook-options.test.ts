@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/harness.ts';
 import { adminApi, createTenant, type Tenant } from '../helpers/factories.ts';
 import { listDeliveries } from '../../src/webhooks/deliveries.ts';
-import { WebhookModel } from '../../src/webhooks/model.ts';
 import { startSink, type Sink } from './sink.ts';
 import { useWebhooksRuntime } from './runtime.ts';
 
@@ -55,24 +54,6 @@ describe('per-hook delivery options', () => {
     expect(test.headers['x-service-test']).toBe('true');
     expect(() => new Webhook(sw.secret).verify(test.raw.toString('utf8'), test.headers as Record<string, string>)).not.toThrow();
     expect(sw.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-  });
-
-  it('refuses to turn the headers on while the hook keeps a secret from before them (url-safe base64), until it is regenerated', async () => {
-    const old = await hook('/old');
-    // A hook made before issue 19 kept a url-safe base64 secret, which Standard Webhooks libraries refuse.
-    const legacy = 'whsec_' + Buffer.alloc(32, 0xfb).toString('base64url');
-    await WebhookModel.updateOne({ _id: old.id }, { $set: { secret: legacy } });
-    const refused = await api()('patch', `/bots/${tenant.botId}/webhooks/${old.id}`, { standardWebhooks: true });
-    expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ success: false, code: 'conflict' });
-    expect(refused.body.message).toMatch(/regenerate the secret/);
-    expect((await WebhookModel.findById(old.id).lean())!.standardWebhooks).toBe(false);
-
-    const { body } = await api()('post', `/bots/${tenant.botId}/webhooks/${old.id}/secret`).expect(200);
-    expect(() => new Webhook(body.secret)).not.toThrow();
-    const on = await api()('patch', `/bots/${tenant.botId}/webhooks/${old.id}`, { standardWebhooks: true });
-    expect(on.status).toBe(200);
-    expect(on.body.webhook.standardWebhooks).toBe(true);
   });
 
   it('retries on the hook\'s own schedule, and the service schedule without one', async () => {
