@@ -7,6 +7,7 @@ import mongoose from 'mongoose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestRuntime, waitFor } from '../helpers/harness.ts';
 import { adminApi } from '../helpers/factories.ts';
+import { findsSent } from '../helpers/dbReads.ts';
 import { timeOrderedId, type Clock } from '../../src/clock.ts';
 import { trusted } from '../../src/db/connection.ts';
 import { GatewayDeliveryModel, type GatewayDelivery } from '../../src/gateway/model.ts';
@@ -39,17 +40,10 @@ describe('gateway delivery list reads', () => {
 
   /** The page over HTTP and the outcome reads it made. */
   async function page(query: string): Promise<{ body: any; reads: Read[] }> {
-    const reads: Read[] = [];
-    mongoose.set('debug', (collection: string, _method: string, q: Record<string, any>) => {
-      if (collection === 'gatewayRuleOutcomes' || collection === 'gatewayActionOutcomes') reads.push({ collection, query: q });
-    });
-    try {
-      const res = await adminApi(rt)('get', `/gateway/deliveries?${query}`);
-      expect(res.status).toBe(200);
-      return { body: res.body, reads };
-    } finally {
-      mongoose.set('debug', false);
-    }
+    const { result: res, finds } = await findsSent(() => adminApi(rt)('get', `/gateway/deliveries?${query}`));
+    expect(res.status).toBe(200);
+    const reads = finds.filter(([c]) => c === 'gatewayRuleOutcomes' || c === 'gatewayActionOutcomes').map(([collection, q]) => ({ collection, query: q }));
+    return { body: res.body, reads };
   }
   const ranges = (reads: Read[]) => reads.filter((r) => r.query.delivery && !r.query.delivery.$in).map((r) => [r.collection, JSON.parse(JSON.stringify(r.query.delivery))]);
   const byId = (reads: Read[], collection: string) => reads.filter((r) => r.collection === collection && r.query.delivery?.$in).flatMap((r) => r.query.delivery.$in as string[]);

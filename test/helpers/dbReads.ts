@@ -30,3 +30,22 @@ export async function commandsSent(fn: () => Promise<unknown>): Promise<string[]
   }
   return sent.sort();
 }
+
+/**
+ * `fn`'s result and the find commands the driver sent while it ran, as [collection, filter] in the
+ * order sent: what a request reads, through mongoose's models or around them (the lists' pages,
+ * db/find.ts). The runtime must be started with `monitorCommands: true`.
+ */
+export async function findsSent<T>(fn: () => Promise<T>): Promise<{ result: T; finds: Array<[string, any]> }> {
+  const finds: Array<[string, any]> = [];
+  const record = (e: { commandName: string; command: Record<string, any> }) => {
+    if (e.commandName === 'find') finds.push([String(e.command.find), e.command.filter ?? {}]);
+  };
+  const client = mongoose.connection.getClient();
+  client.on('commandStarted', record);
+  try {
+    return { result: await fn(), finds };
+  } finally {
+    client.off('commandStarted', record);
+  }
+}

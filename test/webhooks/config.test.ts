@@ -5,13 +5,13 @@ import { useTestRuntime } from '../helpers/harness.ts';
 import { adminApi, createTenant, type Tenant } from '../helpers/factories.ts';
 import { checkTargetUrl } from '../../src/webhooks/service.ts';
 import { AppError } from '../../src/http/errors.ts';
-import mongoose from 'mongoose';
+import { findsSent } from '../helpers/dbReads.ts';
 
 const DS1 = '11111111-1111-4111-8111-111111111111';
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 describe('webhook configuration', () => {
-  const rt = useTestRuntime({ worker: false });
+  const rt = useTestRuntime({ worker: false, monitorCommands: true });
   let tenant: Tenant;
   let other: Tenant;
   const api = () => adminApi(rt);
@@ -120,14 +120,8 @@ describe('webhook configuration', () => {
 
   it("lists an empty delivery log without reading any other hook's attempts", async () => {
     const { body } = await api()('post', hooksPath(), { type: 'sync.success', url: 'https://example.com' });
-    const calls: Array<[string, unknown]> = [];
-    mongoose.set('debug', (collection: string, _method: string, query: unknown) => void calls.push([collection, query]));
-    try {
-      const res = await api()('get', `${hooksPath()}/${body.webhook.id}/deliveries`);
-      expect(res.body).toMatchObject({ success: true, deliveries: [] });
-    } finally {
-      mongoose.set('debug', false);
-    }
+    const { result: res, finds: calls } = await findsSent(() => api()('get', `${hooksPath()}/${body.webhook.id}/deliveries`));
+    expect(res.body).toMatchObject({ success: true, deliveries: [] });
     expect(calls.filter(([c]) => c === 'webhookdeliveryattempts')).toEqual([]);
     // Only the hook's own range of results, read beside the page.
     expect(calls.filter(([c]) => c === 'webhookdeliveryattemptresults').map(([, q]: [string, any]) => [q.webhookId, q._id.$gte])).toEqual([[body.webhook.id, '']]);

@@ -1,6 +1,6 @@
 // What a delivery log page reads (deliveries.ts, attempts.ts): the results of its fresh rows come
 // by the hook's range beside the page, so such a page waits once.
-import mongoose from 'mongoose';
+import { findsSent } from '../helpers/dbReads.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/harness.ts';
 import { adminApi, createTenant, type Tenant } from '../helpers/factories.ts';
@@ -9,7 +9,7 @@ import { startSink, type Sink } from './sink.ts';
 import { useWebhooksRuntime } from './runtime.ts';
 
 describe('delivery log reads', () => {
-  const { rt, module } = useWebhooksRuntime({});
+  const { rt, module } = useWebhooksRuntime({}, { monitorCommands: true });
   let sink: Sink;
   let tenant: Tenant;
   let hookId: string;
@@ -17,15 +17,9 @@ describe('delivery log reads', () => {
 
   /** The page's body and the reads it made: [collection, query]. */
   async function page(query: string): Promise<{ body: any; reads: Array<[string, any]> }> {
-    const reads: Array<[string, any]> = [];
-    mongoose.set('debug', (collection: string, _method: string, q: unknown) => void reads.push([collection, q]));
-    try {
-      const res = await api()('get', `/bots/${tenant.botId}/webhooks/${hookId}/deliveries?${query}`);
-      expect(res.status).toBe(200);
-      return { body: res.body, reads };
-    } finally {
-      mongoose.set('debug', false);
-    }
+    const { result: res, finds: reads } = await findsSent(() => api()('get', `/bots/${tenant.botId}/webhooks/${hookId}/deliveries?${query}`));
+    expect(res.status).toBe(200);
+    return { body: res.body, reads };
   }
   const byId = (reads: Array<[string, any]>) => reads.filter(([c, q]) => c.startsWith('webhookdeliveryattempt') && q.deliveryId);
   const shown = (body: any) => body.deliveries.map((d: any) => [d.id, d.status, d.attempts.map((a: any) => [a.number, a.status, a.httpStatus])]);
