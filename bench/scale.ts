@@ -110,8 +110,8 @@ try {
 progress(`${DATABASE}, ${machineLine()}, ${REUSE ? `reusing ${dir}` : `seeding into ${dir}`}`);
 const sink = child(lib('sink.ts'), []);
 const sinkUrl = await sink.next<string>('url');
-// BENCH_INSTANCE_NODE_ARGS: flags for the two instances' Node, e.g. "--trace-gc" (NODE_OPTIONS refuses it).
-const instanceNodeArgs = (process.env.BENCH_INSTANCE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+// BENCH_INSTANCE_NODE_ARGS: the instances' Node flags (NODE_OPTIONS refuses "--trace-gc"); npm start's by default.
+const instanceNodeArgs = (process.env.BENCH_INSTANCE_NODE_ARGS ?? '--max-semi-space-size=32 --no-allocation-site-pretenuring').split(' ').filter(Boolean);
 const big = child(lib('scaleInstance.ts'), KEEP ? [dir, '--keep'] : [dir], {}, instanceNodeArgs);
 const bigUrl = await big.next<string>('ready');
 
