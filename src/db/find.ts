@@ -3,12 +3,15 @@
 // call, on any database, and a list page makes two to four. What a lean Query returns, the same
 // documents (test/db/find.test.ts).
 import mongoose, { type Model } from 'mongoose';
+import { Long } from 'mongodb';
 
 export interface FindOptions {
   projection?: Record<string, 0 | 1>;
   sort?: Record<string, 1 | -1>;
   /** Read in one batch: FerretDB closes a cursor only after a batch smaller than its batch size. */
   limit?: number;
+  /** With a limit, the first reply's size: by default the whole page and one more. */
+  batchSize?: number;
 }
 
 /**
@@ -16,10 +19,10 @@ export interface FindOptions {
  * `trusted`). Sanitized as mongoose does (`sanitizeFilter` is on), so an object from a request
  * is compared as a value, never run as an operator.
  */
-export function findLean<T>(model: Model<any>, filter: Record<string, unknown>, { projection, sort, limit }: FindOptions = {}): Promise<T[]> {
+export function findLean<T>(model: Model<any>, filter: Record<string, unknown>, { projection, sort, limit, batchSize }: FindOptions = {}): Promise<T[]> {
   const query = mongoose.sanitizeFilter({ ...filter });
   if (!limit) return model.collection.find(query, { projection, sort }).toArray() as Promise<T[]>;
-  return findCommand<T>(model, query, projection, sort, limit);
+  return findCommand<T>(model, query, { projection, sort, limit, batchSize: batchSize ?? limit + 1 });
 }
 
 /**
@@ -28,11 +31,26 @@ export function findLean<T>(model: Model<any>, filter: Record<string, unknown>, 
  * those indexes were most of what the API process's young collections copied and promoted
  * (docs/BENCHMARKS.md, "Scale").
  */
-async function findCommand<T>(model: Model<any>, filter: Record<string, unknown>, projection: FindOptions['projection'], sort: FindOptions['sort'], limit: number): Promise<T[]> {
+async function findCommand<T>(model: Model<any>, filter: Record<string, unknown>, opts: FindOptions & { limit: number; batchSize: number }): Promise<T[]> {
   const db = model.db.db!;
+  const collection = model.collection.collectionName;
+  const { projection, sort, limit, batchSize } = opts;
   // batchSize above the limit: the reply holds the whole page and the server closes the cursor
-  // (test/db/find.test.ts: no getMore or killCursors follows).
-  const command = { find: model.collection.collectionName, filter, ...(projection ? { projection } : {}), ...(sort ? { sort } : {}), limit, batchSize: limit + 1 };
-  const { cursor } = (await db.command(command)) as { cursor: { firstBatch: T[] } };
-  return cursor.firstBatch;
+  // (test/db/find.test.ts: no getMore or killCursors follows), unless the page is more than a
+  // reply can carry (16 MB on MongoDB), whose rest then comes by getMore as a cursor would fetch it.
+  const command = { find: collection, filter, ...(projection ? { projection } : {}), ...(sort ? { sort } : {}), limit, batchSize };
+  const first = (await db.command(command)) as { cursor: { id: CursorId; firstBatch: T[] } };
+  const docs = first.cursor.firstBatch;
+  for (let id = first.cursor.id; isOpen(id); ) {
+    // getMore takes the id as a 64-bit integer; the reply decoded a small one as a number.
+    const cursorId = typeof id === 'number' ? Long.fromNumber(id) : id;
+    const next = (await db.command({ getMore: cursorId, collection, batchSize: limit + 1 - docs.length })) as { cursor: { id: CursorId; nextBatch: T[] } };
+    docs.push(...next.cursor.nextBatch);
+    id = next.cursor.id;
+  }
+  return docs;
 }
+
+/** A cursor id as decoded: a number, or a Long when it needs more than 53 bits; 0 once closed. */
+type CursorId = number | Long;
+const isOpen = (id: CursorId) => (typeof id === 'number' ? id !== 0 : !id.isZero());

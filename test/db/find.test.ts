@@ -45,4 +45,13 @@ describe('findLean', () => {
     expect(await findLean(Thing, { group: 'b', $or: [{ n: fromRequest }] } as Record<string, unknown>)).toEqual([]);
     expect(await findLean(Thing, { group: trusted({ $ne: 'a' }) }, { limit: 100 })).toHaveLength(50);
   });
+
+  it('reads the rest of a page that its first reply does not carry (a page over 16 MB on MongoDB) by getMore, in order', async () => {
+    const expected = await Thing.find({ group: 'a' }).sort({ _id: 1 }).limit(10).lean();
+    let page: unknown[] = [];
+    const sent = await commandsSent(async () => (page = await findLean(Thing, { group: 'a' }, { sort: { _id: 1 }, limit: 10, batchSize: 4 })));
+    expect(page).toEqual(expected);
+    expect(sent.filter((c) => c.endsWith(' findthings'))).toEqual(['find findthings']);
+    expect(sent.filter((c) => c.startsWith('getMore '))).toHaveLength(1);
+  });
 });
