@@ -95,8 +95,8 @@ describe('concurrent updates of one document', () => {
     }
   }, 60_000);
 
-  // What the gateway's recorded attempt ends on claims guarded against until 2026-11-27 (the sweep's
-  // mark writing a finished outcome back as pending); the database now keeps both writes.
+  // The gateway's sweep marks a group of outcomes while an attempt finishes one of them: a lost
+  // update would write the finished outcome back as pending; the database keeps both writes.
   it('keep an updateOne that finishes a document while an updateMany marks its group', async () => {
     expect(await sweepWhileFinishing(await collection(true), 'on')).toBe(0);
   }, 60_000);
