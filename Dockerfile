@@ -27,5 +27,6 @@ USER node
 EXPOSE 3000
 # ROLE=worker serves no HTTP: its health is the process itself (the orchestrator restarts it on exit).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s CMD node -e "if (process.env.ROLE === 'worker') process.exit(0); fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# A 32 MiB young generation halves the scavenges under request load (docs/BENCHMARKS.md, heap).
+# A 32 MiB young generation and no allocation-site pretenuring keep the API's GC pauses short
+# under request load (docs/DEPLOY.md, docs/BENCHMARKS.md "Scale").
 CMD ["node", "--max-semi-space-size=32", "--no-allocation-site-pretenuring", "dist/main.js"]
