@@ -16,13 +16,17 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const run = useCallback(load, deps);
+  // Only the latest load shows: an earlier one (the list before a filter changed) that answers
+  // after it would put the old rows back.
+  const latest = useRef(0);
   const reload = useCallback(async () => {
+    const mine = ++latest.current;
     setState((s) => ({ ...s, loading: true }));
     try {
       const data = await run();
-      setState({ data, loading: false });
+      if (mine === latest.current) setState({ data, loading: false });
     } catch (error) {
-      setState({ error, loading: false });
+      if (mine === latest.current) setState({ error, loading: false });
     }
   }, [run]);
   useEffect(() => {
