@@ -13,22 +13,28 @@ export async function collectionsRead(fn: () => Promise<unknown>): Promise<strin
   return read.sort();
 }
 
-/**
- * The commands the driver sends while `fn` runs, as `name collection` (sorted): unlike the debug
- * hook, this also sees what goes around mongoose's models (the lists' `count`). The runtime must be
- * started with `monitorCommands: true`.
- */
-export async function commandsSent(fn: () => Promise<unknown>): Promise<string[]> {
-  const sent: string[] = [];
-  const record = (e: { commandName: string; command: Record<string, unknown> }) => void sent.push(`${e.commandName} ${String(e.command[e.commandName])}`);
+type Started = { commandName: string; command: Record<string, any> };
+
+/** Runs `fn` with `record` called for every command the driver starts meanwhile. */
+async function watchCommands<T>(fn: () => Promise<T>, record: (e: Started) => void): Promise<T> {
   const client = mongoose.connection.getClient();
   client.on('commandStarted', record);
   try {
-    await fn();
+    return await fn();
   } finally {
     client.off('commandStarted', record);
   }
-  return sent.sort();
+}
+
+/**
+ * The commands the driver sends while `fn` runs, as `name collection`, sorted unless `inOrder`:
+ * unlike the debug hook, this also sees what goes around mongoose's models (the lists' `count`, the
+ * pages' find commands). The runtime must be started with `monitorCommands: true`.
+ */
+export async function commandsSent(fn: () => Promise<unknown>, { inOrder = false } = {}): Promise<string[]> {
+  const sent: string[] = [];
+  await watchCommands(fn, (e) => void sent.push(`${e.commandName} ${String(e.command[e.commandName])}`));
+  return inOrder ? sent : sent.sort();
 }
 
 /**
@@ -38,14 +44,8 @@ export async function commandsSent(fn: () => Promise<unknown>): Promise<string[]
  */
 export async function findsSent<T>(fn: () => Promise<T>): Promise<{ result: T; finds: Array<[string, any]> }> {
   const finds: Array<[string, any]> = [];
-  const record = (e: { commandName: string; command: Record<string, any> }) => {
+  const result = await watchCommands(fn, (e) => {
     if (e.commandName === 'find') finds.push([String(e.command.find), e.command.filter ?? {}]);
-  };
-  const client = mongoose.connection.getClient();
-  client.on('commandStarted', record);
-  try {
-    return { result: await fn(), finds };
-  } finally {
-    client.off('commandStarted', record);
-  }
+  });
+  return { result, finds };
 }
