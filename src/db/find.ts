@@ -20,31 +20,31 @@ export interface FindOptions {
  * is compared as a value, never run as an operator.
  */
 export function findLean<T>(model: Model<any>, filter: Record<string, unknown>, { projection, sort, limit, batchSize }: FindOptions = {}): Promise<T[]> {
-  const query = mongoose.sanitizeFilter({ ...filter });
-  if (!limit) return model.collection.find(query, { projection, sort }).toArray() as Promise<T[]>;
-  return findCommand<T>(model, query, { projection, sort, limit, batchSize: batchSize ?? limit + 1 });
+  return findCommand<T>(model, mongoose.sanitizeFilter({ ...filter }), { projection, sort, limit, batchSize: batchSize ?? (limit ? limit + 1 : undefined) });
 }
 
 /**
- * A page as one find command whose reply is decoded whole. A cursor's toArray decodes each document
+ * A read as find commands whose replies are decoded whole. A cursor's toArray decodes each document
  * twice (an index of its fields, kept with the batch, then the document), and under request load
  * those indexes were most of what the API process's young collections copied and promoted
  * (docs/BENCHMARKS.md, "Scale").
  */
-async function findCommand<T>(model: Model<any>, filter: Record<string, unknown>, opts: FindOptions & { limit: number; batchSize: number }): Promise<T[]> {
+async function findCommand<T>(model: Model<any>, filter: Record<string, unknown>, opts: FindOptions): Promise<T[]> {
   const db = model.db.db!;
   const collection = model.collection.collectionName;
   const { projection, sort, limit, batchSize } = opts;
-  // batchSize above the limit: the reply holds the whole page and the server closes the cursor
-  // (test/db/find.test.ts: no getMore or killCursors follows), unless the page is more than a
-  // reply can carry (16 MB on MongoDB), whose rest then comes by getMore as a cursor would fetch it.
-  const command = { find: collection, filter, ...(projection ? { projection } : {}), ...(sort ? { sort } : {}), limit, batchSize };
+  // With a limit, batchSize above it: the reply holds the whole page and the server closes the
+  // cursor (test/db/find.test.ts: no getMore or killCursors follows), unless the page is more than a
+  // reply can carry (16 MB on MongoDB). The rest, and an unlimited read's later batches, come by
+  // getMore as a cursor would fetch them, until the server closes the cursor.
+  const command = { find: collection, filter, ...(projection ? { projection } : {}), ...(sort ? { sort } : {}), ...(limit ? { limit } : {}), ...(batchSize ? { batchSize } : {}) };
   const first = (await db.command(command)) as { cursor: { id: CursorId; firstBatch: T[] } };
   const docs = first.cursor.firstBatch;
   for (let id = first.cursor.id; isOpen(id); ) {
     // getMore takes the id as a 64-bit integer; the reply decoded a small one as a number.
     const cursorId = typeof id === 'number' ? Long.fromNumber(id) : id;
-    const next = (await db.command({ getMore: cursorId, collection, batchSize: limit + 1 - docs.length })) as { cursor: { id: CursorId; nextBatch: T[] } };
+    const rest = limit ? { batchSize: limit + 1 - docs.length } : {};
+    const next = (await db.command({ getMore: cursorId, collection, ...rest })) as { cursor: { id: CursorId; nextBatch: T[] } };
     docs.push(...next.cursor.nextBatch);
     id = next.cursor.id;
   }

@@ -9,6 +9,7 @@ import type { RuleSet } from './rules/loader.ts';
 import { planDelivery, type RulePlan } from './rules/plan.ts';
 import { ACTION_JOB, bodiesOf, ruleInputOf, type ActionJobData, type DeliveryBody, type ProcessJobData } from './service.ts';
 import { trusted } from '../db/connection.ts';
+import { findLean } from '../db/find.ts';
 import { insertNew } from '../db/insertNew.ts';
 import { runInPlace } from './actions/index.ts';
 
@@ -114,11 +115,13 @@ const PLANS_PER_TURN = 20;
 /**
  * The job's deliveries in one read, instead of one per delivery: on FerretDB each command costs
  * about a millisecond of its CPU, which made the per-delivery reads and writes most of what intake
- * cost (bench/scale.ts). Their bodies are one more read, of those still to plan.
+ * cost (bench/scale.ts). Their bodies are one more read, of those still to plan. Both are read as
+ * one find command (findLean with a limit), like a list page, for the same reason: less for the
+ * API process's young collections to copy while it serves requests.
  */
 async function storedDeliveries(ids: string[]): Promise<Map<string, GatewayDelivery>> {
   if (ids.length === 0) return new Map();
-  return new Map((await GatewayDeliveryModel.find({ _id: trusted({ $in: ids }) }).lean<GatewayDelivery[]>()).map((d) => [d.id, d]));
+  return new Map((await findLean<GatewayDelivery>(GatewayDeliveryModel, { _id: trusted({ $in: ids }) }, { limit: ids.length })).map((d) => [d.id, d]));
 }
 
 /** Marks the planned deliveries processed, one update per run number (almost always one in all). */

@@ -11,6 +11,7 @@ import { GatewayDeliveryBodyModel, GatewayDeliveryModel, type GatewayDelivery, t
 import type { RuleInput } from './rules/plan.ts';
 import type { GatewayState } from './state.ts';
 import { trusted } from '../db/connection.ts';
+import { findLean } from '../db/find.ts';
 import { outcomesPast, withOutcomes, type DeliveryOutcomes } from './outcomes.ts';
 import { PROCESS_JOB, type ProcessJobData } from './queue.ts';
 
@@ -86,7 +87,7 @@ export function bodyOf(stored: Pick<GatewayDeliveryBody, 'headers' | 'rawBody'>)
 
 /** The bodies of these deliveries by id, in one read; a delivery whose body is not stored has none in the map. */
 export async function bodiesOf(ids: string[]): Promise<Map<string, DeliveryBody>> {
-  const stored = ids.length ? await GatewayDeliveryBodyModel.find({ _id: trusted({ $in: ids }) }).lean<GatewayDeliveryBody[]>() : [];
+  const stored = ids.length ? await findLean<GatewayDeliveryBody>(GatewayDeliveryBodyModel, { _id: trusted({ $in: ids }) }, { limit: ids.length }) : [];
   return new Map(stored.map((b) => [b._id, bodyOf(b)]));
 }
 

@@ -54,4 +54,17 @@ describe('findLean', () => {
     expect(sent.filter((c) => c.endsWith(' findthings'))).toEqual(['find findthings']);
     expect(sent.filter((c) => c.startsWith('getMore '))).toHaveLength(1);
   });
+
+  it('reads every batch of a read without a limit, in order, by getMore until the server closes the cursor', async () => {
+    const expected = await Thing.find({}).sort({ _id: 1 }).lean();
+    let all: unknown[] = [];
+    const sent = await commandsSent(async () => (all = await findLean(Thing, {}, { sort: { _id: 1 } })), { inOrder: true });
+    expect(all).toEqual(expected);
+    expect(expected).toHaveLength(150);
+    // The first reply carries the server's default batch (101), the rest comes by getMore.
+    const mine = sent.filter((c) => c.endsWith(' findthings') || c.startsWith('getMore') || c.startsWith('killCursors'));
+    expect(mine[0]).toBe('find findthings');
+    expect(mine.slice(1).length).toBeGreaterThan(0);
+    expect(mine.slice(1).every((c) => c.startsWith('getMore '))).toBe(true);
+  });
 });
