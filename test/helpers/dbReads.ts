@@ -1,17 +1,7 @@
-// Which collections the models touch while a request runs: mongoose's debug hook sees every model
-// call, so a test can say that a request reads what it returns and nothing else.
+// What the driver sends while a request or a job runs, seen through command monitoring (the runtime
+// must be started with `monitorCommands: true`): reads through mongoose's models and around them
+// (db/find.ts), so a test can say that a request reads what it returns and nothing else.
 import mongoose from 'mongoose';
-
-export async function collectionsRead(fn: () => Promise<unknown>): Promise<string[]> {
-  const read: string[] = [];
-  mongoose.set('debug', (collection: string) => void read.push(collection));
-  try {
-    await fn();
-  } finally {
-    mongoose.set('debug', false);
-  }
-  return read.sort();
-}
 
 type Started = { commandName: string; command: Record<string, any> };
 
@@ -26,22 +16,25 @@ async function watchCommands<T>(fn: () => Promise<T>, record: (e: Started) => vo
   }
 }
 
-/**
- * The commands the driver sends while `fn` runs, as `name collection`, sorted unless `inOrder`:
- * unlike the debug hook, this also sees what goes around mongoose's models (the lists' `count`, the
- * pages' find commands). The runtime must be started with `monitorCommands: true`.
- */
+/** The commands the driver sends while `fn` runs, as `name collection`, sorted unless `inOrder`. */
 export async function commandsSent(fn: () => Promise<unknown>, { inOrder = false } = {}): Promise<string[]> {
   const sent: string[] = [];
   await watchCommands(fn, (e) => void sent.push(`${e.commandName} ${String(e.command[e.commandName])}`));
   return inOrder ? sent : sent.sort();
 }
 
-/**
- * `fn`'s result and the find commands the driver sent while it ran, as [collection, filter] in the
- * order sent: what a request reads, through mongoose's models or around them (the lists' pages,
- * db/find.ts). The runtime must be started with `monitorCommands: true`.
- */
+const READS = new Set(['find', 'aggregate', 'count', 'distinct']);
+
+/** The collections `fn` reads (find, aggregate, count and distinct commands), sorted. */
+export async function collectionsRead(fn: () => Promise<unknown>): Promise<string[]> {
+  const read: string[] = [];
+  await watchCommands(fn, (e) => {
+    if (READS.has(e.commandName)) read.push(String(e.command[e.commandName]));
+  });
+  return read.sort();
+}
+
+/** `fn`'s result and the find commands the driver sent while it ran, as [collection, filter] in the order sent. */
 export async function findsSent<T>(fn: () => Promise<T>): Promise<{ result: T; finds: Array<[string, any]> }> {
   const finds: Array<[string, any]> = [];
   const result = await watchCommands(fn, (e) => {

@@ -25,7 +25,7 @@ const echoModule: DomainModule = {
 };
 
 describe('public API edge', () => {
-  const rt = useTestRuntime({ modules: [...modules, echoModule], env: { BODY_LIMIT: '2kb' }, worker: false });
+  const rt = useTestRuntime({ modules: [...modules, echoModule], env: { BODY_LIMIT: '2kb' }, worker: false, monitorCommands: true });
   let tenant: Tenant;
   beforeAll(async () => {
     tenant = await createTenant();
