@@ -7,7 +7,7 @@ import mongoose from 'mongoose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestRuntime, waitFor } from '../helpers/harness.ts';
 import { adminApi } from '../helpers/factories.ts';
-import { findsSent } from '../helpers/dbReads.ts';
+import { readsSent } from '../helpers/dbReads.ts';
 import { timeOrderedId, type Clock } from '../../src/clock.ts';
 import { trusted } from '../../src/db/connection.ts';
 import { GatewayDeliveryModel, type GatewayDelivery } from '../../src/gateway/model.ts';
@@ -40,9 +40,9 @@ describe('gateway delivery list reads', () => {
 
   /** The page over HTTP and the outcome reads it made. */
   async function page(query: string): Promise<{ body: any; reads: Read[] }> {
-    const { result: res, finds } = await findsSent(() => adminApi(rt)('get', `/gateway/deliveries?${query}`));
+    const { result: res, reads: sent } = await readsSent(() => adminApi(rt)('get', `/gateway/deliveries?${query}`));
     expect(res.status).toBe(200);
-    const reads = finds.filter(([c]) => c === 'gatewayRuleOutcomes' || c === 'gatewayActionOutcomes').map(([collection, q]) => ({ collection, query: q }));
+    const reads = sent.filter(([c]) => c === 'gatewayRuleOutcomes' || c === 'gatewayActionOutcomes').map(([collection, q]) => ({ collection, query: q }));
     return { body: res.body, reads };
   }
   const ranges = (reads: Read[]) => reads.filter((r) => r.query.delivery && !r.query.delivery.$in).map((r) => [r.collection, JSON.parse(JSON.stringify(r.query.delivery))]);

@@ -25,20 +25,26 @@ export async function commandsSent(fn: () => Promise<unknown>, { inOrder = false
 
 const READS = new Set(['find', 'aggregate', 'count', 'distinct']);
 
-/** The collections `fn` reads (find, aggregate, count and distinct commands), sorted. */
-export async function collectionsRead(fn: () => Promise<unknown>): Promise<string[]> {
-  const read: string[] = [];
-  await watchCommands(fn, (e) => {
-    if (READS.has(e.commandName)) read.push(String(e.command[e.commandName]));
-  });
-  return read.sort();
+/** A read command's filter: find's `filter`, count's and distinct's `query`, an aggregation's first `$match`. */
+function filterOf(e: Started): any {
+  if (e.commandName === 'find') return e.command.filter ?? {};
+  if (e.commandName === 'aggregate') return e.command.pipeline?.[0]?.$match ?? {};
+  return e.command.query ?? {};
 }
 
-/** `fn`'s result and the find commands the driver sent while it ran, as [collection, filter] in the order sent. */
-export async function findsSent<T>(fn: () => Promise<T>): Promise<{ result: T; finds: Array<[string, any]> }> {
-  const finds: Array<[string, any]> = [];
+/**
+ * `fn`'s result and the reads (find, aggregate, count and distinct commands) the driver sent while
+ * it ran, as [collection, filter] in the order sent.
+ */
+export async function readsSent<T>(fn: () => Promise<T>): Promise<{ result: T; reads: Array<[string, any]> }> {
+  const reads: Array<[string, any]> = [];
   const result = await watchCommands(fn, (e) => {
-    if (e.commandName === 'find') finds.push([String(e.command.find), e.command.filter ?? {}]);
+    if (READS.has(e.commandName)) reads.push([String(e.command[e.commandName]), filterOf(e)]);
   });
-  return { result, finds };
+  return { result, reads };
+}
+
+/** The collections `fn` reads, sorted. */
+export async function collectionsRead(fn: () => Promise<unknown>): Promise<string[]> {
+  return (await readsSent(fn)).reads.map(([collection]) => collection).sort();
 }

@@ -5,7 +5,7 @@ import { useTestRuntime } from '../helpers/harness.ts';
 import { adminApi, createTenant, type Tenant } from '../helpers/factories.ts';
 import { checkTargetUrl } from '../../src/webhooks/service.ts';
 import { AppError } from '../../src/http/errors.ts';
-import { findsSent } from '../helpers/dbReads.ts';
+import { readsSent } from '../helpers/dbReads.ts';
 
 const DS1 = '11111111-1111-4111-8111-111111111111';
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
@@ -120,7 +120,7 @@ describe('webhook configuration', () => {
 
   it("lists an empty delivery log without reading any other hook's attempts", async () => {
     const { body } = await api()('post', hooksPath(), { type: 'sync.success', url: 'https://example.com' });
-    const { result: res, finds: calls } = await findsSent(() => api()('get', `${hooksPath()}/${body.webhook.id}/deliveries`));
+    const { result: res, reads: calls } = await readsSent(() => api()('get', `${hooksPath()}/${body.webhook.id}/deliveries`));
     expect(res.body).toMatchObject({ success: true, deliveries: [] });
     expect(calls.filter(([c]) => c === 'webhookdeliveryattempts')).toEqual([]);
     // Only the hook's own range of results, read beside the page.

@@ -1,6 +1,6 @@
 // What a delivery log page reads (deliveries.ts, attempts.ts): the results of its fresh rows come
 // by the hook's range beside the page, so such a page waits once.
-import { findsSent } from '../helpers/dbReads.ts';
+import { readsSent } from '../helpers/dbReads.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/harness.ts';
 import { adminApi, createTenant, type Tenant } from '../helpers/factories.ts';
@@ -17,7 +17,7 @@ describe('delivery log reads', () => {
 
   /** The page's body and the reads it made: [collection, query]. */
   async function page(query: string): Promise<{ body: any; reads: Array<[string, any]> }> {
-    const { result: res, finds: reads } = await findsSent(() => api()('get', `/bots/${tenant.botId}/webhooks/${hookId}/deliveries?${query}`));
+    const { result: res, reads } = await readsSent(() => api()('get', `/bots/${tenant.botId}/webhooks/${hookId}/deliveries?${query}`));
     expect(res.status).toBe(200);
     return { body: res.body, reads };
   }
