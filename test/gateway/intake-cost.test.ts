@@ -3,10 +3,10 @@
 // so a delivery costs its share of the intake's group insert and of its process job, and nothing
 // per action: no gateway.action job, no claim, no outcome update.
 import { describe, expect, it } from 'vitest';
-import mongoose from 'mongoose';
 import type { CommandStartedEvent } from 'mongodb';
 import { ActionOutcomeModel, GatewayDeliveryModel } from '../../src/gateway/model.ts';
 import { useTestRuntime, waitFor } from '../helpers/harness.ts';
+import { watchCommands } from '../helpers/dbReads.ts';
 import { gatewayFiles } from './support/gatewayFiles.ts';
 import { modulesWithGateway } from './support/runtime.ts';
 import { sendSigned } from './support/signing.ts';
@@ -30,13 +30,13 @@ describe('gateway intake cost', () => {
       writes[key] = (writes[key] ?? 0) + (e.commandName === 'insert' ? (e.command.documents as unknown[]).length : 1);
       if (key === 'insert agendaJobs') agendaJobInserts++;
     };
-    const client = mongoose.connection.getClient();
-    client.on('commandStarted', count);
     const N = 30;
-    const answers = await Promise.all(Array.from({ length: N }, (_, i) => sendSigned(rt, 'relay', SECRET, { event: 'conversation.started', conversation: { id: `c-${i}` } })));
+    const answers = await watchCommands(async () => {
+      const sent = await Promise.all(Array.from({ length: N }, (_, i) => sendSigned(rt, 'relay', SECRET, { event: 'conversation.started', conversation: { id: `c-${i}` } })));
+      await waitFor(async () => (await GatewayDeliveryModel.countDocuments({ processedAt: null })) === 0);
+      return sent;
+    }, count);
     expect(answers.map((a) => a.status)).toEqual(answers.map(() => 202));
-    await waitFor(async () => (await GatewayDeliveryModel.countDocuments({ processedAt: null })) === 0);
-    client.off('commandStarted', count);
 
     const outcomes = await ActionOutcomeModel.find({}).lean();
     expect(outcomes.map((o) => [o.type, o.status, o.attempts])).toEqual(answers.map(() => ['log', 'succeeded', 1]));

@@ -3,11 +3,10 @@
 // the range does not hold whole (or marked processed a moment ago) are read by id after it.
 // Whatever it reads, a page shows what reading every outcome by id shows.
 import { randomUUID } from 'node:crypto';
-import mongoose from 'mongoose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestRuntime, waitFor } from '../helpers/harness.ts';
 import { adminApi } from '../helpers/factories.ts';
-import { readsSent } from '../helpers/dbReads.ts';
+import { readsSent, watchCommands } from '../helpers/dbReads.ts';
 import { timeOrderedId, type Clock } from '../../src/clock.ts';
 import { trusted } from '../../src/db/connection.ts';
 import { GatewayDeliveryModel, type GatewayDelivery } from '../../src/gateway/model.ts';
@@ -169,18 +168,16 @@ describe('gateway delivery list reads', () => {
     const row = (id: string) => ({ _id: id, id, source: 'relay', deliveryId: randomUUID(), event: 'order.paid', test: false, signed: { deliveryId: false, event: false, test: false }, receivedAt: at, run: 0, processedRun: 0, processedAt: at, sweptAt: at });
     await GatewayDeliveryModel.collection.insertMany(ids.map(row) as never[]);
     const commands: string[] = [];
-    const client = mongoose.connection.getClient();
     // The page's own: the worker beside it polls other collections.
-    const seen = (e: { commandName: string; command: Record<string, unknown> }) => {
-      if (String(e.command[e.commandName]).startsWith('gateway')) commands.push(e.commandName);
-    };
-    client.on('commandStarted', seen);
-    try {
-      const got = await page(`limit=100&cursor=${ids[0]}`);
-      expect(got.body.deliveries.map((d: any) => d.id)).toEqual(ids.slice(1, 101));
-    } finally {
-      client.off('commandStarted', seen);
-    }
+    await watchCommands(
+      async () => {
+        const got = await page(`limit=100&cursor=${ids[0]}`);
+        expect(got.body.deliveries.map((d: any) => d.id)).toEqual(ids.slice(1, 101));
+      },
+      (e) => {
+        if (String(e.command[e.commandName]).startsWith('gateway')) commands.push(e.commandName);
+      },
+    );
     expect(commands.sort()).toEqual(['aggregate', 'find', 'find', 'find']);
   });
 });

@@ -2,12 +2,12 @@
 // source that never sends it must not cost a database read per delivery: the record's "not yet"
 // is trusted for TIMED_RECHECK_MS, and a record written by another instance is honoured after it.
 import { describe, expect, it } from 'vitest';
-import mongoose from 'mongoose';
 import type { CommandStartedEvent } from 'mongodb';
 import type { Clock } from '../../src/clock.ts';
 import { TimedSourceModel } from '../../src/gateway/model.ts';
 import { TIMED_RECHECK_MS } from '../../src/gateway/schemes/relay.ts';
 import { useTestRuntime } from '../helpers/harness.ts';
+import { watchCommands } from '../helpers/dbReads.ts';
 import { gatewayFiles } from './support/gatewayFiles.ts';
 import { modulesWithGateway } from './support/runtime.ts';
 import { sendSigned } from './support/signing.ts';
@@ -27,9 +27,7 @@ describe('the downgrade check of a relay source that never sent X-Relay-Signatur
     const count = (e: CommandStartedEvent) => {
       if (e.commandName === 'find' && e.command.find === TimedSourceModel.collection.collectionName) reads++;
     };
-    const client = mongoose.connection.getClient();
-    client.on('commandStarted', count);
-    try {
+    await watchCommands(async () => {
       frozen = new Date();
       for (let i = 0; i < 5; i++) {
         const res = await sendSigned(rt, 'relay', SECRET, { event: 'conversation.started', conversation: { id: `c-${i}` } });
@@ -53,8 +51,6 @@ describe('the downgrade check of a relay source that never sent X-Relay-Signatur
       const again = await sendSigned(rt, 'relay', SECRET, { event: 'conversation.started', conversation: { id: 'c-again' } });
       expect(again.status).toBe(401);
       expect(reads).toBe(2);
-    } finally {
-      client.off('commandStarted', count);
-    }
+    }, count);
   });
 });

@@ -1,12 +1,12 @@
 // What the driver sends while a request or a job runs, seen through command monitoring (the runtime
-// must be started with `monitorCommands: true`): reads through mongoose's models and around them
-// (db/find.ts), so a test can say that a request reads what it returns and nothing else.
+// must be started with `monitorCommands: true`): commands through mongoose's models and around them
+// (db/find.ts), so a test can say that a request reads what it returns and nothing else, or count
+// what a path writes.
 import mongoose from 'mongoose';
-
-type Started = { commandName: string; command: Record<string, any> };
+import type { CommandStartedEvent } from 'mongodb';
 
 /** Runs `fn` with `record` called for every command the driver starts meanwhile. */
-async function watchCommands<T>(fn: () => Promise<T>, record: (e: Started) => void): Promise<T> {
+export async function watchCommands<T>(fn: () => Promise<T>, record: (e: CommandStartedEvent) => void): Promise<T> {
   const client = mongoose.connection.getClient();
   client.on('commandStarted', record);
   try {
@@ -26,7 +26,7 @@ export async function commandsSent(fn: () => Promise<unknown>, { inOrder = false
 const READS = new Set(['find', 'aggregate', 'count', 'distinct']);
 
 /** A read command's filter: find's `filter`, count's and distinct's `query`, an aggregation's first `$match`. */
-function filterOf(e: Started): any {
+function filterOf(e: CommandStartedEvent): any {
   if (e.commandName === 'find') return e.command.filter ?? {};
   if (e.commandName === 'aggregate') return e.command.pipeline?.[0]?.$match ?? {};
   return e.command.query ?? {};
