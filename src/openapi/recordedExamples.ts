@@ -38,9 +38,9 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       },
       "response": {
         "success": true,
-        "teamId": "3f805c30-ffa8-4009-aa59-7674aa8f5b71",
-        "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
-        "channelId": "1b789ad5-f848-48d5-867d-013b4fb66ca0",
+        "teamId": "79fc7bc3-635a-42e0-8c1e-2b029405eff3",
+        "botId": "7bd81cc8-7c05-46dc-9db5-e3925da05100",
+        "channelId": "4b67c8aa-96ff-4909-98c0-7fcefa9773b9",
         "secretKey": "sk_EXAMPLEchannelKey00000000000000000000000000"
       }
     },
@@ -50,8 +50,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": false,
         "code": "conflict",
-        "message": "A team named \"Acme\" already exists (3f805c30-ffa8-4009-aa59-7674aa8f5b71): bootstrap has run before. Its channel key is shown only once; list its channels and rotate one for a new key, or bootstrap with another team name",
-        "teamId": "3f805c30-ffa8-4009-aa59-7674aa8f5b71"
+        "message": "A team named \"Acme\" already exists (79fc7bc3-635a-42e0-8c1e-2b029405eff3): bootstrap has run before. Its channel key is shown only once; list its channels and rotate one for a new key, or bootstrap with another team name",
+        "teamId": "79fc7bc3-635a-42e0-8c1e-2b029405eff3"
       }
     },
     {
@@ -86,7 +86,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "team": {
-          "id": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8",
+          "id": "bf0edcc5-35ac-4de3-b44d-feae8afb59c7",
           "name": "Globex",
           "plan": "pro",
           "limits": {
@@ -99,7 +99,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
             "storageTokens": 0,
             "chatTokens": 0
           },
-          "createdAt": "2026-12-05T00:19:49.560Z"
+          "createdAt": "2026-12-05T23:54:33.764Z"
         }
       }
     },
@@ -130,7 +130,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "teams": [
           {
-            "id": "3f805c30-ffa8-4009-aa59-7674aa8f5b71",
+            "id": "79fc7bc3-635a-42e0-8c1e-2b029405eff3",
             "name": "Acme",
             "plan": "standard",
             "limits": {
@@ -143,10 +143,10 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
               "storageTokens": 0,
               "chatTokens": 0
             },
-            "createdAt": "2026-12-05T00:19:49.407Z"
+            "createdAt": "2026-12-05T23:54:33.745Z"
           },
           {
-            "id": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8",
+            "id": "bf0edcc5-35ac-4de3-b44d-feae8afb59c7",
             "name": "Globex",
             "plan": "pro",
             "limits": {
@@ -159,7 +159,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
               "storageTokens": 0,
               "chatTokens": 0
             },
-            "createdAt": "2026-12-05T00:19:49.560Z"
+            "createdAt": "2026-12-05T23:54:33.764Z"
           }
         ]
       }
@@ -181,7 +181,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "team": {
-          "id": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8",
+          "id": "bf0edcc5-35ac-4de3-b44d-feae8afb59c7",
           "name": "Globex",
           "plan": "pro",
           "limits": {
@@ -194,7 +194,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
             "storageTokens": 0,
             "chatTokens": 0
           },
-          "createdAt": "2026-12-05T00:19:49.560Z"
+          "createdAt": "2026-12-05T23:54:33.764Z"
         }
       }
     },
@@ -232,7 +232,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "team": {
-          "id": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8",
+          "id": "bf0edcc5-35ac-4de3-b44d-feae8afb59c7",
           "name": "Globex",
           "plan": "enterprise",
           "limits": {
@@ -245,7 +245,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
             "storageTokens": 0,
             "chatTokens": 0
           },
-          "createdAt": "2026-12-05T00:19:49.560Z"
+          "createdAt": "2026-12-05T23:54:33.764Z"
         }
       }
     },
@@ -283,7 +283,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 201,
       "request": {
         "body": {
-          "teamId": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8",
+          "teamId": "bf0edcc5-35ac-4de3-b44d-feae8afb59c7",
           "name": "Helper",
           "welcomeMessage": "Hello! How can I help?"
         }
@@ -291,8 +291,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "bot": {
-          "id": "22fe3f74-77f7-40ee-b14c-5b7211d7b27c",
-          "teamId": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8",
+          "id": "5ef9b4a6-c378-43bd-beea-a0989d0f0325",
+          "teamId": "bf0edcc5-35ac-4de3-b44d-feae8afb59c7",
           "name": "Helper",
           "instructions": "You are a helpful assistant. Answer from the knowledge you were given.",
           "welcomeMessage": "Hello! How can I help?",
@@ -300,7 +300,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
           "powerUps": [
             "human-handoff"
           ],
-          "createdAt": "2026-12-05T00:19:49.611Z"
+          "createdAt": "2026-12-05T23:54:33.784Z"
         }
       }
     },
@@ -338,15 +338,15 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "query": {
-          "teamId": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8"
+          "teamId": "bf0edcc5-35ac-4de3-b44d-feae8afb59c7"
         }
       },
       "response": {
         "success": true,
         "bots": [
           {
-            "id": "22fe3f74-77f7-40ee-b14c-5b7211d7b27c",
-            "teamId": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8",
+            "id": "5ef9b4a6-c378-43bd-beea-a0989d0f0325",
+            "teamId": "bf0edcc5-35ac-4de3-b44d-feae8afb59c7",
             "name": "Helper",
             "instructions": "You are a helpful assistant. Answer from the knowledge you were given.",
             "welcomeMessage": "Hello! How can I help?",
@@ -354,7 +354,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
             "powerUps": [
               "human-handoff"
             ],
-            "createdAt": "2026-12-05T00:19:49.611Z"
+            "createdAt": "2026-12-05T23:54:33.784Z"
           }
         ]
       }
@@ -376,8 +376,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "bot": {
-          "id": "22fe3f74-77f7-40ee-b14c-5b7211d7b27c",
-          "teamId": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8",
+          "id": "5ef9b4a6-c378-43bd-beea-a0989d0f0325",
+          "teamId": "bf0edcc5-35ac-4de3-b44d-feae8afb59c7",
           "name": "Helper",
           "instructions": "You are a helpful assistant. Answer from the knowledge you were given.",
           "welcomeMessage": "Hello! How can I help?",
@@ -385,7 +385,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
           "powerUps": [
             "human-handoff"
           ],
-          "createdAt": "2026-12-05T00:19:49.611Z"
+          "createdAt": "2026-12-05T23:54:33.784Z"
         }
       }
     },
@@ -420,8 +420,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "bot": {
-          "id": "22fe3f74-77f7-40ee-b14c-5b7211d7b27c",
-          "teamId": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8",
+          "id": "5ef9b4a6-c378-43bd-beea-a0989d0f0325",
+          "teamId": "bf0edcc5-35ac-4de3-b44d-feae8afb59c7",
           "name": "Helper",
           "instructions": "You are a helpful assistant. Answer from the knowledge you were given.",
           "welcomeMessage": "Hello! How can I help?",
@@ -429,7 +429,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
           "powerUps": [
             "human-handoff"
           ],
-          "createdAt": "2026-12-05T00:19:49.611Z"
+          "createdAt": "2026-12-05T23:54:33.784Z"
         }
       }
     },
@@ -467,19 +467,19 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 201,
       "request": {
         "body": {
-          "botId": "22fe3f74-77f7-40ee-b14c-5b7211d7b27c",
+          "botId": "5ef9b4a6-c378-43bd-beea-a0989d0f0325",
           "name": "Website"
         }
       },
       "response": {
         "success": true,
         "channel": {
-          "channelId": "b41deb27-80b6-42b7-a7ed-e1a09ff689c6",
-          "botId": "22fe3f74-77f7-40ee-b14c-5b7211d7b27c",
-          "teamId": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8",
+          "channelId": "c4aff0d1-7804-4e7e-9aa0-02e61b54ea3b",
+          "botId": "5ef9b4a6-c378-43bd-beea-a0989d0f0325",
+          "teamId": "bf0edcc5-35ac-4de3-b44d-feae8afb59c7",
           "name": "Website",
           "enabled": true,
-          "createdAt": "2026-12-05T00:19:49.647Z"
+          "createdAt": "2026-12-05T23:54:33.801Z"
         },
         "secretKey": "sk_EXAMPLEchannelKey00000000000000000000000000"
       }
@@ -518,19 +518,19 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "query": {
-          "botId": "22fe3f74-77f7-40ee-b14c-5b7211d7b27c"
+          "botId": "5ef9b4a6-c378-43bd-beea-a0989d0f0325"
         }
       },
       "response": {
         "success": true,
         "channels": [
           {
-            "channelId": "b41deb27-80b6-42b7-a7ed-e1a09ff689c6",
-            "botId": "22fe3f74-77f7-40ee-b14c-5b7211d7b27c",
-            "teamId": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8",
+            "channelId": "c4aff0d1-7804-4e7e-9aa0-02e61b54ea3b",
+            "botId": "5ef9b4a6-c378-43bd-beea-a0989d0f0325",
+            "teamId": "bf0edcc5-35ac-4de3-b44d-feae8afb59c7",
             "name": "Website",
             "enabled": true,
-            "createdAt": "2026-12-05T00:19:49.647Z"
+            "createdAt": "2026-12-05T23:54:33.801Z"
           }
         ]
       }
@@ -552,12 +552,12 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "channel": {
-          "channelId": "b41deb27-80b6-42b7-a7ed-e1a09ff689c6",
-          "botId": "22fe3f74-77f7-40ee-b14c-5b7211d7b27c",
-          "teamId": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8",
+          "channelId": "c4aff0d1-7804-4e7e-9aa0-02e61b54ea3b",
+          "botId": "5ef9b4a6-c378-43bd-beea-a0989d0f0325",
+          "teamId": "bf0edcc5-35ac-4de3-b44d-feae8afb59c7",
           "name": "Website",
           "enabled": true,
-          "createdAt": "2026-12-05T00:19:49.647Z"
+          "createdAt": "2026-12-05T23:54:33.801Z"
         },
         "secretKey": "sk_EXAMPLEchannelKey00000000000000000000000000"
       }
@@ -602,12 +602,12 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "channel": {
-          "channelId": "b41deb27-80b6-42b7-a7ed-e1a09ff689c6",
-          "botId": "22fe3f74-77f7-40ee-b14c-5b7211d7b27c",
-          "teamId": "57c9d0cf-37aa-4a76-9160-91b9d20f7de8",
+          "channelId": "c4aff0d1-7804-4e7e-9aa0-02e61b54ea3b",
+          "botId": "5ef9b4a6-c378-43bd-beea-a0989d0f0325",
+          "teamId": "bf0edcc5-35ac-4de3-b44d-feae8afb59c7",
           "name": "Website",
           "enabled": false,
-          "createdAt": "2026-12-05T00:19:49.647Z"
+          "createdAt": "2026-12-05T23:54:33.801Z"
         }
       }
     },
@@ -646,12 +646,12 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "dataSource": {
-          "id": "01a24392-473b-7000-8af0-5da1b9a8e33e",
+          "id": "01a248a1-81dd-7000-972b-068f8e76c613",
           "type": "MANUAL",
           "state": "not_synced",
           "lastSync": null,
           "syncInterval": null,
-          "createdAt": "2026-12-05T00:19:49.691Z"
+          "createdAt": "2026-12-05T23:54:33.821Z"
         }
       }
     },
@@ -705,17 +705,17 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "dataSources": [
           {
-            "id": "01a24392-473b-7000-8af0-5da1b9a8e33e",
+            "id": "01a248a1-81dd-7000-972b-068f8e76c613",
             "type": "MANUAL",
             "state": "not_synced",
             "lastSync": null,
             "syncInterval": null,
-            "createdAt": "2026-12-05T00:19:49.691Z"
+            "createdAt": "2026-12-05T23:54:33.821Z"
           }
         ],
         "pagination": {
           "total": 1,
-          "last": "01a24392-473b-7000-8af0-5da1b9a8e33e"
+          "last": "01a248a1-81dd-7000-972b-068f8e76c613"
         }
       }
     },
@@ -753,18 +753,18 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "query": {
-          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e"
+          "dataSourceId": "01a248a1-81dd-7000-972b-068f8e76c613"
         }
       },
       "response": {
         "success": true,
         "dataSource": {
-          "id": "01a24392-473b-7000-8af0-5da1b9a8e33e",
+          "id": "01a248a1-81dd-7000-972b-068f8e76c613",
           "type": "MANUAL",
           "state": "not_synced",
           "lastSync": null,
           "syncInterval": null,
-          "createdAt": "2026-12-05T00:19:49.691Z"
+          "createdAt": "2026-12-05T23:54:33.821Z"
         }
       }
     },
@@ -811,19 +811,19 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "body": {
-          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e",
+          "dataSourceId": "01a248a1-81dd-7000-972b-068f8e76c613",
           "syncInterval": "week"
         }
       },
       "response": {
         "success": true,
         "dataSource": {
-          "id": "01a24392-473b-7000-8af0-5da1b9a8e33e",
+          "id": "01a248a1-81dd-7000-972b-068f8e76c613",
           "type": "MANUAL",
           "state": "not_synced",
           "lastSync": null,
           "syncInterval": null,
-          "createdAt": "2026-12-05T00:19:49.691Z"
+          "createdAt": "2026-12-05T23:54:33.821Z"
         }
       }
     },
@@ -870,7 +870,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "body": {
-          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e",
+          "dataSourceId": "01a248a1-81dd-7000-972b-068f8e76c613",
           "dataSourceRows": [
             {
               "name": "returns.md",
@@ -944,7 +944,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "body": {
-          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e",
+          "dataSourceId": "01a248a1-81dd-7000-972b-068f8e76c613",
           "limit": 10
         }
       },
@@ -952,13 +952,13 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "dataSourceRows": [
           {
-            "id": "01a24392-476d-7000-85a7-993a39654c58",
+            "id": "01a248a1-81f9-7000-8d25-85f29027d01d",
             "name": "returns.md"
           }
         ],
         "pagination": {
           "total": 1,
-          "last": "01a24392-476d-7000-85a7-993a39654c58"
+          "last": "01a248a1-81f9-7000-8d25-85f29027d01d"
         }
       }
     },
@@ -1005,21 +1005,21 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "query": {
-          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e",
-          "dataSourceRowId": "01a24392-476d-7000-85a7-993a39654c58"
+          "dataSourceId": "01a248a1-81dd-7000-972b-068f8e76c613",
+          "dataSourceRowId": "01a248a1-81f9-7000-8d25-85f29027d01d"
         }
       },
       "response": {
         "success": true,
         "dataSourceRow": {
-          "id": "01a24392-476d-7000-85a7-993a39654c58",
+          "id": "01a248a1-81f9-7000-8d25-85f29027d01d",
           "name": "returns.md",
           "content": "# Returns\n\nItems can be returned within 30 days of delivery, in their original packaging.",
           "type": "MANUAL",
           "state": "not_synced",
           "lastSync": null,
-          "lastModified": "2026-12-05T00:19:49.741Z",
-          "createdAt": "2026-12-05T00:19:49.741Z"
+          "lastModified": "2026-12-05T23:54:33.849Z",
+          "createdAt": "2026-12-05T23:54:33.849Z"
         }
       }
     },
@@ -1066,10 +1066,10 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "body": {
-          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e",
+          "dataSourceId": "01a248a1-81dd-7000-972b-068f8e76c613",
           "dataSourceRows": [
             {
-              "id": "01a24392-476d-7000-85a7-993a39654c58",
+              "id": "01a248a1-81f9-7000-8d25-85f29027d01d",
               "name": "returns.md",
               "content": "# Returns\n\nItems can be returned within 30 days of delivery, in their original packaging.\n\nRefunds reach the original payment method within 5 business days."
             }
@@ -1123,7 +1123,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "body": {
-          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e"
+          "dataSourceId": "01a248a1-81dd-7000-972b-068f8e76c613"
         }
       },
       "response": {
@@ -1184,13 +1184,13 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "dataSources": [
           {
-            "id": "01a24392-473b-7000-8af0-5da1b9a8e33e",
+            "id": "01a248a1-81dd-7000-972b-068f8e76c613",
             "type": "MANUAL",
             "state": "synced",
-            "lastSync": "2026-12-05T00:19:50.127Z",
+            "lastSync": "2026-12-05T23:54:33.917Z",
             "syncInterval": "week",
-            "createdAt": "2026-12-05T00:19:49.691Z",
-            "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
+            "createdAt": "2026-12-05T23:54:33.821Z",
+            "botId": "7bd81cc8-7c05-46dc-9db5-e3925da05100",
             "name": "Data source 1",
             "lastError": null,
             "lastResults": {
@@ -1204,7 +1204,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         ],
         "pagination": {
           "total": 1,
-          "last": "01a24392-473b-7000-8af0-5da1b9a8e33e"
+          "last": "01a248a1-81dd-7000-972b-068f8e76c613"
         }
       }
     },
@@ -1234,13 +1234,13 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "dataSource": {
-          "id": "01a24392-473b-7000-8af0-5da1b9a8e33e",
+          "id": "01a248a1-81dd-7000-972b-068f8e76c613",
           "type": "MANUAL",
           "state": "synced",
-          "lastSync": "2026-12-05T00:19:50.127Z",
+          "lastSync": "2026-12-05T23:54:33.917Z",
           "syncInterval": "week",
-          "createdAt": "2026-12-05T00:19:49.691Z",
-          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
+          "createdAt": "2026-12-05T23:54:33.821Z",
+          "botId": "7bd81cc8-7c05-46dc-9db5-e3925da05100",
           "name": "Data source 1",
           "lastError": null,
           "lastResults": {
@@ -1293,13 +1293,13 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "dataSource": {
-          "id": "01a24392-473b-7000-8af0-5da1b9a8e33e",
+          "id": "01a248a1-81dd-7000-972b-068f8e76c613",
           "type": "MANUAL",
           "state": "synced",
-          "lastSync": "2026-12-05T00:19:50.127Z",
+          "lastSync": "2026-12-05T23:54:33.917Z",
           "syncInterval": "week",
-          "createdAt": "2026-12-05T00:19:49.691Z",
-          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
+          "createdAt": "2026-12-05T23:54:33.821Z",
+          "botId": "7bd81cc8-7c05-46dc-9db5-e3925da05100",
           "name": "Returns policy",
           "lastError": null,
           "lastResults": {
@@ -1347,15 +1347,15 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "hook": {
-          "id": "dd355d06-d424-4839-98ad-7a5a6380d1e8",
-          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
-          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e",
+          "id": "a7c3ffe4-edbb-49e7-9f31-78951933428d",
+          "botId": "7bd81cc8-7c05-46dc-9db5-e3925da05100",
+          "dataSourceId": "01a248a1-81dd-7000-972b-068f8e76c613",
           "enabled": false,
-          "createdAt": "2026-12-05T00:19:50.436Z",
-          "updatedAt": "2026-12-05T00:19:50.436Z"
+          "createdAt": "2026-12-05T23:54:33.954Z",
+          "updatedAt": "2026-12-05T23:54:33.954Z"
         },
-        "secret": "3aQSyuZyVtiAcVNvMp1pYXVwefKVRJJbXGwMD7HK5AE",
-        "url": "http://localhost:3000/api/public/hooks/dd355d06-d424-4839-98ad-7a5a6380d1e8/3aQSyuZyVtiAcVNvMp1pYXVwefKVRJJbXGwMD7HK5AE"
+        "secret": "F7nREcLwLwQjS3L2RdoNPFHQnIxg4xwydCxTDa0ez7A",
+        "url": "http://localhost:3000/api/public/hooks/a7c3ffe4-edbb-49e7-9f31-78951933428d/F7nREcLwLwQjS3L2RdoNPFHQnIxg4xwydCxTDa0ez7A"
       }
     },
     {
@@ -1394,12 +1394,12 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "hooks": [
           {
-            "id": "dd355d06-d424-4839-98ad-7a5a6380d1e8",
-            "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
-            "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e",
+            "id": "a7c3ffe4-edbb-49e7-9f31-78951933428d",
+            "botId": "7bd81cc8-7c05-46dc-9db5-e3925da05100",
+            "dataSourceId": "01a248a1-81dd-7000-972b-068f8e76c613",
             "enabled": false,
-            "createdAt": "2026-12-05T00:19:50.436Z",
-            "updatedAt": "2026-12-05T00:19:50.436Z"
+            "createdAt": "2026-12-05T23:54:33.954Z",
+            "updatedAt": "2026-12-05T23:54:33.954Z"
           }
         ]
       }
@@ -1430,12 +1430,12 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "hook": {
-          "id": "dd355d06-d424-4839-98ad-7a5a6380d1e8",
-          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
-          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e",
+          "id": "a7c3ffe4-edbb-49e7-9f31-78951933428d",
+          "botId": "7bd81cc8-7c05-46dc-9db5-e3925da05100",
+          "dataSourceId": "01a248a1-81dd-7000-972b-068f8e76c613",
           "enabled": false,
-          "createdAt": "2026-12-05T00:19:50.436Z",
-          "updatedAt": "2026-12-05T00:19:50.436Z"
+          "createdAt": "2026-12-05T23:54:33.954Z",
+          "updatedAt": "2026-12-05T23:54:33.954Z"
         }
       }
     },
@@ -1479,12 +1479,12 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "hook": {
-          "id": "dd355d06-d424-4839-98ad-7a5a6380d1e8",
-          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
-          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e",
+          "id": "a7c3ffe4-edbb-49e7-9f31-78951933428d",
+          "botId": "7bd81cc8-7c05-46dc-9db5-e3925da05100",
+          "dataSourceId": "01a248a1-81dd-7000-972b-068f8e76c613",
           "enabled": false,
-          "createdAt": "2026-12-05T00:19:50.436Z",
-          "updatedAt": "2026-12-05T00:19:50.457Z"
+          "createdAt": "2026-12-05T23:54:33.954Z",
+          "updatedAt": "2026-12-05T23:54:33.964Z"
         }
       }
     },
@@ -1499,12 +1499,12 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "hook": {
-          "id": "dd355d06-d424-4839-98ad-7a5a6380d1e8",
-          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
-          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e",
+          "id": "a7c3ffe4-edbb-49e7-9f31-78951933428d",
+          "botId": "7bd81cc8-7c05-46dc-9db5-e3925da05100",
+          "dataSourceId": "01a248a1-81dd-7000-972b-068f8e76c613",
           "enabled": true,
-          "createdAt": "2026-12-05T00:19:50.436Z",
-          "updatedAt": "2026-12-05T00:19:50.576Z"
+          "createdAt": "2026-12-05T23:54:33.954Z",
+          "updatedAt": "2026-12-05T23:54:33.970Z"
         }
       }
     },
@@ -1579,15 +1579,15 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "hook": {
-          "id": "dd355d06-d424-4839-98ad-7a5a6380d1e8",
-          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
-          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e",
+          "id": "a7c3ffe4-edbb-49e7-9f31-78951933428d",
+          "botId": "7bd81cc8-7c05-46dc-9db5-e3925da05100",
+          "dataSourceId": "01a248a1-81dd-7000-972b-068f8e76c613",
           "enabled": true,
-          "createdAt": "2026-12-05T00:19:50.436Z",
-          "updatedAt": "2026-12-05T00:19:50.796Z"
+          "createdAt": "2026-12-05T23:54:33.954Z",
+          "updatedAt": "2026-12-05T23:54:34.028Z"
         },
-        "secret": "VPOzxyuSnKmGBHBesGRu-aTYy4JN94KowJJUP4ohhPo",
-        "url": "http://localhost:3000/api/public/hooks/dd355d06-d424-4839-98ad-7a5a6380d1e8/VPOzxyuSnKmGBHBesGRu-aTYy4JN94KowJJUP4ohhPo"
+        "secret": "Ok516Kwel4wtBrePfz-wNKl9kgTBrxC-nsoLERXEDzI",
+        "url": "http://localhost:3000/api/public/hooks/a7c3ffe4-edbb-49e7-9f31-78951933428d/Ok516Kwel4wtBrePfz-wNKl9kgTBrxC-nsoLERXEDzI"
       }
     },
     {
@@ -1661,17 +1661,17 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "request": {
         "body": {
           "type": "conversation.started",
-          "url": "http://127.0.0.1:33737/hooks/relay"
+          "url": "http://127.0.0.1:44597/hooks/relay"
         }
       },
       "response": {
         "success": true,
         "webhook": {
-          "id": "01a24392-4be3-7000-a432-d4662f0c81cb",
-          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
+          "id": "01a248a1-82b3-7000-ab80-eb629fbe010b",
+          "botId": "7bd81cc8-7c05-46dc-9db5-e3925da05100",
           "type": "conversation.started",
           "enabled": false,
-          "url": "http://127.0.0.1:33737/hooks/relay",
+          "url": "http://127.0.0.1:44597/hooks/relay",
           "dataSourceIds": [],
           "customPayload": {
             "enabled": false,
@@ -1686,8 +1686,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
           "failingSince": null,
           "disabledAt": null,
           "disabledReason": null,
-          "createdAt": "2026-12-05T00:19:50.890Z",
-          "updatedAt": "2026-12-05T00:19:50.890Z"
+          "createdAt": "2026-12-05T23:54:34.037Z",
+          "updatedAt": "2026-12-05T23:54:34.037Z"
         },
         "secret": "whsec_EXAMPLEsigningSecret000000000000000000000000"
       }
@@ -1733,11 +1733,11 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "webhooks": [
           {
-            "id": "01a24392-4be3-7000-a432-d4662f0c81cb",
-            "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
+            "id": "01a248a1-82b3-7000-ab80-eb629fbe010b",
+            "botId": "7bd81cc8-7c05-46dc-9db5-e3925da05100",
             "type": "conversation.started",
             "enabled": false,
-            "url": "http://127.0.0.1:33737/hooks/relay",
+            "url": "http://127.0.0.1:44597/hooks/relay",
             "dataSourceIds": [],
             "customPayload": {
               "enabled": false,
@@ -1752,13 +1752,13 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
             "failingSince": null,
             "disabledAt": null,
             "disabledReason": null,
-            "createdAt": "2026-12-05T00:19:50.890Z",
-            "updatedAt": "2026-12-05T00:19:50.890Z"
+            "createdAt": "2026-12-05T23:54:34.037Z",
+            "updatedAt": "2026-12-05T23:54:34.037Z"
           }
         ],
         "pagination": {
           "total": 1,
-          "last": "01a24392-4be3-7000-a432-d4662f0c81cb"
+          "last": "01a248a1-82b3-7000-ab80-eb629fbe010b"
         }
       }
     },
@@ -1797,11 +1797,11 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "webhook": {
-          "id": "01a24392-4be3-7000-a432-d4662f0c81cb",
-          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
+          "id": "01a248a1-82b3-7000-ab80-eb629fbe010b",
+          "botId": "7bd81cc8-7c05-46dc-9db5-e3925da05100",
           "type": "conversation.started",
           "enabled": false,
-          "url": "http://127.0.0.1:33737/hooks/relay",
+          "url": "http://127.0.0.1:44597/hooks/relay",
           "dataSourceIds": [],
           "customPayload": {
             "enabled": false,
@@ -1816,8 +1816,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
           "failingSince": null,
           "disabledAt": null,
           "disabledReason": null,
-          "createdAt": "2026-12-05T00:19:50.890Z",
-          "updatedAt": "2026-12-05T00:19:50.890Z"
+          "createdAt": "2026-12-05T23:54:34.037Z",
+          "updatedAt": "2026-12-05T23:54:34.037Z"
         }
       }
     },
@@ -1867,11 +1867,11 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "webhook": {
-          "id": "01a24392-4be3-7000-a432-d4662f0c81cb",
-          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
+          "id": "01a248a1-82b3-7000-ab80-eb629fbe010b",
+          "botId": "7bd81cc8-7c05-46dc-9db5-e3925da05100",
           "type": "conversation.started",
           "enabled": false,
-          "url": "http://127.0.0.1:33737/hooks/relay",
+          "url": "http://127.0.0.1:44597/hooks/relay",
           "dataSourceIds": [],
           "customPayload": {
             "enabled": false,
@@ -1890,8 +1890,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
           "failingSince": null,
           "disabledAt": null,
           "disabledReason": null,
-          "createdAt": "2026-12-05T00:19:50.890Z",
-          "updatedAt": "2026-12-05T00:19:51.023Z"
+          "createdAt": "2026-12-05T23:54:34.037Z",
+          "updatedAt": "2026-12-05T23:54:34.049Z"
         }
       }
     },
@@ -1935,11 +1935,11 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "webhook": {
-          "id": "01a24392-4be3-7000-a432-d4662f0c81cb",
-          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
+          "id": "01a248a1-82b3-7000-ab80-eb629fbe010b",
+          "botId": "7bd81cc8-7c05-46dc-9db5-e3925da05100",
           "type": "conversation.started",
           "enabled": true,
-          "url": "http://127.0.0.1:33737/hooks/relay",
+          "url": "http://127.0.0.1:44597/hooks/relay",
           "dataSourceIds": [],
           "customPayload": {
             "enabled": false,
@@ -1958,8 +1958,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
           "failingSince": null,
           "disabledAt": null,
           "disabledReason": null,
-          "createdAt": "2026-12-05T00:19:50.890Z",
-          "updatedAt": "2026-12-05T00:19:51.091Z"
+          "createdAt": "2026-12-05T23:54:34.037Z",
+          "updatedAt": "2026-12-05T23:54:34.055Z"
         },
         "resent": 0
       }
@@ -1999,11 +1999,11 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "webhook": {
-          "id": "01a24392-4be3-7000-a432-d4662f0c81cb",
-          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
+          "id": "01a248a1-82b3-7000-ab80-eb629fbe010b",
+          "botId": "7bd81cc8-7c05-46dc-9db5-e3925da05100",
           "type": "conversation.started",
           "enabled": true,
-          "url": "http://127.0.0.1:33737/hooks/relay",
+          "url": "http://127.0.0.1:44597/hooks/relay",
           "dataSourceIds": [],
           "customPayload": {
             "enabled": false,
@@ -2022,8 +2022,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
           "failingSince": null,
           "disabledAt": null,
           "disabledReason": null,
-          "createdAt": "2026-12-05T00:19:50.890Z",
-          "updatedAt": "2026-12-05T00:19:51.100Z"
+          "createdAt": "2026-12-05T23:54:34.037Z",
+          "updatedAt": "2026-12-05T23:54:34.059Z"
         },
         "secret": "whsec_EXAMPLEsigningSecret000000000000000000000000"
       }
@@ -2063,15 +2063,15 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "test": {
-          "deliveryId": "5c6501c0-f602-41e1-885a-d53bff6b195f",
+          "deliveryId": "01a248a1-82cf-7000-939d-45f95f983f89",
           "request": {
             "method": "POST",
-            "url": "http://127.0.0.1:33737/hooks/relay"
+            "url": "http://127.0.0.1:44597/hooks/relay"
           },
           "status": 200,
           "body": "{\"ok\":true}",
           "bodyTruncated": false,
-          "durationMs": 86,
+          "durationMs": 8.9,
           "unresolved": [],
           "error": null
         }
@@ -2083,19 +2083,19 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "test": {
-          "deliveryId": "3a530221-c010-44d7-8192-1b0cdc60bdb8",
+          "deliveryId": "01a248a1-82f2-7000-ab05-e7c94f5b6ded",
           "request": {
             "method": "POST",
-            "url": "http://127.0.0.1:34653/hook"
+            "url": "http://127.0.0.1:44601/hook"
           },
           "status": null,
           "body": "",
           "bodyTruncated": false,
-          "durationMs": 3,
+          "durationMs": 2.2,
           "unresolved": [],
           "error": {
             "code": "network",
-            "message": "connect ECONNREFUSED 127.0.0.1:34653"
+            "message": "connect ECONNREFUSED 127.0.0.1:44601"
           }
         }
       }
@@ -2140,7 +2140,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       },
       "response": {
         "success": true,
-        "conversationId": "01a24392-4d93-7000-8160-5663061ba197",
+        "conversationId": "01a248a1-8300-7000-8ddc-6729db6d90a1",
         "response": "Hello! How can I help you today?"
       }
     },
@@ -2197,18 +2197,18 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "body": {
-          "conversationId": "01a24392-4d93-7000-8160-5663061ba197",
+          "conversationId": "01a248a1-8300-7000-8ddc-6729db6d90a1",
           "message": "How long do I have to return an item?"
         }
       },
       "response": {
         "success": true,
-        "conversationId": "01a24392-4d93-7000-8160-5663061ba197",
+        "conversationId": "01a248a1-8300-7000-8ddc-6729db6d90a1",
         "response": "**Returns**\n\nItems can be returned within 30 days of delivery, in their original packaging.\n\nRefunds reach the original payment method within 5 business days.\n\n_Source: returns.md_",
         "sources": [
           {
-            "rowId": "01a24392-476d-7000-85a7-993a39654c58",
-            "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e"
+            "rowId": "01a248a1-81f9-7000-8d25-85f29027d01d",
+            "dataSourceId": "01a248a1-81dd-7000-972b-068f8e76c613"
           }
         ]
       }
@@ -2273,14 +2273,14 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "conversations": [
           {
-            "id": "01a24392-4d93-7000-8160-5663061ba197",
-            "createdAt": "2026-12-05T00:19:51.319Z",
+            "id": "01a248a1-8300-7000-8ddc-6729db6d90a1",
+            "createdAt": "2026-12-05T23:54:34.114Z",
             "initialMessage": null
           }
         ],
         "pagination": {
           "total": 1,
-          "last": "01a24392-4d93-7000-8160-5663061ba197"
+          "last": "01a248a1-8300-7000-8ddc-6729db6d90a1"
         }
       }
     },
@@ -2318,7 +2318,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "body": {
-          "conversationId": "01a24392-4d93-7000-8160-5663061ba197",
+          "conversationId": "01a248a1-8300-7000-8ddc-6729db6d90a1",
           "limit": 10
         }
       },
@@ -2326,27 +2326,27 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "messages": [
           {
-            "id": "9075ddc2-0308-49b3-9c90-be3a4ae98c16",
+            "id": "3d796af2-c10a-496e-8e49-f239e02e5887",
             "message": "Hello! How can I help you today?",
             "role": "assistant",
-            "createdAt": "2026-12-05T00:19:51.341Z"
+            "createdAt": "2026-12-05T23:54:34.123Z"
           },
           {
-            "id": "89f5553d-cadd-4750-9e43-0892f86c5d5a",
+            "id": "fad93f11-4244-483e-9291-af8b2479af4c",
             "message": "How long do I have to return an item?",
             "role": "user",
-            "createdAt": "2026-12-05T00:19:51.593Z"
+            "createdAt": "2026-12-05T23:54:34.168Z"
           },
           {
-            "id": "f7ca263d-e160-4c49-b9e5-0d10577fbae7",
+            "id": "7d4b4396-d703-4a7b-a285-3a28c968cf2f",
             "message": "**Returns**\n\nItems can be returned within 30 days of delivery, in their original packaging.\n\nRefunds reach the original payment method within 5 business days.\n\n_Source: returns.md_",
             "role": "assistant",
-            "createdAt": "2026-12-05T00:19:51.593Z"
+            "createdAt": "2026-12-05T23:54:34.168Z"
           }
         ],
         "pagination": {
           "total": 3,
-          "last": "f7ca263d-e160-4c49-b9e5-0d10577fbae7"
+          "last": "7d4b4396-d703-4a7b-a285-3a28c968cf2f"
         }
       }
     },
@@ -2401,10 +2401,10 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "conversations": [
           {
-            "id": "01a24392-4d93-7000-8160-5663061ba197",
-            "createdAt": "2026-12-05T00:19:51.319Z",
+            "id": "01a248a1-8300-7000-8ddc-6729db6d90a1",
+            "createdAt": "2026-12-05T23:54:34.114Z",
             "initialMessage": null,
-            "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
+            "botId": "7bd81cc8-7c05-46dc-9db5-e3925da05100",
             "state": "Open",
             "userData": {},
             "userEmail": null,
@@ -2413,7 +2413,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         ],
         "pagination": {
           "total": 1,
-          "last": "01a24392-4d93-7000-8160-5663061ba197"
+          "last": "01a248a1-8300-7000-8ddc-6729db6d90a1"
         }
       }
     },
@@ -2466,10 +2466,10 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "message": {
-          "id": "33d8ca16-7756-41fe-a55f-4453f296e788",
+          "id": "9ed1dfa3-a991-4d43-a796-04bf18241a6f",
           "message": "Ana here: I can help with your return.",
           "role": "agent",
-          "createdAt": "2026-12-05T00:19:52.459Z",
+          "createdAt": "2026-12-05T23:54:34.216Z",
           "agent": {
             "name": "Ana",
             "email": "ana@example.com"
@@ -2520,10 +2520,10 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "conversation": {
-          "id": "01a24392-4d93-7000-8160-5663061ba197",
-          "createdAt": "2026-12-05T00:19:51.319Z",
+          "id": "01a248a1-8300-7000-8ddc-6729db6d90a1",
+          "createdAt": "2026-12-05T23:54:34.114Z",
           "initialMessage": null,
-          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
+          "botId": "7bd81cc8-7c05-46dc-9db5-e3925da05100",
           "state": "Active",
           "userData": {},
           "userEmail": null,
@@ -2584,34 +2584,34 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "messages": [
           {
-            "id": "9075ddc2-0308-49b3-9c90-be3a4ae98c16",
+            "id": "3d796af2-c10a-496e-8e49-f239e02e5887",
             "message": "Hello! How can I help you today?",
             "role": "assistant",
-            "createdAt": "2026-12-05T00:19:51.341Z"
+            "createdAt": "2026-12-05T23:54:34.123Z"
           },
           {
-            "id": "89f5553d-cadd-4750-9e43-0892f86c5d5a",
+            "id": "fad93f11-4244-483e-9291-af8b2479af4c",
             "message": "How long do I have to return an item?",
             "role": "user",
-            "createdAt": "2026-12-05T00:19:51.593Z"
+            "createdAt": "2026-12-05T23:54:34.168Z"
           },
           {
-            "id": "f7ca263d-e160-4c49-b9e5-0d10577fbae7",
+            "id": "7d4b4396-d703-4a7b-a285-3a28c968cf2f",
             "message": "**Returns**\n\nItems can be returned within 30 days of delivery, in their original packaging.\n\nRefunds reach the original payment method within 5 business days.\n\n_Source: returns.md_",
             "role": "assistant",
-            "createdAt": "2026-12-05T00:19:51.593Z",
+            "createdAt": "2026-12-05T23:54:34.168Z",
             "sources": [
               {
-                "rowId": "01a24392-476d-7000-85a7-993a39654c58",
-                "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e"
+                "rowId": "01a248a1-81f9-7000-8d25-85f29027d01d",
+                "dataSourceId": "01a248a1-81dd-7000-972b-068f8e76c613"
               }
             ]
           },
           {
-            "id": "33d8ca16-7756-41fe-a55f-4453f296e788",
+            "id": "9ed1dfa3-a991-4d43-a796-04bf18241a6f",
             "message": "Ana here: I can help with your return.",
             "role": "agent",
-            "createdAt": "2026-12-05T00:19:52.459Z",
+            "createdAt": "2026-12-05T23:54:34.216Z",
             "agent": {
               "name": "Ana",
               "email": "ana@example.com"
@@ -2620,7 +2620,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         ],
         "pagination": {
           "total": 4,
-          "last": "33d8ca16-7756-41fe-a55f-4453f296e788"
+          "last": "9ed1dfa3-a991-4d43-a796-04bf18241a6f"
         }
       }
     },
@@ -2659,10 +2659,10 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "conversation": {
-          "id": "01a24392-4d93-7000-8160-5663061ba197",
-          "createdAt": "2026-12-05T00:19:51.319Z",
+          "id": "01a248a1-8300-7000-8ddc-6729db6d90a1",
+          "createdAt": "2026-12-05T23:54:34.114Z",
           "initialMessage": null,
-          "botId": "e2d38956-3f76-4ebb-80f1-7fc21077c251",
+          "botId": "7bd81cc8-7c05-46dc-9db5-e3925da05100",
           "state": "Resolved",
           "userData": {},
           "userEmail": null,
@@ -2723,54 +2723,18 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "deliveries": [
           {
-            "id": "01a24392-4da6-7000-b157-0840b077cdeb",
-            "webhookId": "01a24392-4be3-7000-a432-d4662f0c81cb",
-            "eventId": "01a24392-4d9b-7000-9e89-f8dc515ce89e",
+            "id": "01a248a1-82cf-7000-939d-45f95f983f89",
+            "webhookId": "01a248a1-82b3-7000-ab80-eb629fbe010b",
+            "eventId": "test:01a248a1-82cf-7000-939d-45f95f983f89",
             "event": "conversation.started",
             "status": "delivered",
             "request": {
               "method": "POST",
-              "url": "http://127.0.0.1:33737/hooks/relay",
+              "url": "http://127.0.0.1:44597/hooks/relay",
               "headers": {
                 "Content-Type": "application/json"
               },
-              "body": "{\"event\":\"conversation.started\",\"timestamp\":\"2026-12-05T00:19:51.323Z\",\"conversation\":{\"id\":\"01a24392-4d93-7000-8160-5663061ba197\",\"botId\":\"e2d38956-3f76-4ebb-80f1-7fc21077c251\",\"botName\":\"Support\",\"channelType\":\"api\",\"createdAt\":\"2026-12-05T00:19:51.319Z\",\"userData\":{}},\"deliveryId\":\"01a24392-4da6-7000-b157-0840b077cdeb\"}"
-            },
-            "unresolved": [],
-            "attemptCount": 1,
-            "nextAttemptAt": null,
-            "cancelReason": null,
-            "error": null,
-            "test": false,
-            "attempts": [
-              {
-                "number": 1,
-                "status": "succeeded",
-                "startedAt": "2026-12-05T00:19:51.335Z",
-                "finishedAt": "2026-12-05T00:19:51.349Z",
-                "httpStatus": 200,
-                "durationMs": 9.5,
-                "error": null,
-                "responseBody": "{\"ok\":true}",
-                "responseTruncated": false
-              }
-            ],
-            "createdAt": "2026-12-05T00:19:51.335Z",
-            "finishedAt": "2026-12-05T00:19:51.349Z"
-          },
-          {
-            "id": "5c6501c0-f602-41e1-885a-d53bff6b195f",
-            "webhookId": "01a24392-4be3-7000-a432-d4662f0c81cb",
-            "eventId": "test:5c6501c0-f602-41e1-885a-d53bff6b195f",
-            "event": "conversation.started",
-            "status": "delivered",
-            "request": {
-              "method": "POST",
-              "url": "http://127.0.0.1:33737/hooks/relay",
-              "headers": {
-                "Content-Type": "application/json"
-              },
-              "body": "{\"event\":\"conversation.started\",\"timestamp\":\"2026-12-05T00:19:51.159Z\",\"conversation\":{\"id\":\"47b31b0e-c0f5-45e4-8f41-8094825caa37\",\"botId\":\"e2d38956-3f76-4ebb-80f1-7fc21077c251\",\"botName\":\"Support\",\"channelType\":\"api\",\"initialMessage\":\"Hello, I have a question.\",\"createdAt\":\"2026-12-05T00:19:51.159Z\"},\"deliveryId\":\"5c6501c0-f602-41e1-885a-d53bff6b195f\"}"
+              "body": "{\"event\":\"conversation.started\",\"timestamp\":\"2026-12-05T23:54:34.063Z\",\"conversation\":{\"id\":\"31177231-4683-4285-bcc4-8aefe7dab149\",\"botId\":\"7bd81cc8-7c05-46dc-9db5-e3925da05100\",\"botName\":\"Support\",\"channelType\":\"api\",\"initialMessage\":\"Hello, I have a question.\",\"createdAt\":\"2026-12-05T23:54:34.063Z\"},\"deliveryId\":\"01a248a1-82cf-7000-939d-45f95f983f89\"}"
             },
             "unresolved": [],
             "attemptCount": 1,
@@ -2782,22 +2746,58 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
               {
                 "number": 1,
                 "status": "succeeded",
-                "startedAt": "2026-12-05T00:19:51.160Z",
-                "finishedAt": "2026-12-05T00:19:51.251Z",
+                "startedAt": "2026-12-05T23:54:34.064Z",
+                "finishedAt": "2026-12-05T23:54:34.073Z",
                 "httpStatus": 200,
-                "durationMs": 86,
+                "durationMs": 8.9,
                 "error": null,
                 "responseBody": "{\"ok\":true}",
                 "responseTruncated": false
               }
             ],
-            "createdAt": "2026-12-05T00:19:51.160Z",
-            "finishedAt": "2026-12-05T00:19:51.251Z"
+            "createdAt": "2026-12-05T23:54:34.064Z",
+            "finishedAt": "2026-12-05T23:54:34.073Z"
+          },
+          {
+            "id": "01a248a1-8309-7000-981a-7b60a61fde91",
+            "webhookId": "01a248a1-82b3-7000-ab80-eb629fbe010b",
+            "eventId": "01a248a1-8303-7000-b1bc-711380ac68f8",
+            "event": "conversation.started",
+            "status": "delivered",
+            "request": {
+              "method": "POST",
+              "url": "http://127.0.0.1:44597/hooks/relay",
+              "headers": {
+                "Content-Type": "application/json"
+              },
+              "body": "{\"event\":\"conversation.started\",\"timestamp\":\"2026-12-05T23:54:34.115Z\",\"conversation\":{\"id\":\"01a248a1-8300-7000-8ddc-6729db6d90a1\",\"botId\":\"7bd81cc8-7c05-46dc-9db5-e3925da05100\",\"botName\":\"Support\",\"channelType\":\"api\",\"createdAt\":\"2026-12-05T23:54:34.114Z\",\"userData\":{}},\"deliveryId\":\"01a248a1-8309-7000-981a-7b60a61fde91\"}"
+            },
+            "unresolved": [],
+            "attemptCount": 1,
+            "nextAttemptAt": null,
+            "cancelReason": null,
+            "error": null,
+            "test": false,
+            "attempts": [
+              {
+                "number": 1,
+                "status": "succeeded",
+                "startedAt": "2026-12-05T23:54:34.121Z",
+                "finishedAt": "2026-12-05T23:54:34.143Z",
+                "httpStatus": 200,
+                "durationMs": 8.8,
+                "error": null,
+                "responseBody": "{\"ok\":true}",
+                "responseTruncated": false
+              }
+            ],
+            "createdAt": "2026-12-05T23:54:34.121Z",
+            "finishedAt": "2026-12-05T23:54:34.143Z"
           }
         ],
         "pagination": {
           "total": 2,
-          "last": "5c6501c0-f602-41e1-885a-d53bff6b195f",
+          "last": "01a248a1-8309-7000-981a-7b60a61fde91",
           "totalCapped": false
         }
       }
@@ -2837,18 +2837,18 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "delivery": {
-          "id": "01a24392-4da6-7000-b157-0840b077cdeb",
-          "webhookId": "01a24392-4be3-7000-a432-d4662f0c81cb",
-          "eventId": "01a24392-4d9b-7000-9e89-f8dc515ce89e",
+          "id": "01a248a1-8309-7000-981a-7b60a61fde91",
+          "webhookId": "01a248a1-82b3-7000-ab80-eb629fbe010b",
+          "eventId": "01a248a1-8303-7000-b1bc-711380ac68f8",
           "event": "conversation.started",
           "status": "delivered",
           "request": {
             "method": "POST",
-            "url": "http://127.0.0.1:33737/hooks/relay",
+            "url": "http://127.0.0.1:44597/hooks/relay",
             "headers": {
               "Content-Type": "application/json"
             },
-            "body": "{\"event\":\"conversation.started\",\"timestamp\":\"2026-12-05T00:19:51.323Z\",\"conversation\":{\"id\":\"01a24392-4d93-7000-8160-5663061ba197\",\"botId\":\"e2d38956-3f76-4ebb-80f1-7fc21077c251\",\"botName\":\"Support\",\"channelType\":\"api\",\"createdAt\":\"2026-12-05T00:19:51.319Z\",\"userData\":{}},\"deliveryId\":\"01a24392-4da6-7000-b157-0840b077cdeb\"}"
+            "body": "{\"event\":\"conversation.started\",\"timestamp\":\"2026-12-05T23:54:34.115Z\",\"conversation\":{\"id\":\"01a248a1-8300-7000-8ddc-6729db6d90a1\",\"botId\":\"7bd81cc8-7c05-46dc-9db5-e3925da05100\",\"botName\":\"Support\",\"channelType\":\"api\",\"createdAt\":\"2026-12-05T23:54:34.114Z\",\"userData\":{}},\"deliveryId\":\"01a248a1-8309-7000-981a-7b60a61fde91\"}"
           },
           "unresolved": [],
           "attemptCount": 1,
@@ -2860,17 +2860,17 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
             {
               "number": 1,
               "status": "succeeded",
-              "startedAt": "2026-12-05T00:19:51.335Z",
-              "finishedAt": "2026-12-05T00:19:51.349Z",
+              "startedAt": "2026-12-05T23:54:34.121Z",
+              "finishedAt": "2026-12-05T23:54:34.143Z",
               "httpStatus": 200,
-              "durationMs": 9.5,
+              "durationMs": 8.8,
               "error": null,
               "responseBody": "{\"ok\":true}",
               "responseTruncated": false
             }
           ],
-          "createdAt": "2026-12-05T00:19:51.335Z",
-          "finishedAt": "2026-12-05T00:19:51.349Z"
+          "createdAt": "2026-12-05T23:54:34.121Z",
+          "finishedAt": "2026-12-05T23:54:34.143Z"
         }
       }
     },
@@ -2880,18 +2880,18 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "delivery": {
-          "id": "3a530221-c010-44d7-8192-1b0cdc60bdb8",
-          "webhookId": "01a24392-4d69-7000-9a41-522ff7a7480a",
-          "eventId": "test:3a530221-c010-44d7-8192-1b0cdc60bdb8",
+          "id": "01a248a1-82f2-7000-ab05-e7c94f5b6ded",
+          "webhookId": "01a248a1-82e5-7000-83c7-336c8c260d65",
+          "eventId": "test:01a248a1-82f2-7000-ab05-e7c94f5b6ded",
           "event": "sync.success",
           "status": "failed",
           "request": {
             "method": "POST",
-            "url": "http://127.0.0.1:34653/hook",
+            "url": "http://127.0.0.1:44601/hook",
             "headers": {
               "Content-Type": "application/json"
             },
-            "body": "{\"success\":true,\"results\":{\"totalTokens\":1200,\"modifiedRows\":2,\"totalDocuments\":10,\"unmodifiedRows\":8,\"totalDataSourceRows\":10},\"bot\":\"Support\",\"dataSource\":\"Sample data source\",\"deliveryId\":\"3a530221-c010-44d7-8192-1b0cdc60bdb8\"}"
+            "body": "{\"success\":true,\"results\":{\"totalTokens\":1200,\"modifiedRows\":2,\"totalDocuments\":10,\"unmodifiedRows\":8,\"totalDataSourceRows\":10},\"bot\":\"Support\",\"dataSource\":\"Sample data source\",\"deliveryId\":\"01a248a1-82f2-7000-ab05-e7c94f5b6ded\"}"
           },
           "unresolved": [],
           "attemptCount": 1,
@@ -2903,20 +2903,20 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
             {
               "number": 1,
               "status": "failed",
-              "startedAt": "2026-12-05T00:19:51.287Z",
-              "finishedAt": "2026-12-05T00:19:51.290Z",
+              "startedAt": "2026-12-05T23:54:34.098Z",
+              "finishedAt": "2026-12-05T23:54:34.100Z",
               "httpStatus": null,
-              "durationMs": 3,
+              "durationMs": 2.2,
               "error": {
                 "code": "network",
-                "message": "connect ECONNREFUSED 127.0.0.1:34653"
+                "message": "connect ECONNREFUSED 127.0.0.1:44601"
               },
               "responseBody": "",
               "responseTruncated": false
             }
           ],
-          "createdAt": "2026-12-05T00:19:51.287Z",
-          "finishedAt": "2026-12-05T00:19:51.290Z"
+          "createdAt": "2026-12-05T23:54:34.098Z",
+          "finishedAt": "2026-12-05T23:54:34.100Z"
         }
       }
     },
@@ -2955,22 +2955,22 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "delivery": {
-          "id": "01a24392-4da6-7000-b157-0840b077cdeb",
-          "webhookId": "01a24392-4be3-7000-a432-d4662f0c81cb",
-          "eventId": "01a24392-4d9b-7000-9e89-f8dc515ce89e",
+          "id": "01a248a1-8309-7000-981a-7b60a61fde91",
+          "webhookId": "01a248a1-82b3-7000-ab80-eb629fbe010b",
+          "eventId": "01a248a1-8303-7000-b1bc-711380ac68f8",
           "event": "conversation.started",
           "status": "pending",
           "request": {
             "method": "POST",
-            "url": "http://127.0.0.1:33737/hooks/relay",
+            "url": "http://127.0.0.1:44597/hooks/relay",
             "headers": {
               "Content-Type": "application/json"
             },
-            "body": "{\"event\":\"conversation.started\",\"timestamp\":\"2026-12-05T00:19:51.323Z\",\"conversation\":{\"id\":\"01a24392-4d93-7000-8160-5663061ba197\",\"botId\":\"e2d38956-3f76-4ebb-80f1-7fc21077c251\",\"botName\":\"Support\",\"channelType\":\"api\",\"createdAt\":\"2026-12-05T00:19:51.319Z\",\"userData\":{}},\"deliveryId\":\"01a24392-4da6-7000-b157-0840b077cdeb\"}"
+            "body": "{\"event\":\"conversation.started\",\"timestamp\":\"2026-12-05T23:54:34.115Z\",\"conversation\":{\"id\":\"01a248a1-8300-7000-8ddc-6729db6d90a1\",\"botId\":\"7bd81cc8-7c05-46dc-9db5-e3925da05100\",\"botName\":\"Support\",\"channelType\":\"api\",\"createdAt\":\"2026-12-05T23:54:34.114Z\",\"userData\":{}},\"deliveryId\":\"01a248a1-8309-7000-981a-7b60a61fde91\"}"
           },
           "unresolved": [],
           "attemptCount": 0,
-          "nextAttemptAt": "2026-12-05T00:19:52.801Z",
+          "nextAttemptAt": "2026-12-05T23:54:34.263Z",
           "cancelReason": null,
           "error": null,
           "test": false,
@@ -2978,16 +2978,16 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
             {
               "number": 1,
               "status": "succeeded",
-              "startedAt": "2026-12-05T00:19:51.335Z",
-              "finishedAt": "2026-12-05T00:19:51.349Z",
+              "startedAt": "2026-12-05T23:54:34.121Z",
+              "finishedAt": "2026-12-05T23:54:34.143Z",
               "httpStatus": 200,
-              "durationMs": 9.5,
+              "durationMs": 8.8,
               "error": null,
               "responseBody": "{\"ok\":true}",
               "responseTruncated": false
             }
           ],
-          "createdAt": "2026-12-05T00:19:51.335Z",
+          "createdAt": "2026-12-05T23:54:34.121Z",
           "finishedAt": null
         }
       }
@@ -3062,10 +3062,10 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "body": {
-          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e",
+          "dataSourceId": "01a248a1-81dd-7000-972b-068f8e76c613",
           "dataSourceRows": [
             {
-              "id": "01a24392-476d-7000-85a7-993a39654c58"
+              "id": "01a248a1-81f9-7000-8d25-85f29027d01d"
             }
           ]
         }
@@ -3117,7 +3117,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "body": {
-          "dataSourceId": "01a24392-473b-7000-8af0-5da1b9a8e33e"
+          "dataSourceId": "01a248a1-81dd-7000-972b-068f8e76c613"
         }
       },
       "response": {
@@ -3167,24 +3167,24 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 202,
       "request": {
         "headers": {
-          "X-Service-Signature": "sha256=128f5b9b20c4e2fdc71fcb4a2afee7da073c4f8998c889e6f84d8d55f721c028",
-          "X-Service-Delivery-Id": "a0ac903c-f323-431c-a521-835a76fbaa5a",
+          "X-Service-Signature": "sha256=38c3ac2ef676430dbcde70ea7581703c583c3606f06f045279501a12e76a9ca7",
+          "X-Service-Delivery-Id": "3ecd00a5-67de-4add-8623-524973d39c3e",
           "X-Service-Event": "conversation.started",
-          "X-Relay-Signature": "t=1796429993,v1=6d8bf330b1269c8b85aaac60d4dff61671f5c4ca1292f14008c5db03f895f9b2"
+          "X-Relay-Signature": "t=1796514874,v1=0c7099ceef5452d8db5485e9d61ca7a2f273a4384f1ceaa8296388c72353315b"
         },
         "body": {
           "event": "conversation.started",
-          "deliveryId": "a0ac903c-f323-431c-a521-835a76fbaa5a",
-          "conversationId": "3436f193-bba0-49b0-b129-6d792ae29234",
-          "botId": "c097a8f8-b16c-46ad-a612-68f8902b43be",
-          "createdAt": "2026-12-05T00:19:53.169Z"
+          "deliveryId": "3ecd00a5-67de-4add-8623-524973d39c3e",
+          "conversationId": "0d3aea41-0d06-411a-b855-32a472d291ce",
+          "botId": "05c2786d-38f2-4d4c-bbe4-3d22918e22e0",
+          "createdAt": "2026-12-05T23:54:34.348Z"
         }
       },
       "response": {
         "success": true,
         "duplicate": false,
-        "deliveryId": "a0ac903c-f323-431c-a521-835a76fbaa5a",
-        "id": "01a24392-54db-7000-8f07-135c11fb5e6f"
+        "deliveryId": "3ecd00a5-67de-4add-8623-524973d39c3e",
+        "id": "01a248a1-83f0-7000-a236-e8371fea09aa"
       }
     },
     {
@@ -3192,23 +3192,23 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "request": {
         "headers": {
-          "X-Service-Signature": "sha256=128f5b9b20c4e2fdc71fcb4a2afee7da073c4f8998c889e6f84d8d55f721c028",
-          "X-Service-Delivery-Id": "a0ac903c-f323-431c-a521-835a76fbaa5a",
+          "X-Service-Signature": "sha256=38c3ac2ef676430dbcde70ea7581703c583c3606f06f045279501a12e76a9ca7",
+          "X-Service-Delivery-Id": "3ecd00a5-67de-4add-8623-524973d39c3e",
           "X-Service-Event": "conversation.started",
-          "X-Relay-Signature": "t=1796429993,v1=6d8bf330b1269c8b85aaac60d4dff61671f5c4ca1292f14008c5db03f895f9b2"
+          "X-Relay-Signature": "t=1796514874,v1=0c7099ceef5452d8db5485e9d61ca7a2f273a4384f1ceaa8296388c72353315b"
         },
         "body": {
           "event": "conversation.started",
-          "deliveryId": "a0ac903c-f323-431c-a521-835a76fbaa5a",
-          "conversationId": "3436f193-bba0-49b0-b129-6d792ae29234",
-          "botId": "c097a8f8-b16c-46ad-a612-68f8902b43be",
-          "createdAt": "2026-12-05T00:19:53.169Z"
+          "deliveryId": "3ecd00a5-67de-4add-8623-524973d39c3e",
+          "conversationId": "0d3aea41-0d06-411a-b855-32a472d291ce",
+          "botId": "05c2786d-38f2-4d4c-bbe4-3d22918e22e0",
+          "createdAt": "2026-12-05T23:54:34.348Z"
         }
       },
       "response": {
         "success": true,
         "duplicate": true,
-        "deliveryId": "a0ac903c-f323-431c-a521-835a76fbaa5a"
+        "deliveryId": "3ecd00a5-67de-4add-8623-524973d39c3e"
       }
     },
     {
@@ -3216,13 +3216,13 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 202,
       "request": {
         "headers": {
-          "webhook-id": "msg_2a0b7206260a4757be0d24e175018f69",
-          "webhook-timestamp": "1796429993",
-          "webhook-signature": "v1,YaQleJTSj5RMUmsd6DFn6lMJdPuUWYNmYQN5EbyUULY="
+          "webhook-id": "msg_e21c5521a39a49bd8b1e13cb3ecf9997",
+          "webhook-timestamp": "1796514874",
+          "webhook-signature": "v1,UvAOUIuJvmnK3fccHfYPgfLY4FOh8HuafbFffMR5H/o="
         },
         "body": {
           "type": "invoice.paid",
-          "timestamp": "2026-12-05T00:19:53.250Z",
+          "timestamp": "2026-12-05T23:54:34.370Z",
           "data": {
             "invoice": "in_1001",
             "amount": 4250
@@ -3232,8 +3232,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "duplicate": false,
-        "deliveryId": "msg_2a0b7206260a4757be0d24e175018f69",
-        "id": "01a24392-5560-7000-91c8-98760e987232"
+        "deliveryId": "msg_e21c5521a39a49bd8b1e13cb3ecf9997",
+        "id": "01a248a1-8406-7000-b6a3-29e0854d4fbb"
       }
     },
     {
@@ -3242,7 +3242,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "request": {
         "headers": {
           "X-Hub-Signature-256": "sha256=4037861d485c5ed9b5da3d6eb1528b9af63ce4e133ec14859101a10fc9085693",
-          "X-GitHub-Delivery": "c2bd8e1e-70cc-402b-9c86-1c03aacef204",
+          "X-GitHub-Delivery": "2ade02de-ecaa-4a48-a896-6fbf78c642d6",
           "X-GitHub-Event": "issues"
         },
         "body": {
@@ -3260,7 +3260,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "duplicate": false,
         "deliveryId": "427d58d8-2894-8e2b-bb5c-6013c7887717",
-        "id": "01a24392-55b5-7000-b025-f1be2350a844"
+        "id": "01a248a1-8410-7000-b4b1-bae02a2d6174"
       }
     },
     {
@@ -3270,7 +3270,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "contentType": "application/x-www-form-urlencoded",
         "headers": {
           "X-Hub-Signature-256": "sha256=b8de88b91908657444e8247dff174917f21c777020b287c5c23fcdeb2d94f36a",
-          "X-GitHub-Delivery": "4617d88f-8cad-4dd7-9ad0-bfad2f4a0a80",
+          "X-GitHub-Delivery": "a24a9d77-0638-45c9-b212-83934b284863",
           "X-GitHub-Event": "issues"
         },
         "body": "payload=%7B%22action%22%3A%22closed%22%2C%22issue%22%3A%7B%22number%22%3A7%2C%22title%22%3A%22Checkout+fails+on+Safari%22%7D%7D"
@@ -3279,7 +3279,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "duplicate": false,
         "deliveryId": "8080182f-116b-8e08-a75f-e3d4e276fff1",
-        "id": "01a24392-55bd-7000-a1aa-0278a478dafa"
+        "id": "01a248a1-841e-7000-9211-200f2093d5d6"
       }
     },
     {
@@ -3287,10 +3287,10 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 202,
       "request": {
         "headers": {
-          "Stripe-Signature": "t=1796429993,v1=e58e5cd9c9b2e6c8d390f046c01b263edc66229525f05221f0e6a80770397302"
+          "Stripe-Signature": "t=1796514874,v1=6663f4c53f53191467d3ac1f0bae20bfb8472233fe8aa0453168b3bec03ef54b"
         },
         "body": {
-          "id": "evt_bbc65e1bc4ec4fbcb7bf45f66dc959dd",
+          "id": "evt_dfd1f3557f6a4d3ea114cb9ab5c7ccdb",
           "object": "event",
           "type": "invoice.paid",
           "livemode": false,
@@ -3305,8 +3305,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "duplicate": false,
-        "deliveryId": "evt_bbc65e1bc4ec4fbcb7bf45f66dc959dd",
-        "id": "01a24392-55e2-7000-867b-1a71679b8990"
+        "deliveryId": "evt_dfd1f3557f6a4d3ea114cb9ab5c7ccdb",
+        "id": "01a248a1-8422-7000-8242-eb0757a4f967"
       }
     },
     {
@@ -3314,12 +3314,12 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 202,
       "request": {
         "headers": {
-          "X-Shop-Signature": "c75e48926fcf9abf05c381ae020224e1d2219716da78c458a8ac7ad9aa549ea1",
+          "X-Shop-Signature": "913dd03bac228502f6d760b18f5ad8201a42277e176ee14179ecaeaf03bba155",
           "X-Shop-Topic": "order.shipped"
         },
         "body": {
           "order": {
-            "ref": "A-5378ca08",
+            "ref": "A-cf941526",
             "status": "shipped"
           }
         }
@@ -3327,8 +3327,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "duplicate": false,
-        "deliveryId": "A-5378ca08",
-        "id": "01a24392-55f9-7000-a787-5a31caf7640e"
+        "deliveryId": "A-cf941526",
+        "id": "01a248a1-8435-7000-a9df-5345ce26f799"
       }
     },
     {
@@ -3399,9 +3399,9 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "deliveries": [
           {
-            "id": "01a24392-54db-7000-8f07-135c11fb5e6f",
+            "id": "01a248a1-83f0-7000-a236-e8371fea09aa",
             "source": "relay",
-            "deliveryId": "a0ac903c-f323-431c-a521-835a76fbaa5a",
+            "deliveryId": "3ecd00a5-67de-4add-8623-524973d39c3e",
             "event": "conversation.started",
             "test": false,
             "signed": {
@@ -3409,21 +3409,21 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
               "event": true,
               "test": true
             },
-            "receivedAt": "2026-12-05T00:19:53.179Z",
+            "receivedAt": "2026-12-05T23:54:34.352Z",
             "run": 0,
             "processedRun": 0,
-            "processedAt": "2026-12-05T00:19:53.508Z",
+            "processedAt": "2026-12-05T23:54:34.629Z",
             "rules": [
               {
                 "run": 0,
                 "rule": "log-everything",
-                "file": "/tmp/relay-gateway-rgCkp6/rules/log.json",
+                "file": "/tmp/relay-gateway-rPstQF/rules/log.json",
                 "result": "matched",
                 "error": null,
-                "evaluatedAt": "2026-12-05T00:19:53.492Z",
+                "evaluatedAt": "2026-12-05T23:54:34.619Z",
                 "actions": [
                   {
-                    "id": "59e10769-6181-8f72-b0ca-01f915e8dc86",
+                    "id": "7365966e-0275-8f2f-a92b-ad1dd39402dc",
                     "index": 0,
                     "type": "log",
                     "status": "succeeded",
@@ -3436,17 +3436,17 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
                       "level": "info",
                       "message": "relay: conversation.started"
                     },
-                    "createdAt": "2026-12-05T00:19:53.492Z",
-                    "finishedAt": "2026-12-05T00:19:53.492Z"
+                    "createdAt": "2026-12-05T23:54:34.619Z",
+                    "finishedAt": "2026-12-05T23:54:34.619Z"
                   }
                 ]
               }
             ]
           },
           {
-            "id": "01a24392-5560-7000-91c8-98760e987232",
+            "id": "01a248a1-8406-7000-b6a3-29e0854d4fbb",
             "source": "svix",
-            "deliveryId": "msg_2a0b7206260a4757be0d24e175018f69",
+            "deliveryId": "msg_e21c5521a39a49bd8b1e13cb3ecf9997",
             "event": "invoice.paid",
             "test": false,
             "signed": {
@@ -3454,21 +3454,21 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
               "event": true,
               "test": false
             },
-            "receivedAt": "2026-12-05T00:19:53.313Z",
+            "receivedAt": "2026-12-05T23:54:34.374Z",
             "run": 0,
             "processedRun": 0,
-            "processedAt": "2026-12-05T00:19:53.508Z",
+            "processedAt": "2026-12-05T23:54:34.629Z",
             "rules": [
               {
                 "run": 0,
                 "rule": "log-everything",
-                "file": "/tmp/relay-gateway-rgCkp6/rules/log.json",
+                "file": "/tmp/relay-gateway-rPstQF/rules/log.json",
                 "result": "matched",
                 "error": null,
-                "evaluatedAt": "2026-12-05T00:19:53.492Z",
+                "evaluatedAt": "2026-12-05T23:54:34.619Z",
                 "actions": [
                   {
-                    "id": "4d34325a-ca94-8407-bd03-7a1f3fbdfeed",
+                    "id": "ecb31dca-c7ec-8ff3-bdfc-c1285c9f3374",
                     "index": 0,
                     "type": "log",
                     "status": "succeeded",
@@ -3481,15 +3481,15 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
                       "level": "info",
                       "message": "svix: invoice.paid"
                     },
-                    "createdAt": "2026-12-05T00:19:53.492Z",
-                    "finishedAt": "2026-12-05T00:19:53.492Z"
+                    "createdAt": "2026-12-05T23:54:34.619Z",
+                    "finishedAt": "2026-12-05T23:54:34.619Z"
                   }
                 ]
               }
             ]
           },
           {
-            "id": "01a24392-55b5-7000-b025-f1be2350a844",
+            "id": "01a248a1-8410-7000-b4b1-bae02a2d6174",
             "source": "github",
             "deliveryId": "427d58d8-2894-8e2b-bb5c-6013c7887717",
             "event": "issues",
@@ -3499,21 +3499,21 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
               "event": false,
               "test": false
             },
-            "receivedAt": "2026-12-05T00:19:53.397Z",
+            "receivedAt": "2026-12-05T23:54:34.384Z",
             "run": 0,
             "processedRun": 0,
-            "processedAt": "2026-12-05T00:19:53.508Z",
+            "processedAt": "2026-12-05T23:54:34.629Z",
             "rules": [
               {
                 "run": 0,
                 "rule": "log-everything",
-                "file": "/tmp/relay-gateway-rgCkp6/rules/log.json",
+                "file": "/tmp/relay-gateway-rPstQF/rules/log.json",
                 "result": "matched",
                 "error": null,
-                "evaluatedAt": "2026-12-05T00:19:53.492Z",
+                "evaluatedAt": "2026-12-05T23:54:34.619Z",
                 "actions": [
                   {
-                    "id": "153c222f-a530-8391-a8af-da2b66ebc9a9",
+                    "id": "69c98879-136b-8cdf-8bc6-e85ff68d4d97",
                     "index": 0,
                     "type": "log",
                     "status": "succeeded",
@@ -3526,8 +3526,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
                       "level": "info",
                       "message": "github: issues"
                     },
-                    "createdAt": "2026-12-05T00:19:53.492Z",
-                    "finishedAt": "2026-12-05T00:19:53.492Z"
+                    "createdAt": "2026-12-05T23:54:34.619Z",
+                    "finishedAt": "2026-12-05T23:54:34.619Z"
                   }
                 ]
               }
@@ -3536,7 +3536,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         ],
         "pagination": {
           "total": 6,
-          "last": "01a24392-55b5-7000-b025-f1be2350a844",
+          "last": "01a248a1-8410-7000-b4b1-bae02a2d6174",
           "totalCapped": false
         }
       }
@@ -3554,9 +3554,9 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "success": true,
         "deliveries": [
           {
-            "id": "01a24392-55e2-7000-867b-1a71679b8990",
+            "id": "01a248a1-8422-7000-8242-eb0757a4f967",
             "source": "stripe",
-            "deliveryId": "evt_bbc65e1bc4ec4fbcb7bf45f66dc959dd",
+            "deliveryId": "evt_dfd1f3557f6a4d3ea114cb9ab5c7ccdb",
             "event": "invoice.paid",
             "test": true,
             "signed": {
@@ -3564,21 +3564,21 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
               "event": true,
               "test": true
             },
-            "receivedAt": "2026-12-05T00:19:53.442Z",
+            "receivedAt": "2026-12-05T23:54:34.402Z",
             "run": 0,
             "processedRun": 0,
-            "processedAt": "2026-12-05T00:19:53.910Z",
+            "processedAt": "2026-12-05T23:54:34.629Z",
             "rules": [
               {
                 "run": 0,
                 "rule": "log-everything",
-                "file": "/tmp/relay-gateway-rgCkp6/rules/log.json",
+                "file": "/tmp/relay-gateway-rPstQF/rules/log.json",
                 "result": "matched",
                 "error": null,
-                "evaluatedAt": "2026-12-05T00:19:53.901Z",
+                "evaluatedAt": "2026-12-05T23:54:34.619Z",
                 "actions": [
                   {
-                    "id": "53250bee-b3a6-815e-84a7-a14593b3967a",
+                    "id": "8098b5a2-bee8-8106-a372-7564407936cb",
                     "index": 0,
                     "type": "log",
                     "status": "succeeded",
@@ -3591,8 +3591,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
                       "level": "info",
                       "message": "stripe: invoice.paid"
                     },
-                    "createdAt": "2026-12-05T00:19:53.901Z",
-                    "finishedAt": "2026-12-05T00:19:53.901Z"
+                    "createdAt": "2026-12-05T23:54:34.619Z",
+                    "finishedAt": "2026-12-05T23:54:34.619Z"
                   }
                 ]
               }
@@ -3601,7 +3601,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         ],
         "pagination": {
           "total": 1,
-          "last": "01a24392-55e2-7000-867b-1a71679b8990",
+          "last": "01a248a1-8422-7000-8242-eb0757a4f967",
           "totalCapped": false
         }
       }
@@ -3632,9 +3632,9 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "response": {
         "success": true,
         "delivery": {
-          "id": "01a24392-55e2-7000-867b-1a71679b8990",
+          "id": "01a248a1-8422-7000-8242-eb0757a4f967",
           "source": "stripe",
-          "deliveryId": "evt_bbc65e1bc4ec4fbcb7bf45f66dc959dd",
+          "deliveryId": "evt_dfd1f3557f6a4d3ea114cb9ab5c7ccdb",
           "event": "invoice.paid",
           "test": true,
           "signed": {
@@ -3642,30 +3642,30 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
             "event": true,
             "test": true
           },
-          "receivedAt": "2026-12-05T00:19:53.442Z",
+          "receivedAt": "2026-12-05T23:54:34.402Z",
           "run": 0,
           "processedRun": 0,
-          "processedAt": "2026-12-05T00:19:53.910Z",
+          "processedAt": "2026-12-05T23:54:34.629Z",
           "headers": {
-            "stripe-signature": "t=1796429993,v1=e58e5cd9c9b2e6c8d390f046c01b263edc66229525f05221f0e6a80770397302",
+            "stripe-signature": "t=1796514874,v1=6663f4c53f53191467d3ac1f0bae20bfb8472233fe8aa0453168b3bec03ef54b",
             "content-type": "application/json",
-            "host": "127.0.0.1:35735",
+            "host": "127.0.0.1:45941",
             "accept-encoding": "gzip, deflate",
             "content-length": "155",
             "connection": "close"
           },
-          "body": "{\"id\":\"evt_bbc65e1bc4ec4fbcb7bf45f66dc959dd\",\"object\":\"event\",\"type\":\"invoice.paid\",\"livemode\":false,\"data\":{\"object\":{\"id\":\"in_1001\",\"amount_paid\":4250}}}",
+          "body": "{\"id\":\"evt_dfd1f3557f6a4d3ea114cb9ab5c7ccdb\",\"object\":\"event\",\"type\":\"invoice.paid\",\"livemode\":false,\"data\":{\"object\":{\"id\":\"in_1001\",\"amount_paid\":4250}}}",
           "rules": [
             {
               "run": 0,
               "rule": "log-everything",
-              "file": "/tmp/relay-gateway-rgCkp6/rules/log.json",
+              "file": "/tmp/relay-gateway-rPstQF/rules/log.json",
               "result": "matched",
               "error": null,
-              "evaluatedAt": "2026-12-05T00:19:53.901Z",
+              "evaluatedAt": "2026-12-05T23:54:34.619Z",
               "actions": [
                 {
-                  "id": "53250bee-b3a6-815e-84a7-a14593b3967a",
+                  "id": "8098b5a2-bee8-8106-a372-7564407936cb",
                   "index": 0,
                   "type": "log",
                   "status": "succeeded",
@@ -3678,8 +3678,8 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
                     "level": "info",
                     "message": "stripe: invoice.paid"
                   },
-                  "createdAt": "2026-12-05T00:19:53.901Z",
-                  "finishedAt": "2026-12-05T00:19:53.901Z"
+                  "createdAt": "2026-12-05T23:54:34.619Z",
+                  "finishedAt": "2026-12-05T23:54:34.619Z"
                 }
               ]
             }
@@ -3721,7 +3721,7 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 202,
       "response": {
         "success": true,
-        "id": "01a24392-54db-7000-8f07-135c11fb5e6f",
+        "id": "01a248a1-83f0-7000-a236-e8371fea09aa",
         "run": 1
       }
     },
@@ -3834,22 +3834,22 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         "config": {
           "version": "e1c8db43971c",
           "generation": 0,
-          "appliedAt": "2026-12-05T00:19:48.434Z",
+          "appliedAt": "2026-12-05T23:54:33.636Z",
           "error": null,
-          "instance": "vm-2366-c936df"
+          "instance": "vm-8447-da68b8"
         },
         "instances": [
           {
-            "id": "vm-2366-c936df",
+            "id": "vm-8447-da68b8",
             "role": "all",
             "host": "vm",
-            "pid": 2366,
-            "startedAt": "2026-12-05T00:19:48.336Z",
-            "heartbeatAt": "2026-12-05T00:19:48.462Z",
+            "pid": 8447,
+            "startedAt": "2026-12-05T23:54:33.593Z",
+            "heartbeatAt": "2026-12-05T23:54:33.641Z",
             "config": {
               "version": "e1c8db43971c",
               "generation": 0,
-              "appliedAt": "2026-12-05T00:19:48.434Z",
+              "appliedAt": "2026-12-05T23:54:33.636Z",
               "error": null
             }
           }
@@ -3873,12 +3873,12 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
       "status": 200,
       "response": {
         "success": true,
-        "dir": "/tmp/relay-gateway-rgCkp6/rules",
-        "loadedAt": "2026-12-05T00:19:48.422Z",
+        "dir": "/tmp/relay-gateway-rPstQF/rules",
+        "loadedAt": "2026-12-05T23:54:33.630Z",
         "rules": [
           {
             "name": "log-everything",
-            "file": "/tmp/relay-gateway-rgCkp6/rules/log.json",
+            "file": "/tmp/relay-gateway-rPstQF/rules/log.json",
             "enabled": true,
             "sources": [
               "*"
@@ -3921,12 +3921,12 @@ export const RECORDED_EXAMPLES: RecordedExamples = {
         ],
         "version": "e1c8db43971c",
         "generation": 1,
-        "dir": "/tmp/relay-gateway-rgCkp6/rules",
-        "loadedAt": "2026-12-05T00:19:54.227Z",
+        "dir": "/tmp/relay-gateway-rPstQF/rules",
+        "loadedAt": "2026-12-05T23:54:34.675Z",
         "rules": [
           {
             "name": "log-everything",
-            "file": "/tmp/relay-gateway-rgCkp6/rules/log.json",
+            "file": "/tmp/relay-gateway-rPstQF/rules/log.json",
             "enabled": true,
             "sources": [
               "*"

@@ -5,7 +5,7 @@
 // and counted in relay_webhook_deliveries_total with test="true". A request over a limit is not
 // sent; the answer and the logged record carry its reason.
 import type { AppContext } from '../context.ts';
-import { newId } from '../clock.ts';
+import { timeOrderedId } from '../clock.ts';
 import { getBot } from '../platform/service.ts';
 import type { OutboundClient, OutboundResponse } from '../outbound/client.ts';
 import { attemptKey, DeliveryModel, type WebhookType } from './model.ts';
@@ -35,7 +35,9 @@ const testEventId = (deliveryId: string) => `test:${deliveryId}`;
 export async function sendTest(ctx: Pick<AppContext, 'clock'>, outbound: OutboundClient, botId: string, webhookId: string): Promise<TestSendResult> {
   const hook = await getWebhook(botId, webhookId);
   const bot = await getBot(botId);
-  const deliveryId = newId();
+  // Time-ordered like a live delivery's id: the log lists by `_id`, so a random one would put the
+  // test send anywhere among the hook's deliveries.
+  const deliveryId = timeOrderedId();
   const payload = withDeliveryId(samplePayload(hook.type as WebhookType, bot, ctx.clock.now()), deliveryId);
   let built: BuiltRequest;
   try {

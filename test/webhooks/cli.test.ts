@@ -80,20 +80,20 @@ describe('relay webhooks CLI', () => {
     await waitFor(async () => (await getDelivery(tenant.botId, webhookId, deliveryId)).status === 'delivered');
 
     const listed = await relayJson('deliveries', webhookId, '--bot', tenant.botId);
-    // Newest first: the live delivery, then the earlier test send's logged record.
+    // Oldest first: the earlier test send's logged record, then the live delivery.
     expect(listed.pagination).toMatchObject({ total: 2 });
     expect(listed.deliveries).toHaveLength(2);
-    expect(listed.deliveries[0]).toMatchObject({ id: deliveryId, webhookId, event: 'conversation.started', status: 'delivered', attemptCount: 1, test: false });
-    expect(listed.deliveries[1]).toMatchObject({ test: true, attemptCount: 1 });
-    expect(listed.deliveries[0].attempts).toEqual([expect.objectContaining({ number: 1, status: 'succeeded', httpStatus: 200, responseBody: 'ok' })]);
+    expect(listed.deliveries[0]).toMatchObject({ test: true, attemptCount: 1 });
+    expect(listed.deliveries[1]).toMatchObject({ id: deliveryId, webhookId, event: 'conversation.started', status: 'delivered', attemptCount: 1, test: false });
+    expect(listed.deliveries[1].attempts).toEqual([expect.objectContaining({ number: 1, status: 'succeeded', httpStatus: 200, responseBody: 'ok' })]);
   });
 
   it('resends a delivery with the same deliveryId and bytes', CLI_TIMEOUT, async () => {
     const queued = await relayJson('resend', webhookId, deliveryId, '--bot', tenant.botId);
     expect(queued).toMatchObject({ id: deliveryId });
     const resent = await waitFor(async () => {
-      const d = (await relayJson('deliveries', webhookId, '--bot', tenant.botId)).deliveries[0];
-      return d.status === 'delivered' && d.attemptCount === 2 && d;
+      const d = (await relayJson('deliveries', webhookId, '--bot', tenant.botId)).deliveries.find((x: { id: string }) => x.id === deliveryId);
+      return d?.status === 'delivered' && d.attemptCount === 2 && d;
     });
     expect(resent.attempts.map((a: { number: number; status: string }) => [a.number, a.status])).toEqual([
       [1, 'succeeded'],

@@ -283,6 +283,20 @@ describe('webhook deliveries', () => {
     expect(metrics).toMatch(/relay_webhook_deliveries_total\{outcome="failed",attempt="1",test="true"\} [1-9]/);
   });
 
+  it('lists test sends among live deliveries in the order they were made', async () => {
+    const { id } = await hook('conversation.started', '/ordered');
+    const made: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      await emit({ type: 'conversation.started', payload: startedPayload() });
+      const live = await waitFor(async () => (await deliveriesOf(id)).length === made.length + 1 && (await deliveriesOf(id)).at(-1));
+      made.push(live.id);
+      for (let j = 0; j < 2; j++) made.push((await api()('post', `/bots/${tenant.botId}/webhooks/${id}/test`).expect(200)).body.test.deliveryId);
+    }
+    const log = await api()('get', `/bots/${tenant.botId}/webhooks/${id}/deliveries?limit=100`).expect(200);
+    expect(log.body.deliveries.map((d: { id: string }) => d.id)).toEqual(made);
+    expect(log.body.deliveries.map((d: { test: boolean }) => d.test)).toEqual(made.map((_, n) => n % 3 !== 0));
+  });
+
   it('lists deliveries with their attempts and resends one with the same id and bytes', async () => {
     const { id } = await hook('conversation.started', '/log');
     for (let i = 0; i < 3; i++) await emit({ type: 'conversation.started', payload: startedPayload() });
