@@ -111,9 +111,7 @@ function scoreRetriever(chunks: Chunk[], options: RetrieverOptions, questions: Q
   const segment = new Bm25Segment('corpus', 1, options);
   for (const c of chunks) segment.add({ chunkId: c.id, rowId: c.rowId, heading: c.heading, text: c.text });
   segment.compact();
-  const all = newTally();
-  const para = newTally();
-  const none = newTally();
+  const [all, para, none] = [newTally(), newTally(), newTally()];
   const samples: Sample[] = [];
   for (const q of questions) {
     const found: ScoredChunk[] = searchSegments([segment], q.q, CANDIDATES);
@@ -136,8 +134,7 @@ function scoreRetriever(chunks: Chunk[], options: RetrieverOptions, questions: Q
 function scorePlain(chunks: Chunk[], questions: Question[]) {
   const index = new PlainBm25<Chunk>();
   for (const c of chunks) index.add(c, c.heading ? `${c.heading}\n${c.text}` : c.text);
-  const all = newTally();
-  const para = newTally();
+  const [all, para] = [newTally(), newTally()];
   for (const q of questions.filter((x) => x.rows.length)) {
     const sections = sectionsOf(index.search(q.q, CANDIDATES));
     for (const t of q.paraphrased ? [all, para] : [all]) {

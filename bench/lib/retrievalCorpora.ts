@@ -53,8 +53,10 @@ export const CORPORA: Corpus[] = [
   { name: 'semver', kind: 'API reference of a version library in one page', pkg: 'fetch:semver@7.7.3', root: '', files: /^README\.md$/, heldOut: false },
   { name: 'jsdom', kind: 'manual of a DOM implementation in one page', pkg: 'fetch:jsdom@29.1.1', root: '', files: /^README\.md$/, heldOut: false },
   { name: 'eslint-jest', kind: 'rule catalog of a lint plugin, one page per rule, and a setup README', pkg: 'fetch:eslint-plugin-jest@29.17.0', root: '', files: /^(?:README\.md|docs\/rules\/[^/]+\.md)$/, heldOut: false },
-  { name: 'got', kind: 'API reference of an HTTP client in one page, one heading per option, with short guides, tips and an FAQ', pkg: 'fetch:got@11.8.6', root: '', files: /^readme\.md$/, heldOut: true },
-  { name: 'lint-staged', kind: 'guide to a git pre-commit tool in one page: setup, flags, configuration, examples and an FAQ', pkg: 'fetch:lint-staged@15.2.10', root: '', files: /^README\.md$/, heldOut: true },
+  { name: 'got', kind: 'API reference of an HTTP client in one page, one heading per option, with short guides, tips and an FAQ', pkg: 'fetch:got@11.8.6', root: '', files: /^readme\.md$/, heldOut: false },
+  { name: 'lint-staged', kind: 'guide to a git pre-commit tool in one page: setup, flags, configuration, examples and an FAQ', pkg: 'fetch:lint-staged@15.2.10', root: '', files: /^README\.md$/, heldOut: false },
+  { name: 'ioredis', kind: 'manual of a Redis client in one long page, one heading per feature, with Sentinel and Cluster sub-topics', pkg: 'fetch:ioredis@6.1.0', root: '', files: /^README\.md$/, heldOut: true },
+  { name: 'hubot', kind: 'multi-page guides and reference of a chat-bot framework: setup, adapters, deploying, a long scripting guide, patterns', pkg: 'fetch:hubot@4.1.0', root: '', files: /^(?:README\.md|docs\/(?:[^/]+\/)*[^/]+\.md)$/, heldOut: true },
 ];
 
 const here = path.dirname(new URL(import.meta.url).pathname);
