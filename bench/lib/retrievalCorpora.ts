@@ -23,12 +23,7 @@ export interface Corpus {
   files: RegExp;
   heldOut: boolean;
 }
-export interface Chunk {
-  id: string;
-  rowId: string;
-  heading: string | null;
-  text: string;
-}
+export type Chunk = { id: string; rowId: string; heading: string | null; text: string };
 
 export const CORPORA: Corpus[] = [
   { name: 'ai', kind: 'API reference and guides (MDX)', pkg: 'ai-docs-corpus', root: 'docs', files: /\.mdx?$/, heldOut: false },
@@ -55,8 +50,10 @@ export const CORPORA: Corpus[] = [
   { name: 'eslint-jest', kind: 'rule catalog of a lint plugin, one page per rule, and a setup README', pkg: 'fetch:eslint-plugin-jest@29.17.0', root: '', files: /^(?:README\.md|docs\/rules\/[^/]+\.md)$/, heldOut: false },
   { name: 'got', kind: 'API reference of an HTTP client in one page, one heading per option, with short guides, tips and an FAQ', pkg: 'fetch:got@11.8.6', root: '', files: /^readme\.md$/, heldOut: false },
   { name: 'lint-staged', kind: 'guide to a git pre-commit tool in one page: setup, flags, configuration, examples and an FAQ', pkg: 'fetch:lint-staged@15.2.10', root: '', files: /^README\.md$/, heldOut: false },
-  { name: 'ioredis', kind: 'manual of a Redis client in one long page, one heading per feature, with Sentinel and Cluster sub-topics', pkg: 'fetch:ioredis@6.1.0', root: '', files: /^README\.md$/, heldOut: true },
-  { name: 'hubot', kind: 'multi-page guides and reference of a chat-bot framework: setup, adapters, deploying, a long scripting guide, patterns', pkg: 'fetch:hubot@4.1.0', root: '', files: /^(?:README\.md|docs\/(?:[^/]+\/)*[^/]+\.md)$/, heldOut: true },
+  { name: 'ioredis', kind: 'manual of a Redis client in one long page, one heading per feature, with Sentinel and Cluster sub-topics', pkg: 'fetch:ioredis@6.1.0', root: '', files: /^README\.md$/, heldOut: false },
+  { name: 'hubot', kind: 'multi-page guides and reference of a chat-bot framework: setup, adapters, deploying, a long scripting guide, patterns', pkg: 'fetch:hubot@4.1.0', root: '', files: /^(?:README\.md|docs\/(?:[^/]+\/)*[^/]+\.md)$/, heldOut: false },
+  { name: 'joi', kind: 'API reference of a schema validation library in one long page, one heading per method, with a short README', pkg: 'fetch:joi@8.2.0', root: '', files: /^(?:API|README)\.md$/, heldOut: true },
+  { name: 'helmet', kind: 'changelog of a security-headers middleware, one section per release, with a README header reference', pkg: 'fetch:helmet@8.3.0', root: '', files: /^(?:CHANGELOG|README)\.md$/, heldOut: true },
 ];
 
 const here = path.dirname(new URL(import.meta.url).pathname);
