@@ -17,30 +17,48 @@ const PLAIN = { disallowedSpecial: new Set<string>() };
 
 const HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
 const FENCE = /^ {0,3}(```|~~~)/;
+/** A setext underline: `===` makes the line above a level-1 heading, `---` a level-2 one. */
+const UNDERLINE = /^ {0,3}(=+|-{2,})[ \t]*$/;
+/** Lines that are not a paragraph's text, so an underline below one is not a heading (a list item, a quote, a table row, HTML, code). */
+const NOT_PARAGRAPH = /^(?: {4}|\t| {0,3}(?:[-*+][ \t]|\d{1,9}[.)][ \t]|>|\||<|#|=|-{2,}[ \t]*$))/;
 
 interface Section {
   path: string[];
   lines: string[];
+  /** How many of `lines` are the heading itself (1 for `# Title`, 2 for a title and its underline). */
+  headingLines: number;
 }
 
 function sections(markdown: string): Section[] {
   const out: Section[] = [];
   const stack: Array<{ level: number; title: string }> = [];
-  let current: Section = { path: [], lines: [] };
+  let current: Section = { path: [], lines: [], headingLines: 0 };
   let fence: string | null = null;
+  // The line before, when it is a one-line paragraph: the title an underline would make a heading.
+  let title: string | null = null;
+  const open = (level: number, text: string, lines: string[]) => {
+    out.push(current);
+    while (stack.length && stack[stack.length - 1]!.level >= level) stack.pop();
+    stack.push({ level, title: text.trim() });
+    current = { path: stack.map((s) => s.title).filter(Boolean), lines, headingLines: lines.length };
+  };
   for (const line of markdown.replace(/\r\n?/g, '\n').split('\n')) {
     const fenceMatch = FENCE.exec(line);
     if (fenceMatch) fence = fence === null ? fenceMatch[1]! : fence === fenceMatch[1] ? null : fence;
-    const heading = fence === null && !fenceMatch ? HEADING.exec(line) : null;
+    const inText = fence === null && !fenceMatch;
+    const heading = inText ? HEADING.exec(line) : null;
+    const underline: RegExpExecArray | null = inText && title !== null ? UNDERLINE.exec(line) : null;
     if (heading) {
-      out.push(current);
-      const level = heading[1]!.length;
-      while (stack.length && stack[stack.length - 1]!.level >= level) stack.pop();
-      stack.push({ level, title: heading[2]!.trim() });
-      current = { path: stack.map((s) => s.title).filter(Boolean), lines: [line] };
+      open(heading[1]!.length, heading[2]!, [line]);
+    } else if (underline) {
+      current.lines.pop();
+      open(underline[1]!.startsWith('=') ? 1 : 2, title!, [title!, line]);
     } else {
       current.lines.push(line);
     }
+    // A title is a paragraph's only line: after a blank line (or a heading), and not itself a heading.
+    const previous = current.lines.at(-2);
+    title = inText && !heading && !underline && line.trim() && !NOT_PARAGRAPH.test(line) && (previous === undefined || !previous.trim() || current.headingLines === current.lines.length - 1) ? line : null;
   }
   out.push(current);
   return out;
@@ -80,7 +98,7 @@ export function chunkMarkdown(markdown: string, maxChars = MAX_CHUNK_CHARS, clea
   for (const section of sections(clean ? cleanMarkdown(markdown) : markdown)) {
     const body = section.lines.join('\n').trim();
     // A heading with no text of its own adds nothing; its title lives on in its children's path.
-    const isBareHeading = section.lines.filter((l) => l.trim()).length <= 1 && HEADING.test(section.lines[0] ?? '');
+    const isBareHeading = section.headingLines > 0 && section.lines.filter((l) => l.trim()).length <= section.headingLines;
     if (!body || isBareHeading) continue;
     const heading = section.path.length ? section.path.join(' > ') : null;
     for (const piece of split(body, maxChars)) {

@@ -28,6 +28,15 @@ describe('chunking', () => {
     expect(chunks[0]!.heading).toBe('Shell');
   });
 
+  it('takes a line underlined with === or --- for a heading, as CommonMark does, and a rule or a list item above --- for no heading', () => {
+    const chunks = chunkMarkdown('History\n=======\n\n4.2.0 / 2024-01-02\n------------------\n\n  * Fix a crash\n\nA note.\n\n---\n\n- an item\n---\n\n```\ncode\n---\n```');
+    expect(chunks.map((c) => c.heading)).toEqual(['History > 4.2.0 / 2024-01-02']);
+    expect(chunks[0]!.text).toBe('4.2.0 / 2024-01-02\n------------------\n\n  * Fix a crash\n\nA note.\n\n---\n\n- an item\n---\n\n```\ncode\n---\n```');
+    // Two lines of a paragraph over --- are no heading (the whole paragraph would be, in CommonMark).
+    expect(chunkMarkdown('# Top\n\nOne line\nand another\n---\nEnd.').map((c) => c.heading)).toEqual(['Top']);
+    expect(chunkMarkdown('# Top\nSub\n---\nBody.').map((c) => [c.heading, c.text])).toEqual([['Top > Sub', 'Sub\n---\nBody.']]);
+  });
+
   it('cuts long sections at paragraph boundaries within the size limit, losing no text', () => {
     const paragraphs = Array.from({ length: 12 }, (_, i) => `Paragraph ${i} ${'word '.repeat(40)}`.trim());
     const chunks = chunkMarkdown(`# Long\n\n${paragraphs.join('\n\n')}`, 600);
