@@ -56,9 +56,10 @@ function sections(markdown: string): Section[] {
     } else {
       current.lines.push(line);
     }
-    // A title is a paragraph's only line: after a blank line (or a heading), and not itself a heading.
+    // A title is a paragraph's only line: it follows a blank line or a heading, and is no other block.
     const previous = current.lines.at(-2);
-    title = inText && !heading && !underline && line.trim() && !NOT_PARAGRAPH.test(line) && (previous === undefined || !previous.trim() || current.headingLines === current.lines.length - 1) ? line : null;
+    const startsParagraph = previous === undefined || !previous.trim() || current.headingLines === current.lines.length - 1;
+    title = inText && !heading && !underline && line.trim() && !NOT_PARAGRAPH.test(line) && startsParagraph ? line : null;
   }
   out.push(current);
   return out;
