@@ -40,16 +40,25 @@ async function findCommand<T>(model: Model<any>, filter: Record<string, unknown>
   const command = { find: collection, filter, ...(projection ? { projection } : {}), ...(sort ? { sort } : {}), ...(limit ? { limit } : {}), ...(batchSize ? { batchSize } : {}) };
   const first = (await db.command(command)) as { cursor: { id: CursorId; firstBatch: T[] } };
   const docs = first.cursor.firstBatch;
-  for (let id = first.cursor.id; isOpen(id); ) {
-    // getMore takes the id as a 64-bit integer; the reply decoded a small one as a number.
-    const cursorId = typeof id === 'number' ? Long.fromNumber(id) : id;
-    const rest = limit ? { batchSize: limit + 1 - docs.length } : {};
-    const next = (await db.command({ getMore: cursorId, collection, ...rest })) as { cursor: { id: CursorId; nextBatch: T[] } };
-    docs.push(...next.cursor.nextBatch);
-    id = next.cursor.id;
+  let id = first.cursor.id;
+  try {
+    while (isOpen(id)) {
+      const rest = limit ? { batchSize: limit + 1 - docs.length } : {};
+      const next = (await db.command({ getMore: asLong(id), collection, ...rest })) as { cursor: { id: CursorId; nextBatch: T[] } };
+      docs.push(...next.cursor.nextBatch);
+      id = next.cursor.id;
+    }
+  } catch (err) {
+    // A read that fails half-way closes its cursor, which the server would otherwise keep until it
+    // times out; the read's own error is what the caller gets.
+    await db.command({ killCursors: collection, cursors: [asLong(id)] }).catch(() => undefined);
+    throw err;
   }
   return docs;
 }
+
+/** getMore and killCursors take the id as a 64-bit integer; a reply decodes a small one as a number. */
+const asLong = (id: CursorId) => (typeof id === 'number' ? Long.fromNumber(id) : id);
 
 /** A cursor id as decoded: a number, or a Long when it needs more than 53 bits; 0 once closed. */
 type CursorId = number | Long;

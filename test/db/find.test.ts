@@ -3,6 +3,7 @@
 // as an operator (mongoose's sanitizeFilter), while operators wrapped with trusted() are.
 import { beforeAll, describe, expect, it } from 'vitest';
 import mongoose from 'mongoose';
+import { Long } from 'mongodb';
 import { useTestRuntime } from '../helpers/harness.ts';
 import { commandsSent } from '../helpers/dbReads.ts';
 import { findLean } from '../../src/db/find.ts';
@@ -66,5 +67,29 @@ describe('findLean', () => {
     expect(mine[0]).toBe('find findthings');
     expect(mine.slice(1).length).toBeGreaterThan(0);
     expect(mine.slice(1).every((c) => c.startsWith('getMore '))).toBe(true);
+  });
+
+  it('closes its cursor on the server when a getMore fails half-way, and fails with that error', async () => {
+    // The real database behind a Db whose first getMore fails, as a dropped connection would.
+    const db = Thing.db.db!;
+    let cursorId: unknown = null;
+    const failing = new Proxy(db, {
+      get: (target, key) =>
+        key !== 'command'
+          ? Reflect.get(target, key)
+          : async (command: Record<string, unknown>) => {
+              if ('getMore' in command) throw new Error('connection dropped');
+              const reply = (await target.command(command)) as { cursor?: { id: unknown } };
+              cursorId ??= reply.cursor?.id ?? null;
+              return reply;
+            },
+    });
+    const model = { db: { db: failing }, collection: Thing.collection } as unknown as typeof Thing;
+    await expect(findLean(model, { group: 'a' }, { sort: { _id: 1 }, limit: 10, batchSize: 4 })).rejects.toThrow('connection dropped');
+    // A getMore was sent (it threw), so the cursor was open. Killed already: the server no longer knows it.
+    expect(cursorId).not.toBeNull();
+    const again = (await db.command({ killCursors: 'findthings', cursors: [typeof cursorId === 'number' ? Long.fromNumber(cursorId) : cursorId] })) as { cursorsKilled: unknown[]; cursorsNotFound: unknown[] };
+    expect(again.cursorsKilled).toEqual([]);
+    expect(again.cursorsNotFound).toHaveLength(1);
   });
 });
