@@ -288,7 +288,10 @@ describe('webhook deliveries', () => {
     const made: string[] = [];
     for (let i = 0; i < 4; i++) {
       await emit({ type: 'conversation.started', payload: startedPayload() });
-      const live = await waitFor(async () => (await deliveriesOf(id)).length === made.length + 1 && (await deliveriesOf(id)).at(-1));
+      const live = await waitFor(async () => {
+        const list = await deliveriesOf(id);
+        return list.length === made.length + 1 && list.at(-1);
+      });
       made.push(live.id);
       for (let j = 0; j < 2; j++) made.push((await api()('post', `/bots/${tenant.botId}/webhooks/${id}/test`).expect(200)).body.test.deliveryId);
     }
