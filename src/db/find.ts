@@ -58,8 +58,8 @@ async function findCommand<T>(model: Model<any>, filter: Record<string, unknown>
 }
 
 /** getMore and killCursors take the id as a 64-bit integer; a reply decodes a small one as a number. */
-const asLong = (id: CursorId) => (typeof id === 'number' ? Long.fromNumber(id) : id);
+export const asLong = (id: CursorId) => (typeof id === 'number' ? Long.fromNumber(id) : id);
 
 /** A cursor id as decoded: a number, or a Long when it needs more than 53 bits; 0 once closed. */
-type CursorId = number | Long;
+export type CursorId = number | Long;
 const isOpen = (id: CursorId) => (typeof id === 'number' ? id !== 0 : !id.isZero());

@@ -3,10 +3,9 @@
 // as an operator (mongoose's sanitizeFilter), while operators wrapped with trusted() are.
 import { beforeAll, describe, expect, it } from 'vitest';
 import mongoose from 'mongoose';
-import { Long } from 'mongodb';
 import { useTestRuntime } from '../helpers/harness.ts';
 import { commandsSent } from '../helpers/dbReads.ts';
-import { findLean } from '../../src/db/find.ts';
+import { asLong, findLean, type CursorId } from '../../src/db/find.ts';
 import { trusted } from '../../src/db/connection.ts';
 
 const Thing = mongoose.model('FindThing', new mongoose.Schema({ _id: String, group: String, n: Number, at: Date }, { versionKey: false }), 'findthings');
@@ -72,14 +71,14 @@ describe('findLean', () => {
   it('closes its cursor on the server when a getMore fails half-way, and fails with that error', async () => {
     // The real database behind a Db whose first getMore fails, as a dropped connection would.
     const db = Thing.db.db!;
-    let cursorId: unknown = null;
+    let cursorId: CursorId | null = null;
     const failing = new Proxy(db, {
       get: (target, key) =>
         key !== 'command'
           ? Reflect.get(target, key)
           : async (command: Record<string, unknown>) => {
               if ('getMore' in command) throw new Error('connection dropped');
-              const reply = (await target.command(command)) as { cursor?: { id: unknown } };
+              const reply = (await target.command(command)) as { cursor?: { id: CursorId } };
               cursorId ??= reply.cursor?.id ?? null;
               return reply;
             },
@@ -88,7 +87,7 @@ describe('findLean', () => {
     await expect(findLean(model, { group: 'a' }, { sort: { _id: 1 }, limit: 10, batchSize: 4 })).rejects.toThrow('connection dropped');
     // A getMore was sent (it threw), so the cursor was open. Killed already: the server no longer knows it.
     expect(cursorId).not.toBeNull();
-    const again = (await db.command({ killCursors: 'findthings', cursors: [typeof cursorId === 'number' ? Long.fromNumber(cursorId) : cursorId] })) as { cursorsKilled: unknown[]; cursorsNotFound: unknown[] };
+    const again = (await db.command({ killCursors: 'findthings', cursors: [asLong(cursorId!)] })) as { cursorsKilled: unknown[]; cursorsNotFound: unknown[] };
     expect(again.cursorsKilled).toEqual([]);
     expect(again.cursorsNotFound).toHaveLength(1);
   });
