@@ -54,6 +54,7 @@ export const CORPORA: Corpus[] = [
   { name: 'hubot', kind: 'multi-page guides and reference of a chat-bot framework: setup, adapters, deploying, a long scripting guide, patterns', pkg: 'fetch:hubot@4.1.0', root: '', files: /^(?:README\.md|docs\/(?:[^/]+\/)*[^/]+\.md)$/, heldOut: false },
   { name: 'joi', kind: 'API reference of a schema validation library in one long page, one heading per method, with a short README', pkg: 'fetch:joi@8.2.0', root: '', files: /^(?:API|README)\.md$/, heldOut: true },
   { name: 'helmet', kind: 'changelog of a security-headers middleware, one section per release, with a README header reference', pkg: 'fetch:helmet@8.3.0', root: '', files: /^(?:CHANGELOG|README)\.md$/, heldOut: true },
+  { name: 'agenda', kind: 'manual of a job scheduler in one long page, with its changelog, one section per release', pkg: 'fetch:agenda@5.0.0', root: '', files: /^(?:README|History)\.md$/, heldOut: true },
 ];
 
 const here = path.dirname(new URL(import.meta.url).pathname);
