@@ -22,6 +22,21 @@ const UNDERLINE = /^ {0,3}(=+|-{2,})[ \t]*$/;
 /** Lines that are not a paragraph's text, so an underline below one is not a heading (a list item, a quote, a table row, HTML, code). */
 const NOT_PARAGRAPH = /^(?: {4}|\t| {0,3}(?:[-*+][ \t]|\d{1,9}[.)][ \t]|>|\||<|#|=|-{2,}[ \t]*$))/;
 
+/** An image, `![alt](src)`: a badge or a logo, no words of the section's. */
+const IMAGE = /!\[[^\]]*\]\((?:[^()\s]|\([^()]*\))*(?:\s+(?:"[^"]*"|'[^']*'))?\)/g;
+/** An inline link, `[text](url "title")`: its text is what the reader sees. */
+const LINK = /\[([^\]]*)\]\((?:[^()\s]|\([^()]*\))*(?:\s+(?:"[^"]*"|'[^']*'))?\)/g;
+/** Anchors, images and line breaks written as HTML; other `<…>` stays (`Promise<Result>` is a type). */
+const HTML_TAG = /<(?:\/?a\b[^>]*|img\b[^>]*|br\s*\/?)>/gi;
+
+/**
+ * A heading as the reader sees it: a release heading that links to its diff, a title with badges,
+ * read as their text, so a heading path carries no URLs ("[4.16.5](https://…) (2024-12-18)" → "4.16.5 (2024-12-18)").
+ */
+export function headingText(markdown: string): string {
+  return markdown.replace(IMAGE, '').replace(LINK, '$1').replace(HTML_TAG, ' ').replace(/\s+/g, ' ').trim();
+}
+
 interface Section {
   path: string[];
   lines: string[];
@@ -39,7 +54,7 @@ function sections(markdown: string): Section[] {
   const open = (level: number, text: string, lines: string[]) => {
     out.push(current);
     while (stack.length && stack[stack.length - 1]!.level >= level) stack.pop();
-    stack.push({ level, title: text.trim() });
+    stack.push({ level, title: headingText(text) });
     current = { path: stack.map((s) => s.title).filter(Boolean), lines, headingLines: lines.length };
   };
   for (const line of markdown.replace(/\r\n?/g, '\n').split('\n')) {

@@ -37,6 +37,25 @@ describe('chunking', () => {
     expect(chunkMarkdown('# Top\nSub\n---\nBody.').map((c) => [c.heading, c.text])).toEqual([['Top > Sub', 'Sub\n---\nBody.']]);
   });
 
+  it('reads a heading as its text: links by their text, badges and HTML anchors dropped, a type like Promise<Result> kept', () => {
+    const md = [
+      '# dotenv [![NPM version](https://img.shields.io/npm/v/dotenv.svg?style=flat)](https://www.npmjs.com/package/dotenv)',
+      '## [4.16.5](https://github.com/OptimalBits/bull/compare/v4.16.4...v4.16.5) (2024-12-18)',
+      'Fixed a leak.',
+      '## <a name="api"></a>run(options) => Promise<Result>',
+      'Runs it.',
+      '## .filter( selector ) <br /> .filter( fn ) and [Wiki](https://en.wikipedia.org/wiki/Filter_(software) "filters")',
+      'Filters.',
+    ].join('\n\n');
+    expect(chunkMarkdown(md).map((c) => c.heading)).toEqual([
+      'dotenv > 4.16.5 (2024-12-18)',
+      'dotenv > run(options) => Promise<Result>',
+      'dotenv > .filter( selector ) .filter( fn ) and Wiki',
+    ]);
+    // The text keeps its markdown: only the heading path is read as text.
+    expect(chunkMarkdown(md)[0]!.text).toContain('](https://github.com/OptimalBits/bull/compare/');
+  });
+
   it('cuts long sections at paragraph boundaries within the size limit, losing no text', () => {
     const paragraphs = Array.from({ length: 12 }, (_, i) => `Paragraph ${i} ${'word '.repeat(40)}`.trim());
     const chunks = chunkMarkdown(`# Long\n\n${paragraphs.join('\n\n')}`, 600);
