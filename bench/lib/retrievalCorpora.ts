@@ -52,8 +52,9 @@ export const CORPORA: Corpus[] = [
   { name: 'lint-staged', kind: 'guide to a git pre-commit tool in one page: setup, flags, configuration, examples and an FAQ', pkg: 'fetch:lint-staged@15.2.10', root: '', files: /^README\.md$/, heldOut: false },
   { name: 'ioredis', kind: 'manual of a Redis client in one long page, one heading per feature, with Sentinel and Cluster sub-topics', pkg: 'fetch:ioredis@6.1.0', root: '', files: /^README\.md$/, heldOut: false },
   { name: 'hubot', kind: 'multi-page guides and reference of a chat-bot framework: setup, adapters, deploying, a long scripting guide, patterns', pkg: 'fetch:hubot@4.1.0', root: '', files: /^(?:README\.md|docs\/(?:[^/]+\/)*[^/]+\.md)$/, heldOut: false },
-  { name: 'joi', kind: 'API reference of a schema validation library in one long page, one heading per method, with a short README', pkg: 'fetch:joi@8.2.0', root: '', files: /^(?:API|README)\.md$/, heldOut: true },
-  { name: 'helmet', kind: 'changelog of a security-headers middleware, one section per release, with a README header reference', pkg: 'fetch:helmet@8.3.0', root: '', files: /^(?:CHANGELOG|README)\.md$/, heldOut: true },
+  { name: 'joi', kind: 'API reference of a schema validation library in one long page, one heading per method, with a short README', pkg: 'fetch:joi@8.2.0', root: '', files: /^(?:API|README)\.md$/, heldOut: false },
+  { name: 'helmet', kind: 'changelog of a security-headers middleware, one section per release, with a README header reference', pkg: 'fetch:helmet@8.3.0', root: '', files: /^(?:CHANGELOG|README)\.md$/, heldOut: false },
+  { name: 'serverless', kind: 'multi-page guide and configuration reference of a deployment framework, with a deprecation list', pkg: 'fetch:serverless@3.40.0', root: '', files: /^(?:README\.md|docs\/[^/]+\.md|docs\/providers\/aws\/guide\/[^/]+\.md)$/, heldOut: true },
   { name: 'agenda', kind: 'manual of a job scheduler in one long page, with its changelog, one section per release', pkg: 'fetch:agenda@5.0.0', root: '', files: /^(?:README|History)\.md$/, heldOut: true },
 ];
 
