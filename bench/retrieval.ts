@@ -7,15 +7,20 @@
 //   --corpora ai,commander       which corpora (default: every tuning corpus, the held-out ones left out)
 //   --held-out                   the held-out corpora too (score them once, at the end)
 //   --ablate <method>[,…]|all    each method turned the other way from the default, one at a time
-//   --confidence 0.3/0.5/0.5,…   the answerer's hand rules (grounded.ts, used without the model) at coverage/unknown/name
-//   --citing 0.5/0.5,0.3/0       when a further passage is cited: its least score against the best, least share of new words
 //   --options '{"feedback":true}' retriever options over the defaults, for every variant
-//   --answerer '{"answerability":null}' the answerer's CONFIDENCE otherwise, as one more variant (null: the hand rules)
+//   --answerer '{"answerability":null}' the answerer's CONFIDENCE otherwise, as one more variant (null: the hand rules,
+//                                their figures `minCoverage`, `maxUnknown`, `nameCoverage`; citing: `relativeScore`, `newWords`)
 //   --fit                        refit the answerability model (answerability.ts) over the tuning corpora run, print it, and
 //                                give each corpus's figures with the model fitted without it (leave one corpus out)
+//   --embeddings                 hybrid too, with the server's EMBEDDING_MODEL, OPENAI_BASE_URL, EMBEDDING_MIN_SIMILARITY…
 //   --check                      only check that every expected section exists in its corpus
 import { Bm25Segment, DEFAULT_RETRIEVER, type RetrieverOptions } from '../src/knowledge/bm25.ts';
 import { searchSegments, type ScoredChunk } from '../src/knowledge/search.ts';
+import { embedderFor, embeddingText, type Embedder } from '../src/knowledge/embeddings.ts';
+import { hybridSearch } from '../src/knowledge/fusion.ts';
+import { joinVectors } from '../src/knowledge/vectors.ts';
+import { quantiseUnit } from '../src/knowledge/vectorCodec.ts';
+import { loadConfig } from '../src/config.ts';
 import { composeGroundedReply, CONFIDENCE, type Confidence } from '../src/chat/answerers/grounded.ts';
 import { answerability, answerFeatures, type AnswerabilityModel } from '../src/chat/answerers/answerability.ts';
 import { machineLine } from './lib/runtime.ts';
@@ -35,22 +40,12 @@ const METHODS: Record<string, Partial<RetrieverOptions>> = {
   'question words': { questionWords: !DEFAULT_RETRIEVER.questionWords },
   feedback: { feedback: !DEFAULT_RETRIEVER.feedback },
   'coverage rerank': { coverageRerank: DEFAULT_RETRIEVER.coverageRerank ? 0 : 1 },
-  'coverage rerank 0.5': { coverageRerank: 0.5 },
-  'coverage rerank 2': { coverageRerank: 2 },
   'character n-grams': { ngramWeight: DEFAULT_RETRIEVER.ngramWeight ? 0 : 1.5 },
   'judged on exact words': { wordEvidence: !DEFAULT_RETRIEVER.wordEvidence },
 };
-/** Passage size is the chunker's (a sync's) choice: measured here by re-chunking, not a retriever option. */
-const PASSAGE_SIZES = [800, 3000];
+const PASSAGE_SIZES = [800, 3000]; // the chunker's (a sync's) choice: measured by re-chunking, not a retriever option
 
-interface Tally {
-  at1: number;
-  at3: number;
-  cited: number;
-  citedPassages: number;
-  declined: number;
-}
-const newTally = (): Tally => ({ at1: 0, at3: 0, cited: 0, citedPassages: 0, declined: 0 });
+const newTally = () => ({ at1: 0, at3: 0, cited: 0, citedPassages: 0, declined: 0 });
 
 /** --fit, per question: the model's inputs (null: no hit), whether it names what no chunk holds (refused first), is */
 /** answerable, refused by the hand rules, and answered by a cited passage when nothing is refused. */
@@ -106,15 +101,28 @@ function reportFit() {
   console.log(`\nexport const ANSWERABILITY: AnswerabilityModel = ${JSON.stringify({ bias: round(model.bias), weights: model.weights.map(round), threshold: round(model.threshold) })};`);
 }
 
+/** With --embeddings: a search as a chat's with that model, every chunk and question embedded first, as a sync and a chat embed them. */
+async function hybridOf(embedder: Embedder, chunks: Chunk[], questions: Question[]) {
+  const embed = async (texts: string[], out: Float32Array[] = []) => {
+    for (let i = 0; i < texts.length; i += embedder.batchSize) out.push(...(await embedder.embed(texts.slice(i, i + embedder.batchSize))));
+    return out;
+  };
+  // Quantised here as a sync stores them (a sync's embedStored thread would keep this process from exiting).
+  const floats = await embed(chunks.map(embeddingText));
+  const vectors = joinVectors([{ model: embedder.model, stored: quantiseUnit(Float32Array.from(floats.flatMap((f) => [...f])), floats[0]!.length)! }]);
+  const asked = new Map((await embed(questions.map((q) => q.q))).map((v, i) => [questions[i]!.q, v]));
+  return (segment: Bm25Segment, q: string) => ((segment.vectors = vectors), hybridSearch([segment], [segment], q, asked.get(q)!, CANDIDATES, embedder.minSimilarity));
+}
+
 /** One retriever over one corpus's chunks: its ranking and the answerer's citations. */
-function scoreRetriever(chunks: Chunk[], options: RetrieverOptions, questions: Question[], confidence: Confidence) {
+function scoreRetriever(chunks: Chunk[], options: RetrieverOptions, questions: Question[], confidence: Confidence, search = (segment: Bm25Segment, q: string) => searchSegments([segment], q, CANDIDATES)) {
   const segment = new Bm25Segment('corpus', 1, options);
   for (const c of chunks) segment.add({ chunkId: c.id, rowId: c.rowId, heading: c.heading, text: c.text });
   segment.compact();
   const [all, para, none] = [newTally(), newTally(), newTally()];
   const samples: Sample[] = [];
   for (const q of questions) {
-    const found: ScoredChunk[] = searchSegments([segment], q.q, CANDIDATES);
+    const found: ScoredChunk[] = search(segment, q.q);
     const { used } = composeGroundedReply(found, undefined, confidence);
     const signals = found[0]?.signals;
     if (fit) samples.push({ x: signals ? answerFeatures(signals) : null, named: !!signals?.unknownName, answerable: q.rows.length > 0, ruled: !composeGroundedReply(found, undefined, RULES).used.length, hit: hits(q, composeGroundedReply(found, undefined, OPEN).used) });
@@ -154,6 +162,8 @@ if (selected?.some((n) => CORPORA.find((c) => c.name === n)?.heldOut) && !heldOu
   console.error('held-out corpora are scored only with --held-out');
   process.exit(2);
 }
+const embedder = process.argv.includes('--embeddings') ? embedderFor(loadConfig()) : null;
+if (process.argv.includes('--embeddings') && !embedder) throw new Error('--embeddings needs EMBEDDING_MODEL and OPENAI_BASE_URL, as the server does');
 const ablate = flag('ablate');
 /** The retriever every variant starts from: the defaults, or these options over them. */
 const base: RetrieverOptions = { ...DEFAULT_RETRIEVER, ...(JSON.parse(flag('options') ?? '{}') as Partial<RetrieverOptions>) };
@@ -176,29 +186,21 @@ for (const corpus of corpora) {
   console.log(`  ${rows.length} rows, ${chunks.length} chunks; ${answerable.length} answerable questions (${paraphrased} paraphrased), ${unanswerable} unanswerable`);
   if (process.argv.includes('--check')) {
     const missing = answerable.flatMap((q) => q.rows.filter((t) => !chunks.some((c) => matches(c, t))).map((t) => `${t} (${q.q})`));
-    for (const m of missing) console.log(`  missing: ${m}`);
-    if (!missing.length) console.log('  every expected section exists');
+    console.log(missing.length ? missing.map((m) => `  missing: ${m}`).join('\n') : '  every expected section exists');
     continue;
   }
   const plain = scorePlain(chunks, questions);
   console.log(`  ${'retriever'.padEnd(40)} ${'@1'.padStart(7)} ${'@3'.padStart(7)} ${'@cited'.padStart(7)} ${'cited'.padStart(5)}  | para @3, @cited | don't know: unanswerable, answerable`);
   console.log(`  ${'plain BM25 (k1 1.2, b 0.75)'.padEnd(40)} ${pct(plain.all.at1, answerable.length)} ${pct(plain.all.at3, answerable.length)}  |  para @1 ${pct(plain.para.at1, paraphrased)}, @3 ${pct(plain.para.at3, paraphrased)}`);
-  const variants: Array<[string, Chunk[], RetrieverOptions, Confidence?]> = [[flag('options') ? `relay ${flag('options')}` : 'relay (defaults)', chunks, base]];
-  for (const pair of flag('confidence')?.split(',') ?? []) {
-    const [minCoverage, maxUnknown, nameCoverage = CONFIDENCE.nameCoverage] = pair.split('/').map(Number) as [number, number, number?];
-    variants.push([`  rules: coverage ${minCoverage}, unknown ${maxUnknown}, name ${nameCoverage}`, chunks, base, { ...CONFIDENCE, answerability: null, minCoverage, maxUnknown, nameCoverage }]);
-  }
-  for (const pair of flag('citing')?.split(',') ?? []) {
-    const [relativeScore, newWords] = pair.split('/').map(Number) as [number, number];
-    variants.push([`  cite at score ${relativeScore}, new words ${newWords}`, chunks, base, { ...CONFIDENCE, relativeScore, newWords }]);
-  }
+  const variants: Array<[string, Chunk[], RetrieverOptions, Confidence?, Parameters<typeof scoreRetriever>[4]?]> = [[flag('options') ? `relay ${flag('options')}` : 'relay (defaults)', chunks, base]];
+  if (embedder) variants.push([`  hybrid, ${embedder.model} (floor ${embedder.minSimilarity})`, chunks, base, CONFIDENCE, await hybridOf(embedder, chunks, questions)]);
   if (flag('answerer')) variants.push([`  answerer ${flag('answerer')}`, chunks, base, { ...CONFIDENCE, ...(JSON.parse(flag('answerer')!) as Partial<Confidence>) }]);
   for (const m of methods) {
     if (m === 'passage size') for (const size of PASSAGE_SIZES) variants.push([`  chunks of ${size} characters`, chunksAt(size), base]);
     else variants.push([`  ${m} ${JSON.stringify(METHODS[m])}`, chunks, { ...base, ...METHODS[m] }]);
   }
-  for (const [name, source, options, confidence = CONFIDENCE] of variants) {
-    const { all, para, none, samples } = scoreRetriever(source, options, questions, confidence);
+  for (const [name, source, options, confidence = CONFIDENCE, search] of variants) {
+    const { all, para, none, samples } = scoreRetriever(source, options, questions, confidence, search);
     if (fit && !corpus.heldOut && !fitted.has(corpus.name)) fitted.set(corpus.name, samples);
     const n = answerable.length;
     console.log(
