@@ -34,7 +34,13 @@ const HTML_TAG = /<(?:\/?a\b[^>]*|img\b[^>]*|br\s*\/?)>/gi;
  * read as their text, so a heading path carries no URLs ("[4.16.5](https://…) (2024-12-18)" → "4.16.5 (2024-12-18)").
  */
 export function headingText(markdown: string): string {
-  return markdown.replace(IMAGE, '').replace(LINK, '$1').replace(HTML_TAG, ' ').replace(/\s+/g, ' ').trim();
+  // A code span is literal: `<img>` and `[a](b)` in backticks stay as written.
+  const parts = markdown.split(/(`+[^`]*`+)/);
+  return parts
+    .map((part, i) => (i % 2 ? part : part.replace(IMAGE, '').replace(LINK, '$1').replace(HTML_TAG, ' ')))
+    .join('')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 interface Section {

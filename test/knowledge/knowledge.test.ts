@@ -37,7 +37,7 @@ describe('chunking', () => {
     expect(chunkMarkdown('# Top\nSub\n---\nBody.').map((c) => [c.heading, c.text])).toEqual([['Top > Sub', 'Sub\n---\nBody.']]);
   });
 
-  it('reads a heading as its text: links by their text, badges and HTML anchors dropped, a type like Promise<Result> kept', () => {
+  it('reads a heading as its text: links by their text, badges and HTML anchors dropped, a type like Promise<Result> and code spans kept', () => {
     const md = [
       '# dotenv [![NPM version](https://img.shields.io/npm/v/dotenv.svg?style=flat)](https://www.npmjs.com/package/dotenv)',
       '## [4.16.5](https://github.com/OptimalBits/bull/compare/v4.16.4...v4.16.5) (2024-12-18)',
@@ -46,11 +46,14 @@ describe('chunking', () => {
       'Runs it.',
       '## .filter( selector ) <br /> .filter( fn ) and [Wiki](https://en.wikipedia.org/wiki/Filter_(software) "filters")',
       'Filters.',
+      '## Case: I am using an `<a>` tag, or `[text](url)` in code',
+      'Code spans are literal.',
     ].join('\n\n');
     expect(chunkMarkdown(md).map((c) => c.heading)).toEqual([
       'dotenv > 4.16.5 (2024-12-18)',
       'dotenv > run(options) => Promise<Result>',
       'dotenv > .filter( selector ) .filter( fn ) and Wiki',
+      'dotenv > Case: I am using an `<a>` tag, or `[text](url)` in code',
     ]);
     // The text keeps its markdown: only the heading path is read as text.
     expect(chunkMarkdown(md)[0]!.text).toContain('](https://github.com/OptimalBits/bull/compare/');
