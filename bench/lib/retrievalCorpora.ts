@@ -32,8 +32,7 @@ export const CORPORA: Corpus[] = [
   { name: 'date-fns', kind: 'changelog and short guides', pkg: 'date-fns-docs-corpus', root: '', files: /^(?:CHANGELOG\.md|README\.md|docs\/[^/]+\.md)$/, heldOut: false },
   { name: 'axios', kind: 'long single-page manual', pkg: 'axios-docs-corpus', root: '', files: /^README\.md$/, heldOut: false },
   { name: 'pino', kind: 'FAQ, short guides and API reference', pkg: 'pino-docs-corpus', root: '', files: /^(?:README\.md|docs\/[^/]+\.md)$/, heldOut: false },
-  // doc/Rules.md is left out: it is every doc/mdNNN.md page again, one after another.
-  { name: 'markdownlint', kind: 'rule catalog: one short page per rule', pkg: 'markdownlint-docs-corpus', root: '', files: /^(?:README\.md|CHANGELOG\.md|doc\/(?:md\d+|CustomRules|Prettier)\.md)$/, heldOut: false },
+  { name: 'markdownlint', kind: 'rule catalog: one short page per rule', pkg: 'markdownlint-docs-corpus', root: '', files: /^(?:README\.md|CHANGELOG\.md|doc\/(?:md\d+|CustomRules|Prettier)\.md)$/, heldOut: false }, // not doc/Rules.md: every page again
   { name: 'undici', kind: 'API reference, one page per class, and best practices', pkg: 'undici-docs-corpus', root: '', files: /^(?:README\.md|docs\/docs\/(?:api|best-practices)\/[^/]+\.md)$/, heldOut: false },
   { name: 'npm-cli', kind: 'CLI manual: one page per command, options repeated across pages', pkg: 'fetch:npm@11.19.1', root: 'docs/content/commands', files: /\.md$/, heldOut: false },
   { name: 'gyp', kind: 'language spec, input format reference and user guide of a build tool', pkg: 'fetch:node-gyp@12.4.0', root: '', files: /^(?:README\.md|gyp\/docs\/[^/]+\.md)$/, heldOut: false },
@@ -54,8 +53,10 @@ export const CORPORA: Corpus[] = [
   { name: 'hubot', kind: 'multi-page guides and reference of a chat-bot framework: setup, adapters, deploying, a long scripting guide, patterns', pkg: 'fetch:hubot@4.1.0', root: '', files: /^(?:README\.md|docs\/(?:[^/]+\/)*[^/]+\.md)$/, heldOut: false },
   { name: 'joi', kind: 'API reference of a schema validation library in one long page, one heading per method, with a short README', pkg: 'fetch:joi@8.2.0', root: '', files: /^(?:API|README)\.md$/, heldOut: false },
   { name: 'helmet', kind: 'changelog of a security-headers middleware, one section per release, with a README header reference', pkg: 'fetch:helmet@8.3.0', root: '', files: /^(?:CHANGELOG|README)\.md$/, heldOut: false },
-  { name: 'serverless', kind: 'multi-page guide and configuration reference of a deployment framework, with a deprecation list', pkg: 'fetch:serverless@3.40.0', root: '', files: /^(?:README\.md|docs\/[^/]+\.md|docs\/providers\/aws\/guide\/[^/]+\.md)$/, heldOut: true },
-  { name: 'agenda', kind: 'manual of a job scheduler in one long page, with its changelog, one section per release', pkg: 'fetch:agenda@5.0.0', root: '', files: /^(?:README|History)\.md$/, heldOut: true },
+  { name: 'serverless', kind: 'multi-page guide and configuration reference of a deployment framework, with a deprecation list', pkg: 'fetch:serverless@3.40.0', root: '', files: /^(?:README\.md|docs\/[^/]+\.md|docs\/providers\/aws\/guide\/[^/]+\.md)$/, heldOut: false },
+  { name: 'agenda', kind: 'manual of a job scheduler in one long page, with its changelog, one section per release', pkg: 'fetch:agenda@5.0.0', root: '', files: /^(?:README|History)\.md$/, heldOut: false },
+  { name: 'zod', kind: 'API manual of a schema validation library in one long page, with its table of contents', pkg: 'fetch:zod@3.23.8', root: '', files: /^README\.md$/, heldOut: true },
+  { name: 'jsx-a11y', kind: 'rule catalog of an accessibility lint plugin, one page per rule, and a setup README', pkg: 'fetch:eslint-plugin-jsx-a11y@6.10.2', root: '', files: /^(?:README\.md|docs\/rules\/[^/]+\.md)$/, heldOut: true },
 ];
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -78,9 +79,8 @@ export function loadCorpus(corpus: Corpus) {
 }
 
 /**
- * The unpacked tarball of `spec` (name@version), fetched from the registry once into the user's
- * cache. Not a devDependency: installed, npm@x and node-gyp@x would put their own `npm`, `npx` and
- * `node-gyp` first on the PATH of every npm script.
+ * The unpacked tarball of `spec` (name@version), fetched from the registry once into the user's cache. Not a
+ * devDependency: installed, npm@x and node-gyp@x would put their own `npm`, `npx` and `node-gyp` first on the PATH.
  */
 function fetched(spec: string): string {
   const base = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'relay', 'corpora', spec);
