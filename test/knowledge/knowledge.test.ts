@@ -59,6 +59,16 @@ describe('chunking', () => {
     expect(chunkMarkdown(md)[0]!.text).toContain('](https://github.com/OptimalBits/bull/compare/');
   });
 
+  it('reads a heading of tens of thousands of brackets, anchors or blanks between words as text, closing #s dropped', () => {
+    // Each of these lines took seconds to minutes when a pattern backtracked over it (within the test's timeout now).
+    const headingOf = (line: string) => chunkMarkdown(`${line}\n\nBody.`)[0]!.heading;
+    expect(headingOf(`# ${'['.repeat(100_000)}`)).toBe('['.repeat(100_000));
+    expect(headingOf(`# ${'<a '.repeat(30_000)}`)).toBe('<a '.repeat(30_000).trim());
+    expect(headingOf(`# x${' \t'.repeat(200_000)}y ##`)).toBe('x y');
+    expect(headingOf('## Title ##')).toBe('Title');
+    expect(headingOf('# C# and F#')).toBe('C# and F#');
+  });
+
   it('cuts long sections at paragraph boundaries within the size limit, losing no text', () => {
     const paragraphs = Array.from({ length: 12 }, (_, i) => `Paragraph ${i} ${'word '.repeat(40)}`.trim());
     const chunks = chunkMarkdown(`# Long\n\n${paragraphs.join('\n\n')}`, 600);
