@@ -4,11 +4,26 @@
 // Code fences are left exactly as they are.
 const FENCE = /^ {0,3}(```|~~~)/;
 const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
-const COMMENT = /<!--[\s\S]*?-->/g;
 const LINK_DEFINITION = /^ {0,3}\[[^\]\n]+\]:[ \t]*\S+.*(?:\r?\n|$)/gm;
 
 function cleanProse(text: string): string {
-  return text.replace(COMMENT, '').replace(LINK_DEFINITION, '');
+  return withoutComments(text).replace(LINK_DEFINITION, '');
+}
+
+/**
+ * Cuts each `<!-- … -->`; an unclosed `<!--` stays. By indexOf: a lazy pattern rescans the rest of
+ * the text from every unclosed `<!--`, quadratic in a row of many of them.
+ */
+function withoutComments(text: string): string {
+  let out = '';
+  let at = 0;
+  for (let open = text.indexOf('<!--'); open >= 0; open = text.indexOf('<!--', at)) {
+    const close = text.indexOf('-->', open + 4);
+    if (close < 0) break;
+    out += text.slice(at, open);
+    at = close + 3;
+  }
+  return out + text.slice(at);
 }
 
 export function cleanMarkdown(markdown: string): string {
