@@ -17,9 +17,12 @@ const HUMAN = '(?:(?:a|an|the|real|live|actual|human)\\s+)*(?:human|person|agent
 const INTENT = [
   new RegExp(`\\b(?:talk|speak|chat|connect|transfer|put)\\s+(?:me\\s+)?(?:to|with|through\\s+to)\\s+${HUMAN}\\b`, 'i'),
   /\b(?:want|need|get|request)\s+(?:a|an)\s+(?:real\s+|live\s+|actual\s+)?(?:human|person|representative|operator|human\s+agent|live\s+agent)\b/i,
-  /^\s*(?:a\s+)?(?:human|agent|operator|representative|real person)(?:\s+please)?\s*[.!?]*\s*$/i,
+  // One class for the tail: blanks, then marks, then blanks again backtracked quadratically on a message of blanks.
+  /^\s*(?:a\s+)?(?:human|agent|operator|representative|real person)(?:\s+please)?[\s.!?]*$/i,
 ];
-const EMAIL = /[A-Z0-9._%+-]+@[A-Z0-9-]+(?:\.[A-Z0-9-]+)*\.[A-Z]{2,}/i;
+// Parts bounded as in RFC 5321 (64 before the @, 63 a label): an unbounded local part rescanned the rest
+// of a message from every letter, quadratic in a message of letters with no @.
+const EMAIL = /[A-Z0-9._%+-]{1,64}@[A-Z0-9-]{1,63}(?:\.[A-Z0-9-]{1,63})*\.[A-Z]{2,63}/i;
 
 /** A clear request for a human, for the answerer that has no model to call the tool. */
 export function asksForHuman(message: string): boolean {

@@ -7,7 +7,7 @@ import { adminApi, createTenant, publicApi, type Tenant } from '../helpers/facto
 import { ConversationModel, type Conversation } from '../../src/chat/model.ts';
 import { presentConversation } from '../../src/chat/presenters.ts';
 import { EventModel, type EventType, type StoredEvent } from '../../src/events/model.ts';
-import { asksForHuman } from '../../src/chat/handoff.ts';
+import { asksForHuman, findEmail } from '../../src/chat/handoff.ts';
 import { NO_ANSWER } from '../../src/chat/answerers/grounded.ts';
 import { loadRuleSet } from '../../src/gateway/rules/loader.ts';
 import { planDelivery } from '../../src/gateway/rules/plan.ts';
@@ -24,6 +24,16 @@ describe('handoff intent without a model', () => {
     for (const no of ['What does the agent setting do?', 'Is this written by a human?', 'How do I add a person to my team?', 'talk is cheap', 'I want the agent role']) {
       expect(asksForHuman(no), no).toBe(false);
     }
+  });
+
+  it('reads a message of 300,000 blanks or letters in one pass, for the intent and for an email', () => {
+    // Each took minutes when a pattern backtracked over the whole message from every position.
+    const blanks = ' '.repeat(300_000);
+    expect(asksForHuman(`human${blanks}x`)).toBe(false);
+    expect(asksForHuman(`human please${blanks}!`)).toBe(true);
+    expect(findEmail('a'.repeat(300_000))).toBeNull();
+    expect(findEmail(`${'a'.repeat(300_000)} write to jo.doe@mail.example.com.`)).toBe('jo.doe@mail.example.com');
+    expect(findEmail('reach me at ada+relay@example.co.uk or not at all')).toBe('ada+relay@example.co.uk');
   });
 });
 
