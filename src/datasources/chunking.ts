@@ -15,31 +15,21 @@ export const MAX_CHUNK_CHARS = 1_500;
 /** A row's "<|endoftext|>" is text like any other: the library would throw and fail the sync. */
 const PLAIN = { disallowedSpecial: new Set<string>() };
 
+/** An ATX heading; its closing `#`s are cut by withoutClosing. */
 const HEADING = /^ {0,3}(#{1,6})[ \t]+(.*)$/;
-
-/**
- * A heading's text without its closing `#`s (`## Title ##`), which follow a space. Done by hand: a
- * pattern for the closing run beside a lazy title backtracks quadratically on a line of many spaces.
- */
-function withoutClosing(text: string): string {
-  const trimmed = text.trimEnd();
-  let end = trimmed.length;
-  while (end > 0 && trimmed[end - 1] === '#') end--;
-  return end < trimmed.length && (trimmed[end - 1] === ' ' || trimmed[end - 1] === '\t') ? trimmed.slice(0, end).trimEnd() : trimmed;
-}
 const FENCE = /^ {0,3}(```|~~~)/;
 /** A setext underline: `===` makes the line above a level-1 heading, `---` a level-2 one. */
 const UNDERLINE = /^ {0,3}(=+|-{2,})[ \t]*$/;
 /** Lines that are not a paragraph's text, so an underline below one is not a heading (a list item, a quote, a table row, HTML, code). */
 const NOT_PARAGRAPH = /^(?: {4}|\t| {0,3}(?:[-*+][ \t]|\d{1,9}[.)][ \t]|>|\||<|#|=|-{2,}[ \t]*$))/;
 
+// No part of the next three scans past a `[` or `<` it could start again at, so a hostile heading of
+// 100,000 `[` or `<a ` costs linear time, not quadratic.
 /** An image, `![alt](src)`: a badge or a logo, no words of the section's. */
 const IMAGE = /!\[[^[\]]*\]\((?:[^()\s]|\([^()]*\))*(?:\s+(?:"[^"]*"|'[^']*'))?\)/g;
 /** An inline link, `[text](url "title")`: its text is what the reader sees. */
 const LINK = /\[([^[\]]*)\]\((?:[^()\s]|\([^()]*\))*(?:\s+(?:"[^"]*"|'[^']*'))?\)/g;
 /** Anchors, images and line breaks written as HTML; other `<…>` stays (`Promise<Result>` is a type). */
-// No part of these three scans past a `[` or `<` it could start again at, so a hostile heading of
-// 100,000 `[` or `<a ` costs linear time, not quadratic.
 const HTML_TAG = /<(?:\/?a\b[^<>]*|img\b[^<>]*|br\s*\/?)>/gi;
 
 /**
@@ -54,6 +44,17 @@ export function headingText(markdown: string): string {
     .join('')
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+/**
+ * A heading's text without its closing `#`s (`## Title ##`), which follow a space. Done by hand: a
+ * pattern for the closing run beside a lazy title backtracks quadratically on a line of many spaces.
+ */
+function withoutClosing(text: string): string {
+  const trimmed = text.trimEnd();
+  let end = trimmed.length;
+  while (end > 0 && trimmed[end - 1] === '#') end--;
+  return end < trimmed.length && (trimmed[end - 1] === ' ' || trimmed[end - 1] === '\t') ? trimmed.slice(0, end).trimEnd() : trimmed;
 }
 
 interface Section {
