@@ -16,7 +16,7 @@
 //   --check                      only check that every expected section exists in its corpus
 import { Bm25Segment, DEFAULT_RETRIEVER, type RetrieverOptions } from '../src/knowledge/bm25.ts';
 import { searchSegments, type ScoredChunk } from '../src/knowledge/search.ts';
-import { embedderFor, embeddingText, type Embedder } from '../src/knowledge/embeddings.ts';
+import { embedderFor, embeddingText, joinArrays, type Embedder } from '../src/knowledge/embeddings.ts';
 import { hybridSearch } from '../src/knowledge/fusion.ts';
 import { joinVectors } from '../src/knowledge/vectors.ts';
 import { quantiseUnit } from '../src/knowledge/vectorCodec.ts';
@@ -109,7 +109,7 @@ async function hybridOf(embedder: Embedder, chunks: Chunk[], questions: Question
   };
   // Quantised here as a sync stores them (a sync's embedStored thread would keep this process from exiting).
   const floats = await embed(chunks.map(embeddingText));
-  const vectors = joinVectors([{ model: embedder.model, stored: quantiseUnit(Float32Array.from(floats.flatMap((f) => [...f])), floats[0]!.length)! }]);
+  const vectors = joinVectors([{ model: embedder.model, stored: quantiseUnit(joinArrays(Float32Array, floats), floats[0]!.length)! }]);
   const asked = new Map((await embed(questions.map((q) => q.q))).map((v, i) => [questions[i]!.q, v]));
   return (segment: Bm25Segment, q: string) => ((segment.vectors = vectors), hybridSearch([segment], [segment], q, asked.get(q)!, CANDIDATES, embedder.minSimilarity));
 }

@@ -54,7 +54,7 @@ function normaliseInPlace(vector: Float32Array): Float32Array {
 export const embeddingText = (chunk: { heading: string | null; text: string }) => (chunk.heading ? `${chunk.heading}\n\n${chunk.text}` : chunk.text);
 
 /** One array of several, end to end. */
-function joinArrays<T extends Float32Array | Int16Array>(Type: { new (length: number): T }, parts: T[]): T {
+export function joinArrays<T extends Float32Array | Int16Array>(Type: { new (length: number): T }, parts: T[]): T {
   const out = new Type(parts.reduce((n, v) => n + v.length, 0));
   let at = 0;
   for (const v of parts) {
